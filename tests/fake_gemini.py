@@ -29,6 +29,7 @@ class Step:
     finish_reason: str = "STOP"
     candidates: bool = True  # False: a 200 answer with no candidates (a prompt blocked before generation)
     body: bytes = b""  # kind "body": sent as it is, with HTTP 200 (a proxy's HTML page, a truncated answer)
+    details: list[dict[str, Any]] = field(default_factory=list)  # kind "status": the error's `details` (RetryInfo)
 
 
 def answer(text: str, usage: tuple[int, int] = (100, 20)) -> Step:
@@ -53,8 +54,23 @@ def answer_with(respond: Callable[[dict[str, Any]], str | Step]) -> Step:
     return Step("answer", respond=respond)
 
 
-def status(code: int, message: str = "scripted error", headers: dict[str, str] | None = None) -> Step:
-    return Step("status", status=code, text=message, headers=headers or {})
+def status(code: int, message: str = "scripted error", headers: dict[str, str] | None = None,
+           details: list[dict[str, Any]] | None = None) -> Step:
+    """An HTTP error; `details` as Gemini adds them to its error object (`google.rpc.RetryInfo`, `QuotaFailure`)."""
+    return Step("status", status=code, text=message, headers=headers or {}, details=details or [])
+
+
+def quota_spent(retry_delay: str) -> Step:
+    """Gemini's own answer to a spent per-minute quota: a 429 whose wait is the body's RetryInfo, no Retry-After."""
+    return status(429, "You exceeded your current quota", details=[
+        {"@type": "type.googleapis.com/google.rpc.QuotaFailure", "violations": [{"quotaId": "PerMinute"}]},
+        {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": retry_delay}])
+
+
+def trickle(text: str, seconds: float) -> Step:
+    """An answer of `text` whose body is sent a byte at a time over `seconds` (a slow proxy, a stalling link): each
+    read is quick, the whole answer is not."""
+    return Step("trickle", text=text, seconds=seconds)
 
 
 def hang(seconds: float) -> Step:
@@ -151,8 +167,9 @@ class FakeGemini:
                     fake._release.wait(step.seconds)
                     return
                 if step.kind == "status":
-                    self._send(step.status, {"error": {"code": step.status, "message": step.text,
-                                                       "status": "SCRIPTED"}}, step.headers)
+                    error = {"code": step.status, "message": step.text, "status": "SCRIPTED"}
+                    self._send(step.status, {"error": {**error, **({"details": step.details} if step.details
+                                                                   else {})}}, step.headers)
                     return
                 if step.kind == "body":
                     self._send_raw(200, step.body, step.headers)
@@ -161,12 +178,32 @@ class FakeGemini:
                 prompt_tokens, completion_tokens = step.usage
                 candidate = {"content": {"role": "model", "parts": [{"text": text}] if text else []},
                              "finishReason": step.finish_reason, "index": 0}
-                self._send(200, {
+                payload = {
                     "candidates": [candidate] if step.candidates else [],
                     "usageMetadata": {"promptTokenCount": prompt_tokens, "candidatesTokenCount": completion_tokens,
                                       "totalTokenCount": prompt_tokens + completion_tokens},
                     "modelVersion": request.model,
-                })
+                }
+                if step.kind == "trickle":
+                    self._trickle(json.dumps(payload).encode(), step.seconds)
+                    return
+                self._send(200, payload)
+
+            def _trickle(self, data: bytes, seconds: float) -> None:
+                """`data` with HTTP 200, its body a byte at a time over `seconds` (cut short when the server ends)."""
+                try:
+                    self.send_response(200)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.flush()
+                    for index in range(len(data)):
+                        if fake._release.wait(seconds / len(data)):
+                            return
+                        self.wfile.write(data[index:index + 1])
+                        self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up, as a whole-request timeout does
 
             def _send(self, code: int, payload: dict[str, Any], headers: dict[str, str] | None = None) -> None:
                 self._send_raw(code, json.dumps(payload).encode(), {"Content-Type": "application/json",

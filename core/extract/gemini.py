@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import RecordLensError
+from ..errors import RecordLensError, shortened
 from ..llm.answer_json import closing_bracket
 from ..llm.gemini import (
     Answer,
@@ -258,7 +258,10 @@ def _records_of(data: object) -> ParsedAnswer:
             shown = json.dumps(item, ensure_ascii=False)
             return ParsedAnswer([], [f"record {index} is not a list of XPath strings: "
                                      f"{shown[:80] + '…' if len(shown) > 80 else shown}"], malformed=True)
-        xpaths = [x.strip() for x in item if x.strip()]
+        # Kept as the model wrote them, as the reference keeps them (zod's string[][], no trim): " /body[1]" then
+        # names nothing, in the score as in NEXT-EVAL's (`_padded_said` says so); only "" is dropped, which the
+        # paper's pipeline would read as the whole page
+        xpaths = [x for x in item if x]
         dropped = len(item) - len(xpaths)
         if not xpaths:  # kept, as answered: the score counts it, and it names nothing
             problems.append(f"record {index}: " + (f"its {dropped} XPath(s) empty, dropped, so the record is empty"
@@ -267,7 +270,42 @@ def _records_of(data: object) -> ParsedAnswer:
         elif dropped:
             problems.append(f"record {index}: {dropped} empty XPath(s) dropped")
         records.append(xpaths)
-    return ParsedAnswer(records, problems)
+    padded = _padded_said(records)
+    return ParsedAnswer(records, problems + ([padded] if padded else []))
+
+
+def _padded_said(records: list[list[str]]) -> str | None:
+    """The warning for XPaths written with whitespace around them (or of whitespace only), kept as written; None
+    when there is none."""
+    found = [(index, xpath) for index, record in enumerate(records, 1) for xpath in record if xpath != xpath.strip()]
+    if not found:
+        return None
+    shown = ", ".join(shortened(json.dumps(xpath, ensure_ascii=False), 80) for _, xpath in found[:3])
+    more = f" and {len(found) - 3:,} more" if len(found) > 3 else ""
+    return (f"{counted(len(found), 'XPath')} of the answer {'has' if len(found) == 1 else 'have'} whitespace around "
+            f"{'it' if len(found) == 1 else 'them'} or {'is' if len(found) == 1 else 'are'} only whitespace "
+            f"({shown}{more}; in {counted(len({i for i, _ in found}), 'record')}): kept as written, as NEXT-EVAL "
+            "keeps them, so each names no element and matches nothing in the score")
+
+
+# The hier format's key for an element's own text (`represent --format hier`): a model may copy it into an XPath
+_OWN_TEXT_STEP = re.compile(r"/#text(\[\d+\])?/?$")
+
+
+def _own_text_keys_said(records: list[list[str]]) -> str | None:
+    """The warning for XPaths ending in the hier format's `#text` key (`…/li[2]/#text`), which is no step of an
+    XPath; None when there is none. They are kept and scored as written, as NEXT-EVAL's normalisation reads them
+    (`#text[1]`, a prefix of no text-map key: they match nothing), so that a run's figures are the reference's
+    whatever the format; the warning names the element the model most likely meant."""
+    found = [xpath for record in records for xpath in record if _OWN_TEXT_STEP.search(xpath)]
+    if not found:
+        return None
+    example, meant = (shortened(json.dumps(xpath, ensure_ascii=False), 200)
+                      for xpath in (found[0], _OWN_TEXT_STEP.sub("", found[0])))
+    return (f"{counted(len(found), 'XPath')} of the answer end{'s' if len(found) == 1 else ''} in /#text, the hier "
+            f"format's key for an element's own text, not a step of an XPath ({example}): kept and scored as "
+            f"written, as NEXT-EVAL scores them, so each matches nothing; the element meant is the path without "
+            f"/#text ({meant})")
 
 
 class GeminiExtractor:
@@ -372,6 +410,7 @@ class GeminiExtractor:
             incomplete = answer.incomplete
             if incomplete:
                 # Refused or cut off: the same request with the same settings would most likely end the same.
+                incomplete += _what_to_do_about(answer)
                 raise ExtractionFailedError(incomplete, asked.details(incomplete))
             parsed = parse_answer(answer.text)
             if not parsed.malformed:
@@ -379,13 +418,15 @@ class GeminiExtractor:
             asked.malformed += 1
             asked.warnings.append(f"malformed answer ({'; '.join(parsed.problems)})")
         if parsed.malformed:
-            reason = f"no readable answer after {len(asked.answers)} call(s)"
+            # the last answer's fault, said where the page's failure is said (not only in its _run/N.json)
+            reason = (f"no readable answer after {len(asked.answers)} call(s) (the last: {'; '.join(parsed.problems)})"
+                      "; running again asks again")
             raise ExtractionFailedError(reason, asked.details(reason))
         warnings = asked.warnings
         warnings.extend(parsed.problems)
-        repeated = _duplicates_said(parsed.records)
-        if repeated:
-            warnings.append(repeated)
+        for said in (_duplicates_said(parsed.records), _own_text_keys_said(parsed.records)):
+            if said:
+                warnings.append(said)
         dangling = sum(1 for r in parsed.records for x in r if page.resolve(x) is None)
         if dangling:
             total = sum(len(r) for r in parsed.records)
@@ -397,9 +438,14 @@ class GeminiExtractor:
         )
 
 
-# Said of a page whose answer came without token counts (kept as "uncounted", not as 0 tokens).
-UNCOUNTED_ANSWER = ("the endpoint reported no token usage for this page's answer (no usageMetadata): its tokens are "
-                    "unknown, not 0")
+def uncounted_answer(why: str | None) -> str:
+    """Said of a page whose answer came without token counts (kept as "uncounted", not as 0 tokens), `why` being
+    what the answer held in their place (`Answer.uncounted_why`): none at all, or zeros."""
+    return (f"the endpoint reported no token usage for this page's answer ({why or 'no usageMetadata'}): its tokens "
+            "are unknown, not 0")
+
+
+UNCOUNTED_ANSWER = uncounted_answer("no usageMetadata")  # said of an answer without a usage block (the usual case)
 
 
 @dataclass
@@ -421,8 +467,9 @@ class _PageCalls:
         self.calls.append(_call_record(answer))
         for kind, count in answer.usage.items():  # thinking too, when the model reports it
             self.usage[kind] = self.usage.get(kind, 0) + count
-        if counts_missing(answer.usage) and UNCOUNTED_ANSWER not in self.warnings:
-            self.warnings.append(UNCOUNTED_ANSWER)
+        said = uncounted_answer(answer.uncounted_why)
+        if counts_missing(answer.usage) and said not in self.warnings:
+            self.warnings.append(said)
 
     def raw(self) -> dict[str, object]:
         return {"answers": self.answers, "malformed": self.malformed, "calls": self.calls}
@@ -431,6 +478,15 @@ class _PageCalls:
         return {"reason": reason, "seconds": time.monotonic() - self.start, "tokens": self.usage,
                 "warnings": self.warnings, "input_format": self.input_format, "parameters": self.parameters,
                 "raw": self.raw()}
+
+
+def _what_to_do_about(answer: Answer) -> str:
+    """What an answer cut off at the model's output limit adds to its page's failure: the next step (the others,
+    refusals, are said as they are: running again, as for any failed page, is the step)."""
+    if answer.finish_reason != "MAX_TOKENS":
+        return ""
+    return ("; its answer reached the model's output limit (thinking counts toward it): running again asks again, "
+            "and a page with this many records may need a model with a larger limit (--model)")
 
 
 def _duplicates_said(records: list[list[str]]) -> str | None:

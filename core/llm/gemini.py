@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import email.utils
 import json
+import logging
 import os
 import random
 import re
@@ -19,12 +20,14 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 from urllib.parse import urlsplit
 
 from ..errors import RecordLensError
 from ..wording import counted
 from .endpoint import KEY_MARK, recorded_base_url
+
+_T = TypeVar("_T")
 
 KEY_VARIABLES = ("GEMINI_API_KEY", "GOOGLE_API_KEY")
 DEFAULT_MODEL = "gemini-2.5-pro"
@@ -57,9 +60,6 @@ class GeminiError(RecordLensError):
 _REQUEST_STATUSES = (400, 413, 422)  # refusals of one request, not of the endpoint
 # Gemini's words for a key it refuses (HTTP 400 INVALID_ARGUMENT, reason API_KEY_INVALID).
 _KEY_REFUSED = re.compile(r"API key not valid|API_KEY_INVALID|API key expired", re.IGNORECASE)
-# What a key refusal adds to the error, so that the key is looked at before the endpoint (--base-url, the network)
-_CHECK_THE_KEY = ("the server refuses the API key: check it first (GEMINI_API_KEY or GOOGLE_API_KEY, or the "
-                  "app's settings)")
 
 
 class NoApiKeyError(GeminiError):
@@ -100,11 +100,65 @@ def paid_carried(stop: BaseException) -> object | None:
 
 
 def api_key_from_environment() -> str | None:
-    for name in KEY_VARIABLES:
-        value = os.environ.get(name, "").strip()
-        if value:
-            return value
+    name = key_variable_used()
+    return os.environ[name].strip() if name else None
+
+
+def key_variable_used() -> str | None:
+    """The variable whose key a call made without a key of its own sends: the first of `KEY_VARIABLES` that holds
+    one (GEMINI_API_KEY before GOOGLE_API_KEY; a blank one holds none), or None."""
+    return next((name for name in KEY_VARIABLES if os.environ.get(name, "").strip()), None)
+
+
+def key_choice_said() -> str | None:
+    """Which variable's key is sent, when the environment could leave a doubt (both variables set, or the first
+    one blank); None when at most one holds a key. google-genai says "Using GOOGLE_API_KEY" whenever both are set,
+    even though RecordLens hands it GEMINI_API_KEY's key: that line is silenced (`_SdkKeyLineFilter`) and this is
+    said instead."""
+    used = key_variable_used()
+    others = [name for name in KEY_VARIABLES if name != used and name in os.environ]
+    if used is None or not others:
+        return None
+    other = others[0]
+    if os.environ[other].strip():
+        return f"both {used} and {other} are set: the key of {used} is used, {other} is ignored"
+    if KEY_VARIABLES.index(other) < KEY_VARIABLES.index(used):  # the one that would win is blank: said, not guessed
+        return f"{other} is set but blank: the key of {used} is used"
     return None
+
+
+def key_source(key: str | None) -> str:
+    """Where a key sent came from, as advice about it names it: the variable holding it, else the app's settings
+    (the one other place a key comes from)."""
+    for name in KEY_VARIABLES:
+        if key and os.environ.get(name, "").strip() == key:
+            return name
+    return "the key in the app's settings"
+
+
+def key_sent_said(key: str | None) -> str:
+    """Which key was sent, as advice about a refusal names it: its variable (and the other one, set but ignored),
+    the app's settings, or the placeholder sent for want of any."""
+    if key == NO_KEY:
+        return "no key is set: a placeholder was sent; set GEMINI_API_KEY (or GOOGLE_API_KEY)"
+    source = key_source(key)
+    if source not in KEY_VARIABLES:
+        return f"the key sent is {source}"
+    ignored = [name for name in KEY_VARIABLES if name != source and os.environ.get(name, "").strip()]
+    return f"the key sent is {source}'s" + (f"; {ignored[0]} is set too, and ignored" if ignored else "")
+
+
+class _SdkKeyLineFilter(logging.Filter):
+    """Drops google-genai's "Both GOOGLE_API_KEY and GEMINI_API_KEY are set. Using GOOGLE_API_KEY.": it is said
+    whenever both are set, whichever key the SDK is given, and RecordLens gives it GEMINI_API_KEY's
+    (`key_choice_said` says so truthfully)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Both GOOGLE_API_KEY and GEMINI_API_KEY are set")
+
+
+_SDK_KEY_LINE = _SdkKeyLineFilter()
+logging.getLogger("google_genai._api_client").addFilter(_SDK_KEY_LINE)  # added once: a module is imported once
 
 
 def budget_used_up(max_requests: int | None, requests: int, max_tokens: int | None, tokens: int,
@@ -200,6 +254,9 @@ class CallSettings:
     backoff_s: float = 2.0  # first wait; doubles each retry, with jitter
     max_backoff_s: float = 60.0
     max_retry_after_s: float = MAX_RETRY_AFTER_S  # the longest Retry-After honoured; longer stops the run
+    # Attempts at an address that refuses the connection (nothing listens there): a retry for a server restarting,
+    # not the five a 503 gets. A session's bound, not recorded with a run.
+    refused_attempts: int = 2
     json_output: bool = True
     base_url: str | None = None  # another endpoint speaking the same protocol (a proxy, a test server)
 
@@ -244,6 +301,9 @@ class Answer:
     log: CallLog = field(default_factory=CallLog)
     block_reason: str | None = None
     candidates: int = 1
+    # Why the answer's tokens are unknown, when they are (`counts_missing`): "no usageMetadata", or "a usageMetadata
+    # of zeros", which tell a user apart where to look (a proxy that drops the block, or one that zeroes it)
+    uncounted_why: str | None = None
 
     @property
     def incomplete(self) -> str | None:
@@ -263,6 +323,10 @@ def required_api_key(base_url: str | None = None) -> str:
     and that is said once."""
     key = api_key_from_environment()
     if key:
+        choice = key_choice_said()
+        if choice and not _said_key_choice:
+            _said_key_choice.append(choice)
+            _say_on_stderr(f"recordlens: {choice}")
         return key
     if base_url:
         if not _said_no_key:
@@ -277,6 +341,7 @@ def required_api_key(base_url: str | None = None) -> str:
 # What is sent as the key to a --base-url endpoint when none is set (the SDK sends some key with every request).
 NO_KEY = "recordlens-no-key"
 _said_no_key: list[str] = []  # said once a process
+_said_key_choice: list[str] = []  # said once a process
 
 
 def endpoint_problem(url: str) -> str | None:
@@ -382,17 +447,17 @@ class GeminiCaller:
             except BudgetExceededError as error:
                 raise BudgetExceededError(str(error), log) from None
             try:
-                response = self._client.models.generate_content(
-                    model=self.settings.model, contents=contents, config=config)
+                response = self._within_the_timeout(lambda: self._client.models.generate_content(
+                    model=self.settings.model, contents=contents, config=config))
                 if _is_empty_body(response):
                     raise _EmptyBodyError("HTTP 200 with an empty body")
             except Exception as error:  # noqa: BLE001 - classified below, re-raised as GeminiError
                 retryable, reason = self._classify(error)
                 log.statuses.append(_status_of(error))
                 log.errors.append(self.redact(reason))
-                if not retryable or attempt >= self.settings.max_attempts:
-                    raise GeminiError(self.redact(f"Gemini call failed after {attempt} attempt(s): {reason}"),
-                                      log) from None
+                if not retryable or attempt >= self._attempts_for(error):
+                    raise GeminiError(self.redact(f"Gemini call failed after {attempt} attempt(s): {reason}"
+                                                  + self._tries_said(error, attempt)), log) from None
                 self._wait_before_retry(attempt, error, reason, log, about)
                 continue
             except BaseException as stop:  # Ctrl+C, SIGTERM: the request in flight was sent (reserved)
@@ -408,7 +473,8 @@ class GeminiCaller:
             candidates = getattr(response, "candidates", None) or []
             return Answer(text=self.redact(_text_of(response)), usage=usage, attempts=attempt,
                           seconds=time.monotonic() - start, finish_reason=_finish_reason_of(response),
-                          log=log, block_reason=_block_reason_of(response), candidates=len(candidates))
+                          log=log, block_reason=_block_reason_of(response), candidates=len(candidates),
+                          uncounted_why=_why_uncounted(response) if counts_missing(usage) else None)
 
     def count_tokens(self, text: str, system: str | None = None) -> int:
         """The tokens of `text`, or of a whole prompt: `system` (a system instruction) and `text` (the user
@@ -416,10 +482,36 @@ class GeminiCaller:
         refuses one outside Vertex), so it is sent as the message's first part: the same texts, counted within
         the few tokens that frame a system instruction."""
         contents: str | list[str] = [system, text] if system else text
-        response = self._client.models.count_tokens(model=self.settings.model, contents=contents)
+        response = self._within_the_timeout(
+            lambda: self._client.models.count_tokens(model=self.settings.model, contents=contents))
         if response.total_tokens is None:  # an answer without the count is no count of 0
             raise GeminiError("the countTokens answer holds no totalTokens")
         return int(response.total_tokens)
+
+    def _within_the_timeout(self, send: Callable[[], _T]) -> _T:
+        """`send()`'s result, or `_WholeRequestTimeoutError` once `timeout_s` has passed without it. The HTTP
+        client's own timeout bounds each read, not the request: a server that trickles its answer a byte at a time
+        would hold the call for as long as it trickles. So the request runs in a thread of its own and is given up
+        at the deadline (left to end on its client's timeout, its answer unread); an interrupt (Ctrl+C, SIGTERM)
+        ends the wait at once, as it ends a request."""
+        outcome: list[tuple[bool, object]] = []
+        done = threading.Event()
+
+        def attempt() -> None:
+            try:
+                outcome.append((True, send()))
+            except BaseException as error:  # noqa: BLE001 - handed over whole, to be classified by the caller
+                outcome.append((False, error))
+            finally:
+                done.set()
+
+        threading.Thread(target=attempt, name="gemini-request", daemon=True).start()
+        if not done.wait(self.settings.timeout_s):
+            raise _WholeRequestTimeoutError(f"no whole answer within {self.settings.timeout_s:g} s")
+        answered, value = outcome[0]
+        if not answered:
+            raise value  # type: ignore[misc] - a BaseException, as caught
+        return value  # type: ignore[return-value]
 
     def _wait_before_retry(self, attempt: int, error: Exception, reason: str, log: CallLog,
                            about: str | None = None) -> None:
@@ -428,18 +520,19 @@ class GeminiCaller:
         spent = self.budget.used_up()
         if spent:
             raise BudgetExceededError(self.redact(f"{spent}; not waiting to retry after {reason}"), log)
-        asked = _retry_after_seconds(error)
+        wanted = _asked_wait(error)
+        asked, where = wanted if wanted is not None else (None, "")
         if asked is not None and asked > self.settings.max_retry_after_s:
             raise QuotaWaitError(self.redact(
-                f"{reason}; the server asks to wait {asked:,.0f} s (Retry-After: a quota), more than the "
+                f"{reason}; the server asks to wait {asked:,.0f} s ({where}: a quota), more than the "
                 f"{self.settings.max_retry_after_s:g} s a call waits; run again after that wait"), log)
         wait = self._backoff(attempt, asked)
         if wait > WAIT_NOTICE_S:
             status = _status_of(error)
             # an error status says what it is; a 200 (a body that is not JSON, an empty one) and no answer say why
             what = f"HTTP {status}" if status and status != 200 else self.redact(reason)
-            why = ("as the server asks (Retry-After)" if asked is not None and wait <= asked
-                   else f"before attempt {attempt + 1} of {self.settings.max_attempts}")
+            why = (f"as the server asks ({where})" if asked is not None and wait <= asked
+                   else f"before attempt {attempt + 1} of {self._attempts_for(error)}")
             self._notify(f"{about + ': ' if about else ''}{what}: waiting {wait:.0f} s {why}")
         started = time.monotonic()
         try:
@@ -451,6 +544,21 @@ class GeminiCaller:
             log.waited_s += min(wait, time.monotonic() - started)
             raise CallCancelledError(self.redact(f"cancelled while waiting to retry after {reason}"), log)
         log.waited_s += wait
+
+    def _attempts_for(self, error: Exception) -> int:
+        """How many attempts a call makes when they meet `error`: a refused connection (nothing listens at the
+        address: a wrong port, a server not started) is rarely a passing state as a 503 is, so it gets
+        `refused_attempts`, not `max_attempts` (a run against a wrong --base-url ends in seconds, not minutes)."""
+        if _connection_refused(error):
+            return min(self.settings.refused_attempts, self.settings.max_attempts)
+        return self.settings.max_attempts
+
+    def _tries_said(self, error: Exception, attempt: int) -> str:
+        """Why a call gave up before `max_attempts`, when a refused connection is why."""
+        if attempt < self.settings.max_attempts and _connection_refused(error):
+            return (f" (a refused connection is tried {counted(attempt, 'time')}, not {self.settings.max_attempts}: "
+                    "nothing listens at that address, which waiting seldom mends)")
+        return ""
 
     def _backoff(self, attempt: int, retry_after: float | None) -> float:
         wait = self.settings.backoff_s * (2 ** (attempt - 1))
@@ -468,16 +576,49 @@ class GeminiCaller:
         if isinstance(error, errors.APIError):
             code = int(getattr(error, "code", 0) or 0)
             message = str(getattr(error, "message", "") or error)[:300]
-            if _KEY_REFUSED.search(message):  # the key, not the endpoint, is what to look at first
-                message = f"{message.rstrip('. ')}; {_CHECK_THE_KEY}"
+            advice = self._what_to_check(code, message)
+            if advice:  # the key or the model, not the endpoint, is what to look at first
+                message = f"{message.rstrip('. ')}; {advice}"
             return code in RETRYABLE_STATUS, f"HTTP {code}: {message}"
         # The SDK's HTTP stack has changed between releases (httpx, httpx2, aiohttp): classify by kind, not class.
         kinds = {cls.__name__ for cls in type(error).__mro__}
         if isinstance(error, TimeoutError) or any("Timeout" in kind for kind in kinds):
             return True, f"no answer within {self.settings.timeout_s:g} s"
+        if _connection_refused(error):
+            return True, (f"connection problem ({type(error).__name__}): connection refused by "
+                          f"{self._address_of(error)}, where nothing answers")
         if isinstance(error, ConnectionError) or kinds & {"TransportError", "NetworkError", "ConnectError"}:
             return True, f"connection problem ({type(error).__name__})"
         return False, f"{type(error).__name__}: {error}"
+
+    def _what_to_check(self, code: int, message: str) -> str | None:
+        """What an HTTP refusal points at before the endpoint does: the key (refused, or without the permission
+        asked for) or the model name (unknown to the endpoint); None for the others."""
+        if code == 401 or _KEY_REFUSED.search(message):
+            return f"the server refuses the API key: check it first ({key_sent_said(self._api_key)})"
+        if code == 403:  # PERMISSION_DENIED: the API not enabled for the key's project, or a key restricted from it
+            return ("the server denies permission: check the key's permissions first (the Generative Language API "
+                    f"enabled for its project, the key not restricted from it; {key_sent_said(self._api_key)})")
+        if code == 404:
+            return (f"the endpoint knows no model {self.settings.model!r}: check the model name first (--model, or "
+                    f"the app's settings; {DEFAULT_MODEL}, for example), then the endpoint's address")
+        return None
+
+    def _address_of(self, error: Exception) -> str:
+        """The host:port a failed connection was asked of: the request's own, else --base-url's, else Google's."""
+        try:
+            url = error.request.url  # type: ignore[attr-defined] - an httpx error's; absent elsewhere
+            host, port = url.host, url.port or (443 if url.scheme == "https" else 80)
+        except (AttributeError, RuntimeError):  # httpx raises RuntimeError for an error made without its request
+            host = port = None
+        if not host:
+            parts = urlsplit(self.settings.base_url or "https://generativelanguage.googleapis.com")
+            host, port = parts.hostname, parts.port or (443 if parts.scheme == "https" else 80)
+        return f"{host}:{port}" if port else str(host)
+
+
+class _WholeRequestTimeoutError(TimeoutError):
+    """A request not answered in full within `timeout_s` (a silent server, or one that trickles its answer)."""
 
 
 class _EmptyBodyError(Exception):
@@ -526,6 +667,56 @@ def _block_reason_of(response: object) -> str | None:
     feedback = getattr(response, "prompt_feedback", None)
     reason = getattr(feedback, "block_reason", None) if feedback is not None else None
     return str(getattr(reason, "value", reason)) if reason is not None else None
+
+
+def _asked_wait(error: Exception) -> tuple[float, str] | None:
+    """The wait the server asks for before the next attempt, and where it says so: a `Retry-After` header, else the
+    `google.rpc.RetryInfo` of the error's body (`retryDelay`, as Gemini answers a spent per-minute quota: a 429
+    with no header); None when it asks for none (or says it unreadably: the backoff alone decides)."""
+    header = _retry_after_seconds(error)
+    if header is not None:
+        return header, "Retry-After"
+    delay = _retry_delay_seconds(getattr(error, "details", None))
+    return (delay, "RetryInfo retryDelay") if delay is not None else None
+
+
+_RPC_RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo"
+_DURATION = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)s\s*")  # protobuf's JSON Duration: "50s", "1.5s"
+
+
+def _retry_delay_seconds(body: object) -> float | None:
+    """The `retryDelay` of the `RetryInfo` among an error body's `details` (`{"error": {"details": [...]}}`), in
+    seconds; None when there is none or it cannot be read."""
+    error = body.get("error", body) if isinstance(body, dict) else None
+    details = error.get("details") if isinstance(error, dict) else None
+    for detail in details if isinstance(details, list) else []:
+        if not isinstance(detail, dict) or detail.get("@type") != _RPC_RETRY_INFO:
+            continue
+        delay = detail.get("retryDelay")
+        if isinstance(delay, str) and (read := _DURATION.fullmatch(delay)):
+            return float(read.group(1))
+        if isinstance(delay, dict):  # the Duration as its two fields, as some clients re-encode it
+            try:
+                return max(0.0, float(delay.get("seconds", 0) or 0) + float(delay.get("nanos", 0) or 0) / 1e9)
+            except (TypeError, ValueError):
+                return None
+    return None
+
+
+def _connection_refused(error: BaseException) -> bool:
+    """Whether an attempt's connection was refused (nothing listens at the address): an OS refusal anywhere in the
+    chain of errors the HTTP stack wrapped it in."""
+    seen: BaseException | None = error
+    for _ in range(10):  # a chain is a few errors deep; a loop in it is not followed for ever
+        if seen is None:
+            return False
+        # the OS error itself, or a connect error that names it (an HTTP stack may keep only its words); never an
+        # HTTP answer, whose text may speak of a refusal upstream of a proxy
+        if isinstance(seen, ConnectionRefusedError) or (
+                "Connect" in type(seen).__name__ and "connection refused" in str(seen).lower()):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
 
 
 def _retry_after_seconds(error: Exception) -> float | None:
@@ -592,6 +783,13 @@ def _usage_of(response: object) -> dict[str, int]:
     total = int(getattr(metadata, "total_token_count", 0) or 0) or prompt + completion + thinking.get("thinking", 0)
     usage = {"prompt": prompt, "completion": completion, **thinking, "total": total}
     return {UNCOUNTED: 1} if counts_missing(usage) else usage
+
+
+def _why_uncounted(response: object) -> str:
+    """Why an answer without token counts (`counts_missing`) has none, in the words a warning of its page says."""
+    if getattr(response, "usage_metadata", None) is None:
+        return "no usageMetadata"
+    return "a usageMetadata whose token counts are all 0"
 
 
 class TokenCounter(Protocol):

@@ -54,7 +54,7 @@ def test_replay_takes_hier_ref_as_the_name_of_its_hier_answers(tmp_path: Path,
 
 
 def test_an_answer_record_left_empty_says_it_is_empty_and_counts_as_hallucinated() -> None:
-    parsed = parse_answer('[[""], ["/html/body", " "], []]')
+    parsed = parse_answer('[[""], ["/html/body", ""], []]')
     assert parsed.records == [[], ["/html/body"], []]
     assert parsed.problems == [
         "record 1: its 1 XPath(s) empty, dropped, so the record is empty: kept as answered, it names nothing on the "
