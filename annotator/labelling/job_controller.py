@@ -18,18 +18,19 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QProgressBar
 
 from ...core.errors import RecordLensError
-from ...core.extract import (
-    create,
+from ...core.extract import create
+from ...core.llm import KEY_MARK, holds_key_mark
+from ...core.records import new_records
+from ...core.runs import check_the_endpoint
+from ...core.store import (
+    Project,
     forget_project_model,
+    labelled_page_names,
     model_freshness,
     project_model,
     train_on_project,
     unusable_said,
 )
-from ...core.llm import KEY_MARK, holds_key_mark
-from ...core.records import new_records
-from ...core.runs import check_the_endpoint
-from ...core.store import Project, labelled_page_names
 from ...core.wording import counted, named_and_more, shortened
 from ..qt.jobs import BackgroundJob
 from ..qt.widgets import button
@@ -103,7 +104,7 @@ def _ago(seconds: float) -> str:
     return f"{round(seconds)} s" if seconds < 120 else f"{round(seconds / 60)} min"
 
 
-def _how_fresh(project: Project):  # core's ModelFreshness, which core.extract does not export, or None
+def _how_fresh(project: Project):  # core's ModelFreshness, which core.store does not export, or None
     """`model_freshness`, or None when it cannot be told (a labelled page that cannot be read now): what depends on
     it is a note, never a reason to stop."""
     try:

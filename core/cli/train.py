@@ -55,9 +55,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..extract.fit_pool import say_workers_variable_problem
-    from ..extract.training import (
+    from ..extract.training import check_seed
+    from ..store.learnt_model import (
         check_project_to_train,
-        check_seed,
         is_project_model,
         project_model_path,
         training_the_project,
@@ -101,13 +101,11 @@ def _train(args: argparse.Namespace, own: bool, start: float) -> int:
         labelled_pages_said,
         model_in_place,
         once_each,
-        project_description,
-        project_model_in_place,
-        project_pages_to_read,
         training_entries,
         unfit_fold,
     )
     from ..runs.cross_validation import Variants, check_folds
+    from ..store.learnt_model import project_description, project_model_in_place, project_pages_to_read
 
     pages_dirs, gt_dirs = args.pages or [], args.gt or []
     # The model in place already the one these pages give: said at once, no page read (a project remembers its
@@ -187,8 +185,7 @@ def _say_labels_changed_while_training(args: argparse.Namespace, changes_seen: i
     """Labels edited (or pages marked) while training read and fitted the project's pages, as the app's Learn says
     them: the model is of the labels as they were read, and training again includes the change. Asked only when
     a change was committed since training began (the pages' digests are then compared: `model_freshness`)."""
-    from ..extract.training import model_freshness
-    from ..store import open_project
+    from ..store import model_freshness, open_project
 
     with open_project(args.project) as project:
         if (project.last_change_id() or 0) <= (changes_seen or 0):
@@ -222,8 +219,8 @@ def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str,
     """Write the model fitted and say where, what and how long training took. The project's own model replaced is
     set aside as the app's Forget sets it aside, not lost; the same model again (same pages, labels and seed) is
     not (`save_project_model`), which is said."""
-    from ..extract import project_model, unusable_said
-    from ..extract.training import FORGOTTEN_MODEL, save_model, save_project_model
+    from ..extract.training import save_model
+    from ..store.learnt_model import FORGOTTEN_MODEL, project_model, save_project_model, unusable_said
 
     same = own and args.out.is_file() and args.out.read_bytes() == model.to_json().encode("utf-8")
     set_aside_before = own and not same and (Path(args.project) / FORGOTTEN_MODEL).is_file()
@@ -248,7 +245,7 @@ def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str,
 def _say_in_place(out: Path, model: SelectorModel, own: bool, start: float) -> None:
     """The model at `out` is the one training would write again (`training.fitted_from`): said, with what makes
     it so and how to train anyway, in place of the fits."""
-    from ..extract.training import in_place_said
+    from ..store.learnt_model import in_place_said
 
     checked = time.perf_counter() - start
     print(f"{out}: {in_place_said(model, own)}: not trained again (checked in {checked:.1f} s); --force trains it "

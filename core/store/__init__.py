@@ -19,6 +19,14 @@ from .importer import (
     import_run_folder,
 )
 from .label_sets import PROJECT_SET, Annotators
+from .learnt_model import (
+    forget_project_model,
+    model_freshness,
+    project_model,
+    project_model_path,
+    train_on_project,
+    unusable_said,
+)
 from .page_removal import REMOVED, RemovedPage, RestoredPage, check_removable, remove_page, removed_copy, restore_page
 from .project import (
     Change,
@@ -60,4 +68,6 @@ __all__ = [
     "labelled_page_names", "score_stored_run", "status_moved",
     "SchemaUpgrade", "take_upgrades",
     "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",
+    "forget_project_model", "model_freshness", "project_model", "project_model_path", "train_on_project",
+    "unusable_said",
 ]

@@ -22,9 +22,17 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from recordlens.annotator.labelling.demo_project import open_demo_project
 from recordlens.annotator.labelling.main_window import MainWindow
-from recordlens.core.extract import model_freshness, project_model_path, train_on_project, training
+from recordlens.core.extract import training
 from recordlens.core.extract.fit_pool import WORKERS_VARIABLE
-from recordlens.core.store import Project, Provenance, labelled_page_names, open_project
+from recordlens.core.store import (
+    Project,
+    Provenance,
+    labelled_page_names,
+    model_freshness,
+    open_project,
+    project_model_path,
+    train_on_project,
+)
 from tests.app.window_helpers import key, open_window
 
 pytestmark = [pytest.mark.app, pytest.mark.usefixtures("quick_fits")]

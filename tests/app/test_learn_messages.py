@@ -11,8 +11,7 @@ import pytest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import SessionKeyStore, Settings
-from recordlens.core.extract import project_model_path, train_on_project
-from recordlens.core.store import open_project
+from recordlens.core.store import open_project, project_model_path, train_on_project
 from tests.core.catalogue_pages import project_with_policy
 
 pytestmark = [pytest.mark.app, pytest.mark.usefixtures("quick_fits")]

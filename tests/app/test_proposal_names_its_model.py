@@ -12,10 +12,9 @@ import pytest
 
 from recordlens.annotator.labelling.history_dialog import who
 from recordlens.annotator.labelling.propose import proposal_provenance
-from recordlens.core.extract import project_model_path
 from recordlens.core.extract.base import Extraction
 from recordlens.core.extract.selector import DEFAULT_MODEL, load_model
-from recordlens.core.store import Provenance
+from recordlens.core.store import Provenance, project_model_path
 from tests.app.list_projects import TITLED_LIST
 from tests.app.window_helpers import imported_project, open_window
 

@@ -13,9 +13,9 @@ import pytest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import SessionKeyStore, Settings
-from recordlens.core.extract import project_model_path, training
+from recordlens.core.extract import training
 from recordlens.core.extract.fit_pool import WORKERS_VARIABLE
-from recordlens.core.store import init_project, open_project
+from recordlens.core.store import init_project, open_project, project_model_path
 from tests.core.catalogue_pages import project_with_policy
 
 # Every fit of Learn here with few trees: the made pages' policy is learnt as well by them.

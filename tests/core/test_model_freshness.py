@@ -1,4 +1,4 @@
-"""Whether a project's learnt model is still the one its labels would give (`extract.model_freshness`): the pages
+"""Whether a project's learnt model is still the one its labels would give (`store.model_freshness`): the pages
 labelled since it was learnt, the pages whose labels changed, the pages no longer labelled, from the digests its
 provenance records against the ones the project remembers; said in one sentence, and cheap enough before every
 Propose (no page parsed twice)."""
@@ -9,10 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.extract import model_freshness, train_on_project
-from recordlens.core.extract.training import ModelFreshness, project_model_path
-from recordlens.core.store import import_paths, init_project
+from recordlens.core.store import import_paths, init_project, model_freshness, train_on_project
 from recordlens.core.store.db import Provenance
+from recordlens.core.store.learnt_model import ModelFreshness, project_model_path
 from recordlens.core.store.project import Project, open_project
 from tests.core.catalogue_pages import write_dataset
 

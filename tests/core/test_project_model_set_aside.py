@@ -14,16 +14,16 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.extract import project_model
 from recordlens.core.extract.selector_model import SelectorModel
-from recordlens.core.extract.training import (
+from recordlens.core.output_paths import OutputPathError
+from recordlens.core.store import project_model
+from recordlens.core.store.learnt_model import (
     FORGOTTEN_MODEL,
     UNUSABLE_MODEL,
     forget_project_model,
     project_model_path,
     writable_model_path,
 )
-from recordlens.core.output_paths import OutputPathError
 from tests.core.catalogue_pages import six_pages_and_page_4_in_progress
 from tests.core.cli_runs import run
 

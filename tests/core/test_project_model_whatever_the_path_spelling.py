@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.extract.selector_model import SelectorModel
-from recordlens.core.extract.training import FORGOTTEN_MODEL, project_model_path
+from recordlens.core.store.learnt_model import FORGOTTEN_MODEL, project_model_path
 from tests.core.catalogue_pages import six_pages_and_page_4_in_progress
 from tests.core.cli_runs import run
 

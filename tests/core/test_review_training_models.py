@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.cli.command import main as cli_main
-from recordlens.core.extract import train_on_project, training
+from recordlens.core.extract import training
 from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor
 from recordlens.core.extract.selector_model import ModelError, SelectorModel
 from recordlens.core.extract.training import (
@@ -25,9 +25,9 @@ from recordlens.core.extract.training import (
     fit,
     planned_shape,
     prepare,
-    project_model_path,
 )
-from recordlens.core.store import import_paths, init_project
+from recordlens.core.store import import_paths, init_project, train_on_project
+from recordlens.core.store.learnt_model import project_model_path
 from tests.core.catalogue_pages import SMALL, labelled_pages, write_dataset
 
 

@@ -24,13 +24,13 @@ import pytest
 from recordlens.core import owner_files
 from recordlens.core.cli.command import main
 from recordlens.core.errors import RecordLensError
-from recordlens.core.extract.training import TRAINING_LOCK, training_the_project
 from recordlens.core.records.hygiene import PageCheck, summarise
 from recordlens.core.resource_files import resource_path
 from recordlens.core.runs import runner
 from recordlens.core.runs.evaluate import FILE_MISSING, NOT_GIVEN
 from recordlens.core.runs.runner import LOCK_FILE, check_not_extracting
 from recordlens.core.store.db import Provenance
+from recordlens.core.store.learnt_model import TRAINING_LOCK, training_the_project
 from recordlens.core.store.project import open_project
 from tests.core.cli_runs import run
 from tests.fake_gemini import FakeGemini, answer

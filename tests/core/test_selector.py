@@ -405,7 +405,7 @@ def test_a_candidate_far_below_any_threshold_gets_probability_zero_without_a_war
 
 
 def test_forgetting_a_project_model_sets_it_aside_and_keeps_the_latest(tmp_path: Path) -> None:
-    from recordlens.core.extract import forget_project_model, project_model, project_model_path
+    from recordlens.core.store import forget_project_model, project_model, project_model_path
 
     assert forget_project_model(tmp_path) is None  # nothing learnt: nothing to forget
     path = project_model_path(tmp_path)

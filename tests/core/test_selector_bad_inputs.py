@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.cli.command import main as cli_main
-from recordlens.core.extract import project_model
 from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor
 from recordlens.core.extract.selector_model import ModelError, SelectorModel
+from recordlens.core.store import project_model
 from tests.core.catalogue_pages import write_dataset
 
 
@@ -164,8 +164,7 @@ def test_learning_in_a_project_whose_models_folder_is_a_file_fails_before_any_wo
     """The app's Learn writes the project's own model: a file where its folder goes is said at once, not after
     every page was read and fitted, and the file is left as it was."""
     from recordlens.core.errors import DatasetError
-    from recordlens.core.extract import train_on_project
-    from recordlens.core.store import init_project
+    from recordlens.core.store import init_project, train_on_project
 
     init_project(tmp_path).close()  # a project, whose models folder is a user's file
     (tmp_path / "models").write_text("a user's file", encoding="utf-8")

@@ -11,20 +11,20 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.cli.command import main as cli_main
-from recordlens.core.extract import train_on_project, training
+from recordlens.core.extract import training
 from recordlens.core.extract.selector_model import SelectorModel
 from recordlens.core.extract.training import (
     dataset_pages,
     fit,
     fitted_from,
     prepare,
-    project_model_path,
     training_entries,
 )
 from recordlens.core.page.dom import parse_html
 from recordlens.core.records.model import save_records
-from recordlens.core.store import import_paths, init_project
+from recordlens.core.store import import_paths, init_project, train_on_project
 from recordlens.core.store.db import Provenance
+from recordlens.core.store.learnt_model import project_model_path
 from recordlens.core.store.project import open_project
 from tests.core.catalogue_pages import write_dataset
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.errors import RecordLensError
-from recordlens.core.extract.training import FORGOTTEN_MODEL, TRAINING_LOCK, project_model_path, train_on_project
 from recordlens.core.store.db import Provenance
+from recordlens.core.store.learnt_model import FORGOTTEN_MODEL, TRAINING_LOCK, project_model_path, train_on_project
 from recordlens.core.store.project import open_project
 from tests.core.catalogue_pages import six_pages_and_page_4_in_progress
 from tests.core.cli_runs import run

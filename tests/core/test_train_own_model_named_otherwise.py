@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.extract import training
-from recordlens.core.extract.training import FORGOTTEN_MODEL, project_model_path
+from recordlens.core.store import learnt_model
+from recordlens.core.store.learnt_model import FORGOTTEN_MODEL, project_model_path
 from tests.core.catalogue_pages import six_pages_and_page_4_in_progress
 from tests.core.cli_runs import run
 
@@ -36,13 +36,13 @@ def test_the_projects_own_model_named_otherwise_is_trained_as_its_own(
     assert code == 0, err
     first = project_model_path(project).read_bytes()
     locked: list[Path] = []
-    real = training.training_the_project
+    real = learnt_model.training_the_project
 
     def watched(folder):  # noqa: ANN001, ANN202 - the context manager's own
         locked.append(Path(folder))
         return real(folder)
 
-    monkeypatch.setattr(training, "training_the_project", watched)
+    monkeypatch.setattr(learnt_model, "training_the_project", watched)
     code, _, err = run(capsys, "train", "--project", str(project), "--out", NAMED[named](project), "--seed", "1",
                        "-q", "--workers", "1")
     assert code == 0, err

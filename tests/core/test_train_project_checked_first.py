@@ -10,7 +10,7 @@ import pytest
 
 from recordlens.core.cli.command import main
 from recordlens.core.errors import RecordLensError
-from recordlens.core.extract.training import train_on_project
+from recordlens.core.store.learnt_model import train_on_project
 
 
 def test_a_folder_not_there_is_refused_without_a_word_of_the_lock(tmp_path: Path,

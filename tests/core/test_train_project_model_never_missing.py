@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.extract.selector_model import Ensemble, SelectorModel, Stages, Tree
-from recordlens.core.extract.training import FORGOTTEN_MODEL, PROJECT_MODEL, save_project_model
+from recordlens.core.store.learnt_model import FORGOTTEN_MODEL, PROJECT_MODEL, save_project_model
 
 # Saves a new model as the project's own, killed (no clean-up of any kind: os._exit) as it is about to make its
 # KILL_AT-th rename; exit 0 when it made every rename first. The new model is given as its JSON.
@@ -21,7 +21,7 @@ _KILLED_AT_A_RENAME = """
 import os, sys
 from pathlib import Path
 from recordlens.core.extract.selector_model import SelectorModel
-from recordlens.core.extract.training import save_project_model
+from recordlens.core.store.learnt_model import save_project_model
 
 kill_at, renames, rename = int(sys.argv[2]), [], os.replace
 
