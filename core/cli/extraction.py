@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import shutil
 import sys
@@ -11,13 +12,13 @@ from pathlib import Path
 
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
-from ..extract.base import SET_BY_RECORDLENS
+from ..extract.base import SET_BY_RECORDLENS, Extractor
 from ..llm.gemini import answers_without_counts, uncounted_said
 from ..output_paths import writable_folder
 from ..page import formats
 from ..runs.engines import Engine
 from ..runs.progress import progress
-from ..runs.run_files import META_DIR, RunSummary, exit_status
+from ..runs.run_files import META_DIR, RESTART_STARTS_OVER, WITHOUT_RESTART, RunSummary, exit_status
 from ..wording import counted
 from .engine_options import add_engine_arguments, engine_for
 from .output import COMMAND_STOPS, warn
@@ -170,7 +171,7 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
     (those given, and those its folder held before: `runner.seeds_of_the_run`), recorded in each seed's run.json."""
     from ..extract import create
     from ..runs.evaluate import seeds_not_run_message
-    from ..runs.runner import run_extractor, seed_dir, settings_of_the_run_held
+    from ..runs.runner import run_extractor, seed_dir
 
     failed = 0
     for seed in seeds:
@@ -190,15 +191,15 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
         out = seed_dir(Path(args.out), seed, len(seeds))
         new_folder = not out.exists()
         summary = RunSummary(out)
-        # Read before the run describes itself in the folder: what a resume after a stopped --restart would mix
-        over = Restarted(settings_of_the_run_held(out, extractor)) if args.restart else None
+        # A stopped --restart: what it left of the run before, made with other settings (its pages' records say)
+        left = functools.partial(_left_by_a_restart, args.restart, out, extractor)
         try:
             run_extractor(extractor, args.pages, out, names=names, resume=not args.restart,
                           progress=lambda n: progress(n, label=f"{method}", enabled=not args.quiet),
                           engine=engine, summary=summary, seeds=asked)
         except COMMAND_STOPS:  # Ctrl+C, SIGTERM, stdout gone: what the folder holds now, and how to go on
             if summary.wanted:
-                print(interrupted_line(summary, over), file=sys.stderr)
+                print(interrupted_line(summary, left()), file=sys.stderr)
             raise
         # A seed stopped before anything of it was done or paid for (the budget spent at the end of the seed
         # before): its folder, made just now, would pass for a seed that ran and found nothing
@@ -212,6 +213,8 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
             warn(f"page {name} failed: {reason}")
         if not never_began:
             print(end_of_run_line(summary), file=sys.stderr)
+        if summary.failed and not summary.stopped:  # a stopped run's stop line says how to go on, these pages too
+            print(failed_pages_next_step(summary), file=sys.stderr)
         failed += len(summary.failed)
         if summary.stopped:  # 3: the budget ran out; 4: the model endpoint failed (as `agent run`)
             given = [s for s in seeds if s is not None]
@@ -220,9 +223,18 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
             later = given[given.index(seed) + (0 if never_began else 1):] if seed is not None else []
             later += [s for s in asked or [] if s not in given and not seed_dir(Path(args.out), s, 2).is_dir()]
             not_run = f"; {seeds_not_run_message(asked or given, sorted(later))}" if later else ""
-            print(f"recordlens: stopped: {summary.stopped}{not_run}", file=sys.stderr)
+            over = left()
+            earlier = f"; {earlier_pages_said(over)}" if over is not None and over.differences else ""
+            print(f"recordlens: stopped: {summary.stopped}{earlier}{not_run}", file=sys.stderr)
             return exit_status(stopped=True, endpoint_failed=summary.endpoint_failed)
     return exit_status(failed=bool(failed))
+
+
+def _left_by_a_restart(restart: bool, out: Path, extractor: Extractor) -> Restarted | None:
+    """For a --restart (None otherwise), the pages it left of the run before, made with other settings, by how."""
+    from ..runs.runner import settings_left_from_the_run_before
+
+    return Restarted(settings_left_from_the_run_before(out, extractor)) if restart else None
 
 
 def end_of_run_line(summary: RunSummary) -> str:
@@ -236,6 +248,16 @@ def end_of_run_line(summary: RunSummary) -> str:
         parts.append(f"{len(summary.not_reached)} not reached")
     requests = f", {counted(summary.requests, 'request')}" if summary.requests is not None else ""
     return f"{summary.out_dir}: {', '.join(parts)} in {summary.seconds:.1f} s{requests}{tokens_said(summary.tokens)}"
+
+
+def failed_pages_next_step(summary: RunSummary) -> str:
+    """What to do after a run some of whose pages failed (each said above with its reason): running it again
+    retries exactly those pages, and keeps the others (without --restart, which would extract every page again)."""
+    again = (f"{WITHOUT_RESTART} to retry exactly those pages ({RESTART_STARTS_OVER})" if summary.restarted
+             else "run the same command again to retry exactly those pages")
+    return (f"recordlens: {counted(len(summary.failed), 'page')} failed (why is said above, and each page's calls are "
+            f"kept in {summary.out_dir / META_DIR}/PAGE.json): {again}; until then `recordlens score` counts "
+            f"{'it' if len(summary.failed) == 1 else 'them'} as empty predictions")
 
 
 def tokens_said(tokens: dict[str, int]) -> str:
@@ -259,8 +281,8 @@ def _stopped_part_way(name: str) -> str:
 
 @dataclass(frozen=True)
 class Restarted:
-    """A run started with --restart over the run its folder held: how that run's settings differ from this one's
-    (nothing: none, or no run there)."""
+    """A run started with --restart over the run its folder held, stopped: how the pages it left of that run, made
+    with other settings, were made otherwise (nothing: none left, or none made otherwise)."""
 
     differences: list[str]
 
@@ -269,8 +291,9 @@ def interrupted_line(summary: RunSummary, restarted: Restarted | None = None) ->
     """What a run stopped part way (Ctrl+C, SIGTERM) holds, and how to go on. A resumed run's pages are counted in
     its folder (a stop can come between a page's records written and the page counted), and running it again
     does the rest. A --restart's are those it wrote: the folder's other pages are the earlier run's, which a
-    resume (without --restart) keeps, right when they were made with the same settings, and mixed in otherwise;
-    the same command, --restart and all, would start over (and pay Gemini again for every page)."""
+    resume (without --restart) keeps when they were made with the same settings and extracts again otherwise
+    (`run_files.extracted_before`); the same command, --restart and all, would start over (and pay Gemini again
+    for every page)."""
     failed = f", {len(summary.failed)} failed" if summary.failed else ""
     if summary.stopped_on:  # the page the interrupt cut short, after calls on it were paid for
         failed += f", {_stopped_part_way(summary.stopped_on)}"
@@ -280,12 +303,17 @@ def interrupted_line(summary: RunSummary, restarted: Restarted | None = None) ->
         return f"{summary.out_dir}: {held} of {wanted} pages extracted{failed}; run the same command again for the rest"
     done = f"{summary.out_dir}: {len(summary.extracted)} of {wanted} pages extracted again by this --restart{failed}"
     if not restarted.differences:
-        return (f"{done}; to go on, run the same command without --restart: it extracts the pages not done yet and "
-                "keeps those done (the earlier run's too, made with the same settings); with --restart it would "
-                "start over and extract every page again")
-    return (f"{done}; its other pages hold the earlier run's records where it had them, made with other settings "
-            f"({'; '.join(restarted.differences)}), which a run without --restart would keep as this run's: run the "
-            "same command (with --restart) to extract every page again, or give another --out for a new run")
+        return (f"{done}; to go on, {WITHOUT_RESTART}: it extracts the pages not done yet and keeps those done (the "
+                f"earlier run's too, made with the same settings); {RESTART_STARTS_OVER}")
+    return (f"{done}; {earlier_pages_said(restarted)}; to go on, {WITHOUT_RESTART}: it extracts the pages not done "
+            f"yet and keeps those this --restart did; {RESTART_STARTS_OVER}")
+
+
+def earlier_pages_said(restarted: Restarted) -> str:
+    """What a stopped --restart over a run of other settings left in the folder, and what resuming does of it."""
+    return ("its other pages hold the earlier run's records where it had them, made with other settings "
+            f"({'; '.join(restarted.differences)}): a score of the folder says so until a run without --restart "
+            "has extracted them again")
 
 
 # The budget options' help for one run; a command that means them otherwise (bench: one budget for every method)

@@ -25,8 +25,9 @@ The region and record logic keeps the reference's bugs, because they define the 
 Only "d <= T" is ever asked, so distances are computed with a cutoff by rapidfuzz's C Levenshtein/Indel: the
 same decisions as the exact distance (a test checks it against `distance`), orders of magnitude faster than
 pure Python on tag strings that reach hundreds of kilobytes. Strings are those of the reference (characters,
-not one symbol per tag), so the ratios match it exactly. Lengths are UTF-8 bytes as in the Rust (the paper TS
-counted UTF-16 units); they differ only for non-ASCII tag names. The cost that remains is that of many large,
+not one symbol per tag), so the ratios match it exactly. Lengths are measured as each implementation measures
+them: UTF-8 bytes for `levenshtein` (the Rust's `len()`), UTF-16 code units for `lcs` (the paper TS's `.length`,
+its LCS over code units too); they differ only for non-ASCII tag names. The cost that remains is that of many large,
 mutually *dissimilar* siblings of similar size: 20 random 30 KB blocks under one parent take about a minute,
 while the largest dev page (1.6 MB) takes well under a second end to end.
 
@@ -40,6 +41,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -65,7 +67,7 @@ class TagNode:
         self.tag = tag
         self.xpath = xpath
         self.children: list[TagNode] = []
-        self.length = 0  # length of the tag string, in UTF-8 bytes as the reference's Rust measures it
+        self.length = 0  # length of the tag string, as the similarity measures it (`Mdr.run`: `_MEASURES`)
         self.id = node_id
         self.text = text
 
@@ -102,15 +104,38 @@ def _preorder(top: TagNode) -> list[TagNode]:
         node.id = len(order)
         order.append(node)
         stack.extend(reversed(node.children))
-    # Children before parents: a tag string's length is its tags' plus its children's.
-    for node in reversed(order):
-        if node.text is None:
-            node.length = 2 * _byte_len(node.tag) + 5 + sum(c.length for c in node.children)
     return order
 
 
-def _byte_len(text: str) -> int:
+def _measure(nodes: list[TagNode], length: Callable[[str], int]) -> None:
+    """Each node's tag-string length, by `length` (the similarity's measure: `_MEASURES`), without building the
+    strings: `<tag>` and `</tag>` around the children's (text adds nothing). `nodes` in pre-order."""
+    for node in reversed(nodes):  # children before parents
+        if node.text is None:
+            node.length = 2 * length(node.tag) + 5 + sum(c.length for c in node.children)
+
+
+def _utf8_len(text: str) -> int:
+    """A string's length as the reference's Rust measures it (`str::len`: UTF-8 bytes)."""
     return len(text) if text.isascii() else len(text.encode("utf-8"))
+
+
+def _utf16_len(text: str) -> int:
+    """A string's length as the paper's TypeScript measures it (`.length`: UTF-16 code units)."""
+    return len(text) if text.isascii() else len(text.encode("utf-16-le")) // 2
+
+
+def _utf16_units(text: str) -> str:
+    """The string as JavaScript holds it, one character per UTF-16 code unit (a character outside the BMP as its
+    two surrogates), so that the LCS of two is counted in the units the paper's TypeScript compared."""
+    if text.isascii() or max(text) < "\U00010000":
+        return text
+    units = text.encode("utf-16-le")
+    return "".join(chr(int.from_bytes(units[i:i + 2], "little")) for i in range(0, len(units), 2))
+
+
+# How each similarity measures a tag string, as the implementation it follows does
+_MEASURES: dict[str, Callable[[str], int]] = {"levenshtein": _utf8_len, "lcs": _utf16_len}
 
 
 def distance(a: str, b: str, similarity: Similarity = "levenshtein") -> float:
@@ -118,14 +143,14 @@ def distance(a: str, b: str, similarity: Similarity = "levenshtein") -> float:
 
     MDR itself only asks whether this is <= T and uses a faster cut-off computation; this is the yardstick.
     """
-    la, lb = _byte_len(a), _byte_len(b)
+    la, lb = _MEASURES[similarity](a), _MEASURES[similarity](b)
     if la == 0 and lb == 0:
         return 0.0 if similarity == "levenshtein" else math.nan
     if la > 2 * lb or lb > 2 * la:
         return 1.0
     if similarity == "levenshtein":
         return Levenshtein.distance(a, b) / max(la, lb)
-    return Indel.distance(a, b) / ((la + lb) / 2)
+    return Indel.distance(_utf16_units(a), _utf16_units(b)) / ((la + lb) / 2)
 
 
 @dataclass(frozen=True)
@@ -221,15 +246,18 @@ class Mdr:
     def _similar(self, a: str, la: int, b: str, lb: int) -> bool | None:
         """Is the distance <= T? None stands for the paper TS's NaN (two empty strings under `lcs`).
 
-        `la`/`lb` are the reference's lengths (UTF-8 bytes); the strings may be passed empty when the length
-        rules alone decide, which they always do for two empty strings and for the 2x rule.
+        `la`/`lb` are the reference's lengths (`_MEASURES`: UTF-8 bytes, or UTF-16 units for `lcs`); the strings
+        may be passed empty when the length rules alone decide, which they always do for two empty strings and
+        for the 2x rule.
         """
         if la == 0 and lb == 0:
             return True if self.similarity == "levenshtein" else None
         if la > 2 * lb or lb > 2 * la:
             return self.t >= 1.0
         t = self.t
-        # Both distances are at least the difference in *character* length: a cheap exact "no".
+        if self.similarity == "lcs":
+            a, b = _utf16_units(a), _utf16_units(b)  # the TS's LCS is over code units
+        # Both distances are at least the difference in length (in characters; code units for `lcs`): a cheap "no".
         gap = abs(len(a) - len(b))
         if self.similarity == "levenshtein":
             longest = max(la, lb)
@@ -392,6 +420,9 @@ class Mdr:
         return list(found.values())
 
     def run(self, nodes: list[TagNode]) -> MdrResult:
+        """MDR over a tag tree (`build_tag_tree`: its nodes in pre-order), its lengths measured as the similarity
+        measures them."""
+        _measure(nodes, _MEASURES[self.similarity])
         regions = self.find_regions(nodes)
         by_xpath = {nodes[i].xpath: r for i, r in sorted(regions.items())}
         return MdrResult(by_xpath, self.records(nodes, regions), self.orphans(nodes, regions))

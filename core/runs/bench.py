@@ -51,7 +51,7 @@ from ..extract import create
 from ..extract.base import Extractor
 from ..llm.gemini import Budget, BudgetExceededError, TokenCounter, answers_without_counts
 from ..page import formats as represent
-from ..page.dataset import load_page, page_files, record_files, synthetic_sources
+from ..page.dataset import dataset_hint, load_page, page_files, record_files, synthetic_sources
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed, named_and_more
@@ -270,6 +270,9 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
             warnings.append(f"page {name}: no HTML or MHTML file; left out")
         else:
             jobs.append(name)
+    if not jobs:  # tables of 0 pages would pass for a measure (a dataset's folder given for its folder of pages)
+        raise DatasetError(f"no page (N.html or N.mhtml) to measure in {pages_dir}{dataset_hint(pages_dir)}: none "
+                           f"of the {counted(len(wanted), 'page')} with ground truth in {gt_dir} has a file there")
     engine = engine or LocalEngine()
     answered: dict[str, list[PageDigests]] = {spec.label: [] for spec in specs}  # the pages it answered on
     if count_tokens is not None and engine.name != "local":

@@ -23,6 +23,7 @@ from .run_files import (
     DONE,
     META_DIR,
     RESUME_FROM,
+    ResumedRun,
     RunSummary,
     add_tokens,
     earlier_records,
@@ -42,7 +43,8 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
                       summary: RunSummary, *, resume: bool,
                       progress: Callable[[list[str]], Iterable[str]] = lambda names: names) -> None:
     """Extract `wanted` on `engine` into `out`, adding to `summary`; stops cleanly when the budget is used up."""
-    done = {name for name in wanted if resume and extracted_before(out, name, summary)}
+    held = ResumedRun.of(out, extractor) if resume else None
+    done = {name for name in wanted if held is not None and extracted_before(out, name, summary, held)}
     todo = [name for name in wanted if name not in done]
     summary.skipped.extend(name for name in wanted if name in done)
     parts: dict[str, RunSummary] = {}
@@ -155,7 +157,7 @@ def _note_the_stop(summary: RunSummary, todo: list[str], parts: dict[str, RunSum
     resume_from = next(name for name in todo if not _done(parts.get(name), name))
     reason = str(parts[first].stopped).removesuffix(f"{RESUME_FROM}{first}")
     spent = budget.used_up() if isinstance(budget, Budget) and _a_budget_stop(reason) else None
-    summary.stopped = stop_said(spent or reason, resume_from)
+    summary.stopped = stop_said(spent or reason, resume_from, restarted=summary.restarted)
     summary.stopped_on = next((name for name in todo if name in parts and parts[name].stopped_on), None)
 
 
@@ -259,6 +261,8 @@ def _write_shipped(out: Path, name: str, part: RunSummary, written: dict[str, by
         kept = json.loads(written[record])
         kept["earlier"] = [*earlier["earlier"], *kept.get("earlier", [])]
         written = {**written, record: json.dumps(kept, indent=1, default=str).encode("utf-8")}
+    if f"{name}.json" in written:  # an earlier run's records file goes first, as `run_files._keep_extraction` does
+        (out / f"{name}.json").unlink(missing_ok=True)
     for relative in sorted(written, key=lambda r: r == f"{name}.json"):
         atomic.write_bytes(out / relative, written[relative])
     if name in part.failed or part.stopped_on == name:

@@ -19,11 +19,13 @@ from .run_files import (
     META_DIR,
     SEEDS_ASKED,
     STOPPED,
+    ResumedRun,
     description_differences,
     done_without_a_file,
     failed_pages,
     files_missing,
     left_out_pages,
+    made_otherwise_message,
     not_in_project,
     predicted_on_other_pages,
     ran_to_its_end,
@@ -34,6 +36,9 @@ from .run_files import (
 )
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
+# What `score` says of a run's pages whose records other settings than the run's made (`made_otherwise_message`)
+MADE_OTHERWISE_SCORED = ("scored as they are, though they are not this run's: its extract command run again without "
+                         "--restart extracts them again with the run's settings")
 
 
 def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
@@ -64,6 +69,8 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     left_out = left_out_pages(described)
     records = _FolderRecords.of(pred_dir)  # what the run's own records say of the pages it holds no N.json for
     predictions = record_files(pred_dir)
+    if made := ResumedRun(pred_dir, described).pages_made_otherwise(predictions):  # a stopped --restart's leftovers
+        warnings.append(made_otherwise_message(made, "the run", MADE_OTHERWISE_SCORED))
     unreadable: dict[str, str] = {}
     unscorable: list[str] = []  # every page that cannot be scored, named at once rather than the first alone
     no_page = why_no_page_file(pages_dir)  # the folder listed once for all the pages it lacks
@@ -463,18 +470,42 @@ def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     folders = seed_runs(pred_dir)
     if not folders:
         raise DatasetError(f"{pred_dir}: no seed-S/ folders (a run written with --seeds N has them)")
+    # A seed stopped before any page of it was done (Ctrl+C, a budget spent on the seed before) is no seed the run
+    # ran: its pages, all unanswered, would count as a model scoring 0 in the mean and sd over seeds
+    begun = [seed for seed, folder in folders.items() if not _any_page_done(folder)]
+    if len(begun) == len(folders):
+        raise DatasetError(f"{pred_dir}: no seed of the run ({', '.join(map(str, begun))}) has a page extracted or "
+                           "failed yet (each stopped before its first page was done): nothing to score; the same "
+                           "`extract` command runs them")
     seeds: dict[int, DatasetScore] = {}
     warnings: list[str] = _mixed_methods(folders)
     for seed, folder in folders.items():
+        if seed in begun:
+            continue
         scores, seed_warnings = score_run(folder, gt_dir, pages_dir, progress, engine)
         seeds[seed] = scores
         warnings += [f"seed {seed}: {w}" for w in seed_warnings + scores.warnings]
     scored = SeedScores(seeds, seeds_asked(pred_dir))
     if scored.not_run:  # a run stopped before its last seed: its mean is over the seeds it ran, said
         warnings.append(f"{pred_dir}: {seeds_not_run_message(scored.asked, scored.not_run)} (the run stopped "
-                        f"before {'it' if len(scored.not_run) == 1 else 'them'}): the mean over seeds is over "
-                        f"{counted(len(seeds), 'seed')}; the same `extract` command runs the rest")
+                        f"before {'it' if len(scored.not_run) == 1 else 'them'}{_begun_said(begun)}): the mean "
+                        f"over seeds is over {counted(len(seeds), 'seed')}; the same `extract` command runs the rest")
     return scored, warnings
+
+
+def _any_page_done(folder: Path) -> bool:
+    """Whether a seed's folder holds a page done: its prediction (N.json), or its record of a failure (a page the
+    model refused, say: a result of the seed, scored as an empty prediction)."""
+    return bool(record_files(folder)) or bool(failed_pages(folder))
+
+
+def _begun_said(begun: Sequence[int]) -> str:
+    """The seeds not run that were begun, said: their folders hold no page done, so they are left out as well."""
+    if not begun:
+        return ""
+    one = len(begun) == 1
+    return (f"; {'seed' if one else 'seeds'} {', '.join(map(str, begun))} {'was' if one else 'were'} begun but "
+            f"stopped before any page of {'it' if one else 'them'} was extracted, so left out of the seeds scored")
 
 
 def _mixed_methods(folders: dict[int, Path]) -> list[str]:

@@ -89,6 +89,7 @@ class RunSummary:
     tokens: dict[str, int] = field(default_factory=dict)
     requests: int | None = None  # the model requests the run made (each attempt is one, as its budget counts them)
     warnings: list[str] = field(default_factory=list)
+    restarted: bool = False  # an extract --restart: its stop says to go on without --restart (`stop_said`)
 
 
 def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str], out: Path,
@@ -114,7 +115,8 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
 
     # kept with each page's answer: a run.json that cannot be read then still has pages that say their endpoint
     made_with = settings_said_by_pages(getattr(extractor, "settings", None) or {})
-    end = run_pages(_not_extracted_before(progress(wanted), out, summary, resume), extract,
+    held = ResumedRun.of(out, extractor) if resume else None
+    end = run_pages(_not_extracted_before(progress(wanted), out, summary, held), extract,
                     answered=functools.partial(_keep_extraction, out, summary, made_with),
                     failed=functools.partial(_keep_failure, out, summary),
                     stopped=functools.partial(_keep_stop, out, summary))
@@ -122,21 +124,30 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
     if end.endpoint_failed:
         stop_for_the_endpoint(summary, end.reason)
     elif end.stopped_on is not None:
-        summary.stopped = stop_said(end.reason, end.stopped_on)
+        summary.stopped = stop_said(end.reason, end.stopped_on, restarted=summary.restarted)
 
 
 RESUME_FROM = "; run again to resume from page "
+# How a stopped --restart goes on (its stop, and its Ctrl+C line, say it alike): the same command with --restart
+# would start over, and pay again for the pages it did
+WITHOUT_RESTART = "run the same command without --restart"
+RESTART_STARTS_OVER = "with --restart it would start over and extract every page again"
 
 
-def stop_said(reason: str, resume_from: str) -> str:
-    """A stopped run's stop as its summary and `run.json` say it: why, and the page running it again begins at."""
+def stop_said(reason: str, resume_from: str, *, restarted: bool = False) -> str:
+    """A stopped run's stop as its summary and `run.json` say it: why, and the page running it again begins at
+    (for an extract --restart, running it again without --restart)."""
+    if restarted:
+        return f"{reason}; {WITHOUT_RESTART} to resume from page {resume_from} ({RESTART_STARTS_OVER})"
     return f"{reason}{RESUME_FROM}{resume_from}"
 
 
-def _not_extracted_before(names: Iterable[str], out: Path, summary: RunSummary, resume: bool) -> Iterator[str]:
-    """`names` but those a resumed run holds already, which are noted skipped as the loop comes to them."""
+def _not_extracted_before(names: Iterable[str], out: Path, summary: RunSummary,
+                          held: ResumedRun | None) -> Iterator[str]:
+    """`names` but those a resumed run (`held`: None for a --restart) holds already, which are noted skipped as the
+    loop comes to them."""
     for name in names:
-        if resume and extracted_before(out, name, summary):
+        if held is not None and extracted_before(out, name, summary, held):
             summary.skipped.append(name)
         else:
             yield name
@@ -146,8 +157,12 @@ def _keep_extraction(out: Path, summary: RunSummary, made_with: dict[str, object
                      answer: tuple[dict[str, str], Extraction]) -> None:
     made_on, extraction = answer
     # The records file last: its presence is what a resume takes for done (`extracted_before`), so a stop between
-    # the two writes (a full disk) leaves the page to extract again, not done without its cost record for good
-    _write_page_cost(out, name, extraction, made_on, made_with)
+    # the two writes (a full disk) leaves the page to extract again, not done without its cost record for good;
+    # and an earlier run's records file (a --restart's page, or one made otherwise) gone first, or the stop would
+    # leave it beside this answer's record, taken for this answer's records
+    earlier = earlier_records(out, name)
+    (out / f"{name}.json").unlink(missing_ok=True)
+    _write_page_cost(out, name, extraction, made_on, made_with, earlier)
     save_records(out / f"{name}.json", extraction.records)
     summary.extracted.append(name)
     summary.warnings.extend(f"page {name}: {w}" for w in extraction.warnings)
@@ -193,15 +208,20 @@ def holds_a_single_run(folder: Path) -> bool:
 
 def stop_for_the_endpoint(summary: RunSummary, stop: str) -> None:
     """A run its failing endpoint stopped (`stop`: `page_loop.endpoint_stop`'s words), and what to do next."""
-    summary.stopped = f"{stop}, then run again to resume"
+    again = f"{WITHOUT_RESTART} to resume ({RESTART_STARTS_OVER})" if summary.restarted else "run again to resume"
+    summary.stopped = f"{stop}, then {again}"
     summary.endpoint_failed = True
 
 
-def extracted_before(out: Path, name: str, summary: RunSummary) -> bool:
-    """Whether a resumed run holds page `name` already: its N.json is there and reads as records. One that does
-    not (cut short, emptied or edited by hand: this run writes whole files only) is extracted again, and said."""
+def extracted_before(out: Path, name: str, summary: RunSummary, held: ResumedRun | None = None) -> bool:
+    """Whether a resumed run holds page `name` already: its N.json is there and reads as records, and (`held`: the
+    run resumed) its record does not say other settings made them: a page a stopped --restart did not reach holds
+    the earlier run's records (`made_otherwise`), extracted again (said once by the runner). One that does not
+    read (cut short, emptied or edited by hand: this run writes whole files only) is extracted again, and said."""
     target = out / f"{name}.json"
     if not target.exists():
+        return False
+    if held is not None and held.made_otherwise(name):
         return False
     try:
         load_records(target)
@@ -212,11 +232,12 @@ def extracted_before(out: Path, name: str, summary: RunSummary) -> bool:
 
 
 def _write_page_cost(out: Path, name: str, extraction: Extraction, made_on: dict[str, str],
-                     made_with: dict[str, object]) -> None:
+                     made_with: dict[str, object], earlier: dict[str, object]) -> None:
     """A page's record: `made_with`, the call settings that made its answer (`settings_said_by_pages`), beside its
-    method and parameters, so that the page says what made it without its run.json (`method_said_by_pages`)."""
+    method and parameters, so that the page says what made it without its run.json (`method_said_by_pages`);
+    `earlier`, what earlier runs paid for on it (`earlier_records`)."""
     cost = {"status": DONE, MADE_ON: made_on, **asdict(extraction), **({SETTINGS: made_with} if made_with else {}),
-            **earlier_records(out, name)}
+            **earlier}
     cost.pop("records")
     if extraction.tokens:  # answers without token counts kept as such, not as 0 tokens
         cost["tokens"] = tokens_as_kept(extraction.tokens)
@@ -494,6 +515,68 @@ def settings_said_by_pages(settings: Mapping[str, object]) -> dict[str, object]:
     records them): those that can change its answer (the endpoint, the JSON output mode), so that a run.json that
     cannot be read is not needed to tell which endpoint answered; {} for a method that calls none."""
     return {key: value for key, value in settings.items() if key not in SESSION_BOUNDS}
+
+
+# What a done page's record (`_run/N.json`) says made its records, as a run's description says it of the run
+MADE_BY = ("method", "version", "parameters", SETTINGS)
+
+
+def made_otherwise(described: Mapping[str, object], record: Mapping[str, object],
+                   as_recorded_now: Callable[[dict[str, object]], dict[str, object]] = dict) -> list[str]:
+    """How a done page's record says its records were made, where that differs from the run's description
+    (`described`: its run.json), as `key: page's -> run's` (`identity_differences`); [] when alike. A page a
+    --restart with other settings did not reach (it stopped) holds the earlier run's records. What the page does not
+    say (a record of an older RecordLens, a folder written by hand), or the run does not, is no difference: only
+    a setting both name can tell them apart. `as_recorded_now`: the page's description as the extractor resuming
+    the run reads an older record (`GeminiExtractor.as_recorded_now`)."""
+    if not described or record.get("status") != DONE or not record.get("method"):
+        return []
+    page = as_recorded_now({key: record[key] for key in MADE_BY if key in record and key in described})
+    run = {key: described[key] for key in page}
+    for key in ("parameters", SETTINGS):
+        if isinstance(page.get(key), dict) and isinstance(run.get(key), dict):
+            page[key], run[key] = _both_name(page[key], run[key]), _both_name(run[key], page[key])
+    return identity_differences(page, run)
+
+
+def _both_name(part: Mapping[str, object], other: Mapping[str, object]) -> dict[str, object]:
+    return {name: value for name, value in part.items() if name in other}
+
+
+@dataclass
+class ResumedRun:
+    """The run a folder holds as a resume reads its pages against it: its description (run.json, {} when it has
+    none or it cannot be read: its pages' own records then speak for it), and how the extractor resuming it reads
+    an older record (`made_otherwise`)."""
+
+    out: Path
+    described: dict[str, object]
+    as_recorded_now: Callable[[dict[str, object]], dict[str, object]] = dict
+
+    @classmethod
+    def of(cls, out: Path, extractor: object = None) -> ResumedRun:
+        as_recorded_now = getattr(extractor, "as_recorded_now", None)
+        return cls(out, run_description_and_problem(out)[0], as_recorded_now if callable(as_recorded_now) else dict)
+
+    def made_otherwise(self, name: str) -> list[str]:
+        """How page `name`'s records were made otherwise than the run says ([] when alike, or not said)."""
+        return made_otherwise(self.described, page_record(self.out, name), self.as_recorded_now)
+
+    def pages_made_otherwise(self, names: Iterable[str]) -> dict[str, list[str]]:
+        """Of `names`, the pages whose records (N.json there) were made otherwise, page -> how."""
+        return {name: said for name in names
+                if (self.out / f"{name}.json").is_file() and (said := self.made_otherwise(name))}
+
+
+def made_otherwise_message(pages: Mapping[str, list[str]], whose: str, then: str) -> str:
+    """The pages of a run whose records other settings than the run's made (`ResumedRun.pages_made_otherwise`), said
+    once: which, how (each way once), and `then` (what is done of them, or what to do)."""
+    ways = list(dict.fromkeys(way for said in pages.values() for way in said))
+    names = list(pages)
+    hold = "holds" if len(names) == 1 else "hold"
+    return (f"{counted(len(names), 'page')} of {whose} ({listed(names, 8, total=True)}) {hold} records an earlier "
+            f"run of the folder made with other settings ({'; '.join(ways)}), kept by a --restart that stopped "
+            f"before it came to {'it' if len(names) == 1 else 'them'}: {then}")
 
 
 def identity_differences(before: Mapping[str, object], now: Mapping[str, object]) -> list[str]:

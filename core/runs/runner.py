@@ -26,7 +26,7 @@ from .. import atomic, owner_files
 from ..errors import DatasetError, RecordLensError
 from ..extract.base import Extractor
 from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE
-from ..page.dataset import dataset_hint, page_files
+from ..page.dataset import dataset_hint, page_files, record_files
 from ..wording import counted, listed, named_and_more
 from .engine_runs import extract_on_engine
 from .engines import Engine
@@ -38,11 +38,13 @@ from .run_files import (
     SETTINGS,
     STOPPED,
     UNFINISHED,
+    ResumedRun,
     RunSummary,
     extract_pages,
     extracted_before,
     holds_a_single_run,
     identity_differences,
+    made_otherwise_message,
     method_said_by_pages,
     note_not_reached,
     predicted_on_other_pages,
@@ -129,6 +131,7 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     `seeds`: for one seed of a run written with --seeds N, every seed the command asked (kept in run.json)."""
     out = Path(out_dir)
     summary = summary if summary is not None else RunSummary(out)
+    summary.restarted = not resume  # its stop then says to go on without --restart
     files = page_files(pages_dir, summary.warnings)
     wanted = [n for n in (names if names is not None else files) if n in files]
     summary.wanted = wanted
@@ -158,6 +161,8 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         untouched = resume and _holds_every_page(out, description, wanted)
         if not untouched:
             _note_how_it_ended(out, description, UNFINISHED)  # until it has finished: a killed run says so
+        if resume:  # what a stopped --restart left of the run before it is not this run's: extracted again, said
+            summary.warnings += _pages_made_otherwise(out, extractor, wanted)
         start = time.monotonic()
         requested = _requests_counted(extractor)
         # --- engine dispatch (issue 16) ---
@@ -296,7 +301,15 @@ def _holds_every_page(out: Path, description: dict[str, object], wanted: list[st
     before, _ = run_description_and_problem(out)
     if not before or STOPPED in before or run_identity(before) != run_identity(description):
         return False
-    return all(extracted_before(out, name, RunSummary(out)) for name in wanted)
+    held = ResumedRun(out, before)
+    return all(extracted_before(out, name, RunSummary(out), held) for name in wanted)
+
+
+def _pages_made_otherwise(out: Path, extractor: Extractor, wanted: list[str]) -> list[str]:
+    """The pages of the run resumed whose records other settings made (a --restart with other settings stopped
+    before it came to them), said once: they are extracted again with the run's (`extracted_before`)."""
+    pages = ResumedRun.of(out, extractor).pages_made_otherwise(wanted)
+    return [made_otherwise_message(pages, f"the run in {out}", "extracted again with this run's")] if pages else []
 
 
 def method_of(extractor: Extractor) -> dict[str, object]:
@@ -379,11 +392,12 @@ def _as_pages_say(held: _RunHeld) -> str:
     return f" (as its pages' own records say: {held.unreadable})" if held.unreadable else ""
 
 
-def settings_of_the_run_held(out: Path, extractor: Extractor) -> list[str]:
-    """How the run `out` holds (its pages' description) differs from `extractor`'s: what resuming it with
-    `extractor` would mix ([] for none, and for no run or a run of no page yet)."""
-    held = _run_held(out, extractor)
-    return [f"method and settings unknown: {held.unreadable}"] if held.unknown else held.differences
+def settings_left_from_the_run_before(out: Path, extractor: Extractor) -> list[str]:
+    """How the pages of `out` that hold records other settings than `extractor`'s made (the run before a --restart
+    that stopped, which had not come to them) were made otherwise, each way once: what resuming the run extracts
+    again (`extracted_before`); [] for none."""
+    pages = ResumedRun(out, _run_description(extractor), ResumedRun.of(out, extractor).as_recorded_now)
+    return list(dict.fromkeys(way for said in pages.pages_made_otherwise(record_files(out)).values() for way in said))
 
 
 @dataclass(frozen=True)

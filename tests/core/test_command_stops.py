@@ -165,23 +165,27 @@ def test_a_stopped_restart_counts_what_it_wrote_and_says_to_go_on_without_restar
     assert (f"{out}: 2 of 4 pages extracted again by this --restart; to go on, run the same command without "
             "--restart: it extracts the pages not done yet") in err, err
     code, _, err = run(capsys, *EXTRACT, str(out), "-q")  # resumes the new run, which then ends
-    assert code == 0 and "0 extracted, 4 already there" in err
+    # the page the stop came between the two writes of is extracted again: its earlier records file went first
+    assert code == 0 and "1 extracted, 3 already there" in err, err
     assert run_files.STOPPED not in json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
 
 
-def test_a_stopped_restart_over_a_run_of_other_settings_says_not_to_resume_it(
+def test_a_stopped_restart_over_a_run_of_other_settings_says_resuming_it_extracts_those_pages_again(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "run"
     assert run(capsys, *EXTRACT, str(out), "-q")[0] == 0
-    described = out / META_DIR / "run.json"
-    described.write_text(json.dumps(json.loads(described.read_text("utf-8")) | {"version": "0.1-old"}), "utf-8")
+    for described in (out / META_DIR).glob("*.json"):  # the run, and each of its pages, made by an older mdr
+        described.write_text(json.dumps(json.loads(described.read_text("utf-8")) | {"version": "0.1-old"}), "utf-8")
     with monkeypatch.context() as patch:
         _stop_before_the_third_save(patch)
         code, _, err = run(capsys, *EXTRACT, str(out), "-q", "--restart")
     assert code == 130
     assert f"{out}: 2 of 4 pages extracted again by this --restart; its other pages hold the earlier run's" in err
-    assert "version: '0.1-old' -> " in err and "give another --out for a new run" in err
+    assert "version: '0.1-old' -> " in err and "to go on, run the same command without --restart" in err
     assert "run the same command again for the rest" not in err
+    code, _, err = run(capsys, *EXTRACT, str(out), "-q")  # the older mdr's pages are not kept as this run's
+    assert code == 0 and "2 extracted, 2 already there" in err, err
+    assert "0.1-old" not in {json.loads(page.read_text("utf-8"))["version"] for page in (out / META_DIR).glob("*.json")}
 
 
 # --- stopped exports and imports ---------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.extract import available, create
+from recordlens.core.extract import mdr as mdr_module
 from recordlens.core.extract.base import Extraction, Extractor, strip_html_prefix
 from recordlens.core.extract.mdr import Mdr, MdrExtractor, distance
 from recordlens.core.page.dom import parse_html
@@ -136,6 +137,41 @@ def test_cutoff_decisions_equal_exact_distance(similarity: str) -> None:
         b = tag_string() if rng.random() < 0.5 else a + tag_string()[:rng.randint(0, 10)]
         exact = distance(a, b, similarity)  # type: ignore[arg-type]
         fast = mdr._similar(a, len(a), b, len(b))
+        assert fast == (None if math.isnan(exact) else exact <= mdr.t), (a, b, exact)
+
+
+# Two sibling custom elements whose tag names differ by one non-ASCII letter: 13 UTF-16 units each (as the paper
+# TS's `.length` counts them), 14 and 13 UTF-8 bytes (as the Rust's `len()` does), LCS 11.
+NON_ASCII_TAGS = "<html><body><div><my-é>alpha one</my-é><my-e>beta two</my-e></div><div><p>x</p></div></body></html>"
+
+
+def test_lcs_measures_lengths_in_utf16_units_as_the_paper_ts_and_levenshtein_in_utf8_bytes() -> None:
+    a, b = "<my-é></my-é>", "<my-e></my-e>"
+    assert distance(a, b, "lcs") == pytest.approx(4 / 13)  # (13 + 13 - 2 * 11) / 13: above T = 0.3
+    assert distance(a, b) == pytest.approx(2 / 15)  # Levenshtein 2 over the longer's 15 bytes
+    # outside the BMP a character is two UTF-16 units, and the LCS is over units: 13 and 11 units, LCS 9
+    assert distance("<a-\U0001F600></a-\U0001F600>", "<a-x></a-x>", "lcs") == pytest.approx(6 / 12)
+    pair = [["/body[1]/div[1]/my-é[1]"], ["/body[1]/div[1]/my-e[1]"]]
+    lcs = records(NON_ASCII_TAGS, similarity="lcs")
+    assert not any(record in lcs for record in pair), lcs  # dissimilar for the TS: no region, no orphans
+    assert all(record in records(NON_ASCII_TAGS) for record in pair)  # similar for the Rust
+
+
+@pytest.mark.parametrize("similarity", ["levenshtein", "lcs"])
+def test_cutoff_decisions_equal_exact_distance_on_non_ascii_tags(similarity: str) -> None:
+    rng = random.Random(11)
+    tags = ["a", "my-é", "my-e", "x-\u00fc\u00fc", "y-\U0001F600", "td"]
+    mdr = Mdr(similarity=similarity)  # type: ignore[arg-type]
+    measure = mdr_module._MEASURES[similarity]
+
+    def tag_string() -> str:
+        return "".join(f"<{t}></{t}>" for t in rng.choices(tags, k=rng.randint(0, 8)))
+
+    for _ in range(2000):
+        a = tag_string()
+        b = tag_string() if rng.random() < 0.5 else a + tag_string()[:rng.randint(0, 10)]
+        exact = distance(a, b, similarity)  # type: ignore[arg-type]
+        fast = mdr._similar(a, measure(a), b, measure(b))
         assert fast == (None if math.isnan(exact) else exact <= mdr.t), (a, b, exact)
 
 
