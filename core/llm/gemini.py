@@ -8,6 +8,7 @@ or from `GEMINI_API_KEY` / `GOOGLE_API_KEY`; it is never written to a project an
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import json
 import logging
@@ -492,8 +493,8 @@ class GeminiCaller:
         """`send()`'s result, or `_WholeRequestTimeoutError` once `timeout_s` has passed without it. The HTTP
         client's own timeout bounds each read, not the request: a server that trickles its answer a byte at a time
         would hold the call for as long as it trickles. So the request runs in a thread of its own and is given up
-        at the deadline (left to end on its client's timeout, its answer unread); an interrupt (Ctrl+C, SIGTERM)
-        ends the wait at once, as it ends a request."""
+        at the deadline (`_give_up_the_request`); an interrupt (Ctrl+C, SIGTERM) ends the wait at once, as it ends
+        a request."""
         outcome: list[tuple[bool, object]] = []
         done = threading.Event()
 
@@ -507,11 +508,23 @@ class GeminiCaller:
 
         threading.Thread(target=attempt, name="gemini-request", daemon=True).start()
         if not done.wait(self.settings.timeout_s):
+            self._give_up_the_request()
             raise _WholeRequestTimeoutError(f"no whole answer within {self.settings.timeout_s:g} s")
         answered, value = outcome[0]
         if not answered:
             raise value  # type: ignore[misc] - a BaseException, as caught
         return value  # type: ignore[return-value]
+
+    def _give_up_the_request(self) -> None:
+        """The request in flight is given up: its client is closed, which closes its connection, so its thread
+        ends now rather than when a trickling server is done (one left per timeout would pile up over a long
+        run), and the next attempt gets a client of its own. The server answered it, or is answering: a model
+        answer is generated before it is sent, so it is paid for, with tokens no one reads. A token cap can no
+        longer be held by counting (`Budget.add_uncounted`), as for an answer without token counts."""
+        self.budget.add_uncounted()
+        abandoned, self._client = self._client, self._make_client()
+        with contextlib.suppress(Exception):  # closing under a reading thread: its error is the thread's own
+            abandoned.close()
 
     def _wait_before_retry(self, attempt: int, error: Exception, reason: str, log: CallLog,
                            about: str | None = None) -> None:

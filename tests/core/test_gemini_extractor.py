@@ -69,8 +69,9 @@ def test_server_errors_until_the_budget_ends() -> None:
 
 
 def test_a_hang_past_the_timeout_is_retried_then_reported() -> None:
+    # The limit holds a whole attempt, answered one included: room for it on a busy machine.
     with FakeGemini([hang(30), answer(json.dumps(RECORDS))]) as server:
-        result = extractor(server, timeout_s=0.5).extract(PAGE)
+        result = extractor(server, timeout_s=3.0).extract(PAGE)
     assert result.records == RECORDS
     with FakeGemini(default=hang(30)) as server, \
             pytest.raises(ExtractionFailedError, match="no answer within 0.5 s"):

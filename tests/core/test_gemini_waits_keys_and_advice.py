@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -108,6 +109,20 @@ def test_an_answer_trickled_past_the_timeout_is_cut_at_it() -> None:
             caller(server, [], timeout_s=1.0, max_attempts=1).generate("page")
         seconds = time.monotonic() - started
     assert seconds < 5.0  # not the 8 s the server trickles for
+
+
+def test_a_request_given_up_is_closed_and_counted_as_paid_without_its_tokens() -> None:
+    with FakeGemini([trickle(json.dumps(RECORDS), 6.0), answer(json.dumps(RECORDS))]) as server:
+        call = caller(server, [], timeout_s=1.0, max_attempts=2)
+        answered = call.generate("page")
+        assert answered.attempts == 2 and len(server.requests) == 2
+        # The answer given up was generated, so paid for: its tokens are unknown, not 0.
+        assert call.budget.uncounted == 1
+        # Its connection was closed: its thread ends now, not when the server is done trickling.
+        deadline = time.monotonic() + 4.0
+        while any(t.name == "gemini-request" for t in threading.enumerate()) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(t.name == "gemini-request" for t in threading.enumerate())
 
 
 # finding 7: zero token counts are told from no usageMetadata
