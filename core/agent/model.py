@@ -15,7 +15,6 @@ from .actions import Step
 from .answers import is_correct
 from .targets import Target
 
-# Normalisation rules a task may name, applied in this order (core/agent/tasks.py implements them).
 ANSWER_KINDS = ("text", "number", "title", "name", "date")
 
 

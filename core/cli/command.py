@@ -10,7 +10,6 @@ import signal
 import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from importlib import metadata
 from pathlib import Path
 
 from ..errors import RecordLensError, full_disk, is_disk_full
@@ -20,6 +19,7 @@ from ..runs.engines import ClusterLostError
 from ..store import db as store_db
 from ..store import take_upgrades
 from ..store.db import database_problem
+from ..version import recordlens_version
 from . import agent, agreement, annotators, demo, evaluation, extraction, labels, pages, project, synth, train
 from .output import OutputLost, command_streams, end_on_lost_output
 
@@ -33,14 +33,9 @@ def _say_waiting() -> None:
     store_db.waiting_notice = None
 
 
-def installed_version() -> str:
-    """The installed package's version (the desktop package carries its metadata too)."""
-    try:
-        return metadata.version("recordlens")
-    except metadata.PackageNotFoundError:
-        return "(version unknown: not installed as a package)"
 
 
+NOT_INSTALLED = "(version unknown: not installed as a package)"
 _terminated: list[int] = []  # SIGTERM met while the command runs (Ray's waits re-raise an interruption as Ctrl+C's)
 
 
@@ -59,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recordlens",
         description="Label, extract and score web data records on saved pages (NEXT-EVAL compatible).")
-    parser.add_argument("--version", action="version", version=f"recordlens {installed_version()}")
+    parser.add_argument("--version", action="version",
+                        version=f"recordlens {recordlens_version(missing=NOT_INSTALLED)}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_CommandParser)
     for group in (pages, evaluation, extraction, train, labels, demo, project, agreement, annotators, agent, synth):
         group.register(sub)

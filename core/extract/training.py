@@ -31,6 +31,7 @@ from ..lazy_import import load
 from ..page.dom import Element, Page
 from ..records.model import TextKeyIndex
 from ..records.score import score_expanded
+from ..version import recordlens_version
 from ..wording import counted, listed
 from .candidates import Candidate, PageCandidates, feature_matrix, page_candidates
 from .context import _layout as context_layout
@@ -660,7 +661,7 @@ def _stated(pages: list[dict[str, str]], seed: int, config: FitConfig, threshold
              "config": dict(config.__dict__), "positive_target": POSITIVE, "threshold": threshold},
             {"learner": f"scikit-learn {_learner_version()} GradientBoostingClassifier"
                         + (" blended with RandomForestClassifier" if config.forest_trees else ""),
-             "recordlens": _version()})
+             "recordlens": recordlens_version()})
 
 
 def fitted_from(model: SelectorModel, pages: list[dict[str, str]], seed: int, description: str,
@@ -801,14 +802,6 @@ def labelled_pages_said(count: int) -> str:
     `wording.counted`, whose thousands separator would change the bytes of a model trained as before."""
     return f"{count} labelled page{'' if count == 1 else 's'}"
 
-
-def _version() -> str:
-    from importlib import metadata
-
-    try:
-        return metadata.version("recordlens")
-    except metadata.PackageNotFoundError:
-        return "unknown"
 
 
 def _learner_version() -> str:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from .. import atomic, owner_files
 from ..errors import DatasetError, RecordLensError
 from ..output_paths import OutputPathError, writable_file
+from ..version import recordlens_version
 from ..wording import counted, named_and_more
 from .project import Project, open_project
 from .scoring import labelled_page_names, labelled_pages
@@ -188,8 +189,6 @@ class ModelFreshness:
 
     def sentence(self) -> str:
         """"learnt from 9 of the 10 labelled pages; labels of 1 changed since"."""
-        from ..extract.training import _version
-
         if self.current:
             return f"learnt from {_all(self.labelled)} as {'it is' if self.labelled == 1 else 'they are'} labelled now"
         parts = [f"learnt from {self.learnt} of the {counted(self.labelled, 'labelled page')}"]
@@ -197,8 +196,8 @@ class ModelFreshness:
             parts.append(f"{len(self.new)} labelled since")
         if self.changed:  # a page's texts change only as another version reads them: said then
             parts.append(f"labels of {len(self.changed)} changed since" if not self.trained_by else
-                         f"{len(self.changed)} changed since (their labels, or how RecordLens {_version()} reads "
-                         f"them: the model is of {self.trained_by})")
+                         f"{len(self.changed)} changed since (their labels, or how RecordLens "
+                         f"{recordlens_version()} reads them: the model is of {self.trained_by})")
         if self.gone:
             parts.append(f"{counted(len(self.gone), 'page')} it learnt from "
                          f"{'is' if len(self.gone) == 1 else 'are'} no longer labelled")
@@ -230,7 +229,6 @@ def model_freshness(project: Project, path: str | Path | None = None) -> ModelFr
     (`selector.load_model`), and each page's digest is the one the project remembers beside its label check (a
     page is parsed only when its labels changed since it was last asked)."""
     from ..extract.selector import load_model
-    from ..extract.training import _version
 
     if path is None:
         path, _ = project_model(project.root)
@@ -248,7 +246,7 @@ def model_freshness(project: Project, path: str | Path | None = None) -> ModelFr
     gone = [str(p.get("name")) for p in described
             if str(p.get("name")) not in now and str(p.get("digest")) not in digests_now]
     version = str(model.provenance.get("recordlens", ""))
-    return ModelFreshness(len(now), len(learnt), new, changed, gone, version if version != _version() else "")
+    return ModelFreshness(len(now), len(learnt), new, changed, gone, version if version != recordlens_version() else "")
 
 
 def writable_model_path(path: str | Path, project_dir: str | Path | None = None) -> Path:

@@ -103,7 +103,7 @@ def test_a_model_is_fitted_from_its_pages_seed_and_version_only(monkeypatch) -> 
     assert not fitted_from(model, entries[::-1], 2, "three")  # another order gives another model
     assert not fitted_from(model, [dict(entries[0], digest="0" * 16), *entries[1:]], 2, "three")
     assert not fitted_from(model, entries, 2, "three", config=training.FitConfig(trees=10))
-    monkeypatch.setattr(training, "_version", lambda: "99.0")
+    monkeypatch.setattr(training, "recordlens_version", lambda: "99.0")
     assert not fitted_from(model, entries, 2, "three")
 
 

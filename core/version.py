@@ -1,0 +1,14 @@
+"""The installed RecordLens's version: what a trained model records having been made by, and `--version` says."""
+
+from __future__ import annotations
+
+from importlib import metadata
+
+
+def recordlens_version(missing: str = "unknown") -> str:
+    """The installed package's version (the desktop package carries its metadata too); `missing` when RecordLens
+    runs from a tree that was not installed."""
+    try:
+        return metadata.version("recordlens")
+    except metadata.PackageNotFoundError:
+        return missing
