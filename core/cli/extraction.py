@@ -232,9 +232,9 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
 
 def _left_by_a_restart(restart: bool, out: Path, extractor: Extractor) -> Restarted | None:
     """For a --restart (None otherwise), the pages it left of the run before, made with other settings, by how."""
-    from ..runs.runner import settings_left_from_the_run_before
+    from ..runs.runner import differences_left_by_the_restart
 
-    return Restarted(settings_left_from_the_run_before(out, extractor)) if restart else None
+    return Restarted(differences_left_by_the_restart(out, extractor)) if restart else None
 
 
 def end_of_run_line(summary: RunSummary) -> str:

@@ -472,15 +472,15 @@ def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
         raise DatasetError(f"{pred_dir}: no seed-S/ folders (a run written with --seeds N has them)")
     # A seed stopped before any page of it was done (Ctrl+C, a budget spent on the seed before) is no seed the run
     # ran: its pages, all unanswered, would count as a model scoring 0 in the mean and sd over seeds
-    begun = [seed for seed, folder in folders.items() if not _any_page_done(folder)]
-    if len(begun) == len(folders):
-        raise DatasetError(f"{pred_dir}: no seed of the run ({', '.join(map(str, begun))}) has a page extracted or "
-                           "failed yet (each stopped before its first page was done): nothing to score; the same "
-                           "`extract` command runs them")
+    without_a_page = [seed for seed, folder in folders.items() if not _any_page_done(folder)]
+    if len(without_a_page) == len(folders):
+        raise DatasetError(f"{pred_dir}: no seed of the run ({', '.join(map(str, without_a_page))}) has a page "
+                           "extracted or failed yet (each stopped before its first page was done): nothing to score; "
+                           "the same `extract` command runs them")
     seeds: dict[int, DatasetScore] = {}
     warnings: list[str] = _mixed_methods(folders)
     for seed, folder in folders.items():
-        if seed in begun:
+        if seed in without_a_page:
             continue
         scores, seed_warnings = score_run(folder, gt_dir, pages_dir, progress, engine)
         seeds[seed] = scores
@@ -488,8 +488,9 @@ def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     scored = SeedScores(seeds, seeds_asked(pred_dir))
     if scored.not_run:  # a run stopped before its last seed: its mean is over the seeds it ran, said
         warnings.append(f"{pred_dir}: {seeds_not_run_message(scored.asked, scored.not_run)} (the run stopped "
-                        f"before {'it' if len(scored.not_run) == 1 else 'them'}{_begun_said(begun)}): the mean "
-                        f"over seeds is over {counted(len(seeds), 'seed')}; the same `extract` command runs the rest")
+                        f"before {'it' if len(scored.not_run) == 1 else 'them'}"
+                        f"{_without_a_page_said(without_a_page)}): the mean over seeds is over "
+                        f"{counted(len(seeds), 'seed')}; the same `extract` command runs the rest")
     return scored, warnings
 
 
@@ -499,12 +500,12 @@ def _any_page_done(folder: Path) -> bool:
     return bool(record_files(folder)) or bool(failed_pages(folder))
 
 
-def _begun_said(begun: Sequence[int]) -> str:
+def _without_a_page_said(seeds: Sequence[int]) -> str:
     """The seeds not run that were begun, said: their folders hold no page done, so they are left out as well."""
-    if not begun:
+    if not seeds:
         return ""
-    one = len(begun) == 1
-    return (f"; {'seed' if one else 'seeds'} {', '.join(map(str, begun))} {'was' if one else 'were'} begun but "
+    one = len(seeds) == 1
+    return (f"; {'seed' if one else 'seeds'} {', '.join(map(str, seeds))} {'was' if one else 'were'} begun but "
             f"stopped before any page of {'it' if one else 'them'} was extracted, so left out of the seeds scored")
 
 

@@ -392,7 +392,7 @@ def _as_pages_say(held: _RunHeld) -> str:
     return f" (as its pages' own records say: {held.unreadable})" if held.unreadable else ""
 
 
-def settings_left_from_the_run_before(out: Path, extractor: Extractor) -> list[str]:
+def differences_left_by_the_restart(out: Path, extractor: Extractor) -> list[str]:
     """How the pages of `out` that hold records other settings than `extractor`'s made (the run before a --restart
     that stopped, which had not come to them) were made otherwise, each way once: what resuming the run extracts
     again (`extracted_before`); [] for none."""
