@@ -350,7 +350,7 @@ class ChromiumRenderer(OnlinePage):
         pending = [] if loaded else self._cut_short()
         if self._login_asked:
             raise PageFailed(LOGIN_NEEDED)
-        if not self._finished:
+        if self._finished is False:
             # A load ended as failed (a 204 ends as aborted) may come before the network's events of its answer,
             # which reach us on another channel, late on a busy machine: its status is read once they are here.
             self._wait(self._answer_heard, EVENTS_GRACE_S)
