@@ -338,7 +338,9 @@ class Mdr:
         return regions
 
     def find_regions(self, nodes: list[TagNode]) -> dict[int, list[Region]]:
-        """MDR(): every node's own regions plus its children's uncovered ones, bottom-up."""
+        """MDR(): every node's own regions plus its children's uncovered ones, bottom-up; the nodes' lengths
+        measured first, as this similarity measures them (the length rules read them)."""
+        _measure(nodes, _MEASURES[self.similarity])
         regions: dict[int, list[Region]] = {}
         for node in reversed(nodes):  # children before parents
             children = node.children
@@ -420,9 +422,7 @@ class Mdr:
         return list(found.values())
 
     def run(self, nodes: list[TagNode]) -> MdrResult:
-        """MDR over a tag tree (`build_tag_tree`: its nodes in pre-order), its lengths measured as the similarity
-        measures them."""
-        _measure(nodes, _MEASURES[self.similarity])
+        """MDR over a tag tree (`build_tag_tree`: its nodes in pre-order)."""
         regions = self.find_regions(nodes)
         by_xpath = {nodes[i].xpath: r for i, r in sorted(regions.items())}
         return MdrResult(by_xpath, self.records(nodes, regions), self.orphans(nodes, regions))
