@@ -16,8 +16,9 @@ page to settle and takes a screenshot, which runs the event loop, and another re
 The page reports a Type only when it is committed. Committed by a click on the form's button, the click may be
 sending the page away already, too late for a picture of the filled field. So the recorder hears the key presses
 typed into the browser itself (Qt's, not the page's) and, once the typing pauses for TYPED_PAUSE_MS, observes the
-page with what was typed: that picture is the Type's "after" and the click's "before". A key pressed again drops
-it (the next pause takes another). A press that comes within the pause (no picture of the typing yet) is held back
+page with what was typed: that picture is the Type's "after" and the click's "before". A key that edits pressed
+again drops it (the next pause takes another); a key that edits nothing (an arrow, Escape, a copy) neither drops it
+nor starts a pause (`_edits_a_field`). A press that comes within the pause (no picture of the typing yet) is held back
 from the page, with whatever input follows it, until the page is pictured with what was typed, and then let through
 in order: the person's click lands a moment later, but the step it makes (and the Type it commits) is stored on a
 picture that shows what it depends on, not on the one from before the typing. That is what a researcher reading
@@ -38,7 +39,7 @@ from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QKeyEvent, QKeySequence
 
 from ...core.agent import (
     SCROLL_DIRECTIONS,
@@ -65,7 +66,10 @@ HOLD_LIMIT_MS = 5000
 # in the order it came (a release before its press, or a key before the click, would be another action).
 _HELD_INPUT = (QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
                QEvent.Type.MouseMove, QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.Wheel)
-_MODIFIER_KEYS = (Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta, Qt.Key.Key_AltGr)
+_DELETING_KEYS = (Qt.Key.Key_Backspace, Qt.Key.Key_Delete)
+# Shortcuts that change a field's text without typing a character (their key events carry a control character).
+_EDITING_SHORTCUTS = (QKeySequence.StandardKey.Paste, QKeySequence.StandardKey.Cut, QKeySequence.StandardKey.Undo,
+                      QKeySequence.StandardKey.Redo)
 _FIELD_FOCUSED_JS = "(() => { const el = document.activeElement; return !!el && __recordlens.som.isTextField(el); })()"
 
 
@@ -127,6 +131,7 @@ class Recorder(QObject):
         self._queue.clear()
         self._deleted.clear()
         self._forget_typed()
+        self._held = None  # input held in a recording before this one is not this one's first
         self.browser.set_recording(True)
         self.browser.open(url, fresh=True)
         self.browser.settle()
@@ -142,6 +147,8 @@ class Recorder(QObject):
         self._drain()
         self._forget_typed()
         self.browser.set_recording(False)
+        # A click held for a picture of the typing reaches the page now, not recorded: the recording has ended.
+        self._let_held_through()
         self.browser.clear_marks()
         emit(self.recording_changed, False)
         emit(self.finished, self.trajectory)
@@ -209,10 +216,10 @@ class Recorder(QObject):
     # -- typing heard from the keyboard --------------------------------------------------------------------------
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        """Listens: a key pressed in the browser (typing, a paste, a Backspace) drops the typed picture and restarts
-        the pause before the next; a click or a committing key ends the pause (the picture taken stays for the Type
-        they commit). Holds back only a press within the pause, and the input after it, until the typing is
-        pictured (see the module's text)."""
+        """Listens: a key that edits a field pressed in the browser (typing, a paste, a Backspace: `_edits_a_field`)
+        drops the typed picture and restarts the pause before the next; a click or a committing key ends the pause
+        (the picture taken stays for the Type they commit); other keys leave both as they are. Holds back only a
+        press within the pause, and the input after it, until the typing is pictured (see the module's text)."""
         if self._held is not None and event.type() in _HELD_INPUT:
             self._held.append((watched, event.clone()))
             return True
@@ -221,10 +228,9 @@ class Recorder(QObject):
             return True
         if self.recording and event.type() in (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress):
             self._presses_heard += 1
-            key = event.key() if isinstance(event, QKeyEvent) else None
-            if key is None or key in _COMMITTING_KEYS:
+            if not isinstance(event, QKeyEvent) or event.key() in _COMMITTING_KEYS:
                 self._typed_timer.stop()
-            elif key not in _MODIFIER_KEYS:
+            elif _edits_a_field(event):
                 self._forget_typed()
                 self._typed_timer.start()
         return False
@@ -255,15 +261,20 @@ class Recorder(QObject):
     def _hold(self, watched: QObject, press: QEvent) -> None:
         """Hold `press` (and the input after it) back from the page until the typing before it is pictured."""
         self._typed_timer.stop()
-        self._held = [(watched, press.clone())]
+        held = self._held = [(watched, press.clone())]
         self._held_since = time.monotonic()
-        QTimer.singleShot(0, self._picture_held_typing)  # not inside the event's delivery: picturing runs the loop
+        # Not inside the event's delivery: picturing runs the loop.
+        QTimer.singleShot(0, self, lambda: self._picture_held_typing(held))
 
-    def _picture_held_typing(self) -> None:
-        """Picture the typing a held press follows, once no report is being handled; then let the input through."""
+    def _picture_held_typing(self, held: list[tuple[QObject, QEvent]]) -> None:
+        """Picture the typing a held press follows, once no report is being handled; then let the input through.
+        Nothing once `held` is no longer what is held (let through by `stop`, or dropped by `start`)."""
+        if self._held is not held:
+            return
         waited_ms = (time.monotonic() - self._held_since) * 1000
         if self._busy and self.recording and waited_ms < HOLD_LIMIT_MS:
-            QTimer.singleShot(20, self._picture_held_typing)  # a report is being handled: the page may be changing
+            # A report is being handled: the page may be changing
+            QTimer.singleShot(20, self, lambda: self._picture_held_typing(held))
             return
         try:
             if self.recording and not self._busy:
@@ -275,6 +286,10 @@ class Recorder(QObject):
     def _let_held_through(self) -> None:
         """The held input reaches the page, in the order it came (to the widget each was for, where it still is)."""
         held, self._held = self._held or [], None
+        # Each copy passes this filter again on its way (sendEvent runs the widget's filters), now with nothing
+        # held: so each press is counted once, here, as none was counted while held. A copied key that edits starts
+        # the pause again: a copied press after it is then held anew, and the rest of this batch goes in behind it,
+        # in order.
         for watched, event in held:
             if shiboken6.isValid(watched):
                 QCoreApplication.sendEvent(watched, event)
@@ -412,6 +427,18 @@ class Recorder(QObject):
         assert self.trajectory is not None
         self._listen_to_keys()
         self._look_at(_seen(self.browser.observe()))
+
+
+def _edits_a_field(key: QKeyEvent) -> bool:
+    """Whether `key` would change the text of a field that has the focus: a printable character typed (not with
+    Ctrl or Meta as a shortcut; with Alt too it is AltGr's on Windows), Backspace or Delete, or a paste, cut, undo
+    or redo. Keys that scroll or move the caret, Escape, Ctrl+C and lone modifiers edit nothing."""
+    if key.key() in _DELETING_KEYS or any(key.matches(shortcut) for shortcut in _EDITING_SHORTCUTS):
+        return True
+    modifiers = key.modifiers()
+    shortcut = bool(modifiers & (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.MetaModifier)) \
+        and not modifiers & Qt.KeyboardModifier.AltModifier
+    return bool(key.text()) and key.text().isprintable() and not shortcut
 
 
 def _seen(observation: Observation) -> tuple[Observation, str | None]:

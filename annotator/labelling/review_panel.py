@@ -103,9 +103,14 @@ def review_label(record: ReviewRecord, true_numbers: Sequence[int] = ()) -> str:
     """The badge: T<k> names a true record by the number the Records tab gives it (`true_numbers[i]`: that of
     the page's i-th true record; 1-based positions without them), P<k> a predicted one (1-based)."""
     if record.kind == SPURIOUS:
-        return f"P{(record.predicted or 0) + 1}"
+        return predicted_label(record)
     true = record.true or 0
     return f"T{true_numbers[true] if true < len(true_numbers) else true + 1}"
+
+
+def predicted_label(record: ReviewRecord) -> str:
+    """The badge of a record's predicted side: P<k>, its 1-based place among the page's predicted records."""
+    return f"P{(record.predicted or 0) + 1}"
 
 
 def overlay_records(review: PageReview, kinds: frozenset[str] = frozenset(KINDS),
@@ -133,7 +138,7 @@ def _drawn(record: ReviewRecord, index: int, true_numbers: Sequence[int], *, kep
     if record.kind not in (MATCHED, PARTIAL) or record_key(record.true_xpaths) == record_key(record.xpaths):
         return [own]
     true = {**own, "xpaths": list(record.true_xpaths), "outline": TRUE_OUTLINE}
-    return [true, {**own, "label": f"P{(record.predicted or 0) + 1}{mark}"}]
+    return [true, {**own, "label": predicted_label(record) + mark}]
 
 
 def _figures(p: float | None, r: float | None, f: float | None) -> str:
@@ -617,7 +622,7 @@ class ReviewPanel(QWidget):
             overlap = f"  overlap {overlap_text(record.overlap)}" if record.kind in (MATCHED, PARTIAL) else ""
             text = isolated(texts[index]) if index < len(texts) and texts[index] else "(no text)"
             # A pair's row is named after its true record but shows what was predicted: said, and both numbered.
-            paired_with = f" ↔ P{(record.predicted or 0) + 1}" if record.kind in (MATCHED, PARTIAL) else ""
+            paired_with = f" ↔ {predicted_label(record)}" if record.kind in (MATCHED, PARTIAL) else ""
             shown_text = f"predicted: {text}" if paired_with else text
             named = self._named[index] if index < len(self._named) else len(record.xpaths)
             # A predicted record with no text on the page is what NEXT-EVAL calls hallucinated

@@ -113,14 +113,19 @@ def test_a_page_the_run_got_all_right_opens_at_its_first_record(qtbot, window):
     qtbot.waitUntil(lambda: window.page_view.scroll_y > 1500, timeout=10_000)  # the cards, under the banner
 
 
-def test_scoring_the_run_leaves_the_page_where_it_was(qtbot, window):
+def test_scoring_the_run_leaves_the_page_where_it_was(qtbot, window, monkeypatch):
     reviewed(window, WRONG)
     panel = window.review_panel
     assert panel.score_button.isVisible()
     window.page_view.scroll_to_y(4000)  # the reviewer scrolled down, past the cards
     qtbot.waitUntil(lambda: window.page_view.scroll_y == 4000, timeout=10_000)
+    # The scrolls asked for, heard when asked: the page reporting where it went takes a round trip, and a wait
+    # for that report cannot tell "none asked" from "not arrived yet".
+    asked: list[tuple[str, object]] = []
+    monkeypatch.setattr(window.page_view, "scroll_to", lambda xpath, *_, **__: asked.append(("scroll_to", xpath)))
+    monkeypatch.setattr(window.page_view, "scroll_to_y", lambda y: asked.append(("scroll_to_y", y)))
     panel.score_button.click()
     qtbot.waitUntil(lambda: window.job is None and not panel.score_button.isVisible(), timeout=20_000)
     window.page_view.wait_until_drawn()
-    qtbot.wait(300)  # a scroll asked for would have been reported by now
+    assert asked == []
     assert window.page_view.scroll_y == 4000
