@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.agent.site_browser import SiteBrowser
@@ -16,7 +17,9 @@ from recordlens.annotator.agent.window import AgentWindow
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.agent.candidates import Candidate, save_candidates
 from recordlens.core.agent.model import Observation, Task
+from recordlens.core.agent.sites import build_site
 from recordlens.core.agent.targets import Target
+from recordlens.core.page.mhtml_writer import write_mhtml
 from tests.app.agent_site import make_site
 from tests.app.page_helpers import turn_wheel
 
@@ -134,3 +137,31 @@ def texts_of_both_browsers(site_root: Path, url: str) -> tuple[str, str]:
     text = HtmlSiteBrowser(build_site(site_root))
     text.open(url)
     return rendered, text.observe().text
+
+
+BANK_LOGIN = "https://bank.example.com/login"
+BANK_ACCOUNT = "https://bank.example.com/account/"
+
+
+def make_login_site(root: Path, *, username: bool = False) -> None:
+    """A bank's sign-in page as a snapshot site: a password field (after a username field, with `username`) and a
+    Sign in button whose form leads to the account page."""
+    user = "<p><input aria-label='Username' style='font-size:18px'></p>" if username else ""
+    form = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Sign in</title></head>"
+            "<body style='font:18px sans-serif;margin:24px'><h1>Sign in</h1>"
+            f"<form action='/account/' method='get'>{user}"
+            "<p><input type='password' aria-label='Password' style='font-size:18px'></p>"
+            "<button type='submit'>Sign in</button></form></body></html>")
+    account = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Account</title></head>"
+               "<body style='font:18px sans-serif;margin:24px'><h1>Your account</h1></body></html>")
+    root.mkdir(parents=True, exist_ok=True)
+    write_mhtml(root / "login.mhtml", form, url=BANK_LOGIN, resources=[])
+    write_mhtml(root / "account.mhtml", account, url=BANK_ACCOUNT, resources=[])
+    build_site(root)
+
+
+def field_pixels(png: bytes, field: Target) -> QImage:
+    """The part of a screenshot that a field's box covers (to tell whether what was typed shows)."""
+    assert field.bbox is not None
+    x, y, w, h = (round(v) for v in field.bbox)
+    return QImage.fromData(png).copy(x, y, w, h)

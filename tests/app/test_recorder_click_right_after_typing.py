@@ -6,50 +6,36 @@ after a pause (tests/app/test_recorder_typed_picture_before_sign_in.py)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.agent.recorder import Recorder
 from recordlens.core.agent.actions import format_action
 from recordlens.core.agent.model import Task
-from recordlens.core.agent.sites import build_site
-from recordlens.core.agent.targets import Target
-from recordlens.core.page.mhtml_writer import write_mhtml
-from tests.app.agent_helpers import click, element, shown_browser
+from tests.app.agent_helpers import (
+    BANK_ACCOUNT,
+    BANK_LOGIN,
+    click,
+    element,
+    field_pixels,
+    make_login_site,
+    shown_browser,
+)
 
 pytestmark = pytest.mark.app
 
-LOGIN = "https://bank.example.com/login"
-ACCOUNT = "https://bank.example.com/account/"
+LOGIN = BANK_LOGIN
+ACCOUNT = BANK_ACCOUNT
 
 
-def _make_login_site(root: Path) -> None:
-    form = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Sign in</title></head>"
-            "<body style='font:18px sans-serif;margin:24px'><h1>Sign in</h1>"
-            "<form action='/account/' method='get'>"
-            "<p><input type='password' aria-label='Password' style='font-size:18px'></p>"
-            "<button type='submit'>Sign in</button></form></body></html>")
-    account = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Account</title></head>"
-               "<body style='font:18px sans-serif;margin:24px'><h1>Your account</h1></body></html>")
-    root.mkdir(parents=True, exist_ok=True)
-    write_mhtml(root / "login.mhtml", form, url=LOGIN, resources=[])
-    write_mhtml(root / "account.mhtml", account, url=ACCOUNT, resources=[])
-    build_site(root)
 
 
 @pytest.fixture
 def browser(qapp, tmp_path):
-    _make_login_site(tmp_path / "site")
+    make_login_site(tmp_path / "site")
     yield from shown_browser(tmp_path / "site", (900, 600))
 
 
-def _field_pixels(png: bytes, field: Target) -> QImage:
-    assert field.bbox is not None
-    x, y, w, h = (round(v) for v in field.bbox)
-    return QImage.fromData(png).copy(x, y, w, h)
 
 
 @pytest.mark.timeout(180)
@@ -71,8 +57,8 @@ def test_a_click_right_after_the_last_key_is_stored_on_the_page_showing_what_was
     assert clicked.url == LOGIN and clicked.target.xpath == sign_in.xpath
     # The Type's "after" is a picture of its own, the password's bullets in the field ...
     assert typed.screenshot_after and typed.screenshot_after != typed.screenshot_before
-    assert _field_pixels(shots[typed.screenshot_after], password) \
-        != _field_pixels(shots[typed.screenshot_before], password)
+    assert field_pixels(shots[typed.screenshot_after], password) \
+        != field_pixels(shots[typed.screenshot_before], password)
     # ... and the click was made on that page; its "after" is the account page.
     assert clicked.screenshot_before == typed.screenshot_after
     assert clicked.screenshot_after and clicked.screenshot_after != clicked.screenshot_before

@@ -13,7 +13,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -25,34 +24,20 @@ from recordlens.annotator.agent.recorder import Recorder
 from recordlens.annotator.agent.site_browser import SiteBrowser
 from recordlens.core.agent.actions import format_action
 from recordlens.core.agent.model import Task
-from recordlens.core.agent.sites import build_site
-from recordlens.core.page.mhtml_writer import write_mhtml
-from tests.app.agent_helpers import click, element, shown_browser
+from tests.app.agent_helpers import BANK_ACCOUNT, BANK_LOGIN, click, element, make_login_site, shown_browser
 
 pytestmark = pytest.mark.app
 
-LOGIN = "https://bank.example.com/login"
-ACCOUNT = "https://bank.example.com/account/"
+LOGIN = BANK_LOGIN
+ACCOUNT = BANK_ACCOUNT
 TASK = Task(id="login", instruction="Sign in", answer="x", start_url=LOGIN)
 
 
-def _make_login_site(root: Path) -> None:
-    form = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Sign in</title></head>"
-            "<body style='font:18px sans-serif;margin:24px'><h1>Sign in</h1>"
-            "<form action='/account/' method='get'>"
-            "<p><input type='password' aria-label='Password' style='font-size:18px'></p>"
-            "<button type='submit'>Sign in</button></form></body></html>")
-    account = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Account</title></head>"
-               "<body style='font:18px sans-serif;margin:24px'><h1>Your account</h1></body></html>")
-    root.mkdir(parents=True, exist_ok=True)
-    write_mhtml(root / "login.mhtml", form, url=LOGIN, resources=[])
-    write_mhtml(root / "account.mhtml", account, url=ACCOUNT, resources=[])
-    build_site(root)
 
 
 @pytest.fixture
 def browser(qapp, tmp_path):
-    _make_login_site(tmp_path / "site")
+    make_login_site(tmp_path / "site")
     yield from shown_browser(tmp_path / "site", (900, 600))
 
 

@@ -7,49 +7,29 @@ it. A click within the pause is held until that picture is taken
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.agent.recorder import TYPED_PAUSE_MS, Recorder
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.agent.actions import format_action
 from recordlens.core.agent.model import Task
-from recordlens.core.agent.sites import build_site
-from recordlens.core.agent.targets import Target
-from recordlens.core.page.mhtml_writer import write_mhtml
-from tests.app.agent_helpers import click, element, shown_browser, type_text
+from tests.app.agent_helpers import BANK_LOGIN, click, element, field_pixels, make_login_site, shown_browser, type_text
 
 pytestmark = pytest.mark.app
 
-LOGIN = "https://bank.example.com/login"
+LOGIN = BANK_LOGIN
 
 
-def _make_login_site(root: Path) -> None:
-    html = ("<!DOCTYPE html><html><head><meta charset='utf-8'><title>Sign in</title></head>"
-            "<body style='font:18px sans-serif;margin:24px'><h1>Sign in</h1>"
-            "<form action='/account/' method='get'>"
-            "<p><input aria-label='Username' style='font-size:18px'></p>"
-            "<p><input type='password' aria-label='Password' style='font-size:18px'></p>"
-            "<button type='submit'>Sign in</button></form></body></html>")
-    root.mkdir(parents=True, exist_ok=True)
-    write_mhtml(root / "login.mhtml", html, url=LOGIN, resources=[])
-    build_site(root)
 
 
 @pytest.fixture
 def browser(qapp, tmp_path):
-    _make_login_site(tmp_path / "site")
+    make_login_site(tmp_path / "site", username=True)
     yield from shown_browser(tmp_path / "site", (900, 600))
 
 
-def _field_pixels(png: bytes, field: Target) -> QImage:
-    assert field.bbox is not None
-    x, y, w, h = (round(v) for v in field.bbox)
-    return QImage.fromData(png).copy(x, y, w, h)
 
 
 @pytest.mark.timeout(180)
@@ -72,11 +52,11 @@ def test_a_password_committed_by_sign_in_has_an_after_with_its_bullets(qtbot, br
     assert format_action(clicked) == f"Click [{sign_in.label}]"
     # Committed by Tab: the page after it shows alice, as before the fix.
     assert by_tab.screenshot_after != by_tab.screenshot_before
-    assert _field_pixels(shots[by_tab.screenshot_after], user) != _field_pixels(shots[by_tab.screenshot_before], user)
+    assert field_pixels(shots[by_tab.screenshot_after], user) != field_pixels(shots[by_tab.screenshot_before], user)
     # Committed by the click: the "after" is a picture of its own, the password field filled in it ...
     assert typed.screenshot_after and typed.screenshot_after != typed.screenshot_before
-    assert _field_pixels(shots[typed.screenshot_after], password) \
-        != _field_pixels(shots[typed.screenshot_before], password)
+    assert field_pixels(shots[typed.screenshot_after], password) \
+        != field_pixels(shots[typed.screenshot_before], password)
     # ... and the click was made on that page.
     assert clicked.screenshot_before == typed.screenshot_after
     assert clicked.url == LOGIN and clicked.target.xpath == sign_in.xpath
