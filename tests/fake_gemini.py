@@ -105,7 +105,8 @@ class Request:
 class FakeGemini:
     def __init__(self, steps: list[Step] | None = None, *, default: Step | None = None,
                  counts_tokens: bool = True, port: int = 0) -> None:
-        """`port`: an earlier server's (`.port`), so a run resumed through this one is asked at the same endpoint."""
+        """`port`: an earlier server's (`.port`), so a run resumed through this one is asked at the same endpoint
+        (`script` on the one server does the same without binding a freed port again, which is safer)."""
         self.steps = list(steps or [])
         self.counts_tokens = counts_tokens  # False: countTokens answers without totalTokens
         self.default = default
@@ -132,6 +133,14 @@ class FakeGemini:
         self._release.set()
         self._server.shutdown()
         self._server.server_close()
+
+    def script(self, steps: list[Step] | None = None, *, default: Step | None = None) -> None:
+        """Replace the steps still to come, and the default, on the live server: a test that runs a command again
+        against another script keeps the same endpoint (a run names its --base-url), and no port is freed and
+        bound again, which another process may take meanwhile. The requests recorded so far are kept."""
+        with self._lock:
+            self.steps = list(steps or [])
+            self.default = default
 
     def next_step(self) -> Step:
         with self._lock:

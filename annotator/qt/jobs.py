@@ -17,6 +17,7 @@ from typing import TypeVar
 
 from PySide6.QtCore import QThread, Signal
 
+from ...core.deadline_calls import POLL_S, WaitCancelled, call_within, late_outcomes_pending
 from ...core.errors import RecordLensError
 from ...core.store import Project, open_project
 from .signals import emit
@@ -29,54 +30,20 @@ class Cancelled(Exception):
 T = TypeVar("T")
 
 
-_on_their_way: set[threading.Thread] = set()  # calls cancelled part way whose answer `late` will keep
-_on_their_way_lock = threading.Lock()
-
-
 def answers_on_their_way() -> int:
     """How many calls cancelled part way are still waiting for an answer that their `late` keeps."""
-    with _on_their_way_lock:
-        return sum(1 for thread in _on_their_way if thread.is_alive())
+    return late_outcomes_pending()
 
 
-def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: float = 0.05,
+def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: float = POLL_S,
                         late: Callable[[T | BaseException], None] | None = None) -> T:
     """`call()` in a daemon thread, waited for until it returns or `cancel` is set (then Cancelled at once).
     `late`, if given, is handed what a call cancelled part way ends with (its value or its error), in that daemon
     thread: a paid answer arriving after Cancel is kept rather than dropped."""
-    box: dict[str, object] = {}
-    abandoned = threading.Event()
-    handed = threading.Lock()  # the outcome goes to the waiting thread or to `late`, never to both or neither
-
-    def target() -> None:
-        try:
-            box["value"] = call()
-        except BaseException as error:  # noqa: BLE001 - handed back to the waiting thread as is
-            box["error"] = error
-        with handed:
-            if not abandoned.is_set() or late is None:
-                return
-        try:
-            late(box["error"] if "error" in box else box["value"])  # type: ignore[arg-type]
-        finally:
-            with _on_their_way_lock:
-                _on_their_way.discard(threading.current_thread())
-
-    thread = threading.Thread(target=target, name="recordlens-job-call", daemon=True)
-    thread.start()
-    while thread.is_alive():
-        if cancel.wait(poll_s):
-            with handed:
-                if thread.is_alive() and not box:
-                    abandoned.set()
-                    if late is not None:
-                        with _on_their_way_lock:
-                            _on_their_way.add(thread)
-                    raise Cancelled
-            break
-    if "error" in box:
-        raise box["error"]  # type: ignore[misc]
-    return box["value"]  # type: ignore[return-value]
+    try:
+        return call_within(call, cancelled=cancel.is_set, late=late, poll_s=poll_s, name="recordlens-job-call")
+    except WaitCancelled:
+        raise Cancelled from None
 
 
 class BackgroundJob(QThread):

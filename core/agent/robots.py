@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import http.client
 import re
-import threading
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlsplit
+
+from ..deadline_calls import DeadlinePassed, WaitCancelled, call_within
 
 USER_AGENT = "RecordLens"
 ROBOTS_TIMEOUT_S = 20.0   # a robots.txt fetch's bound when none is given (the capture gives its --timeout)
@@ -202,26 +202,13 @@ class Robots:
     def _fetched(self, address: str, cancellable: bool) -> tuple[int, str]:
         """The fetch, in a thread, waited for at most `timeout_s` (and a little: its own socket timeout ends it
         first), and given up at once when cancelled."""
-        box: list[tuple[int, str] | BaseException] = []
-
-        def run() -> None:
-            try:
-                box.append(self._fetch(address))
-            except BaseException as error:  # noqa: BLE001 - handed to the waiting thread as it is
-                box.append(error)
-
-        worker = threading.Thread(target=run, daemon=True, name="robots.txt")
-        worker.start()
-        deadline = time.monotonic() + self.timeout_s + 1.0
-        while not box:
-            if cancellable and self.cancelled():
-                raise RobotsCancelled(address)
-            if time.monotonic() >= deadline:
-                raise TimeoutError(f"no answer within {self.timeout_s:g} s")
-            worker.join(_POLL_S)
-        if isinstance(box[0], BaseException):
-            raise box[0]
-        return box[0]
+        try:
+            return call_within(lambda: self._fetch(address), timeout_s=self.timeout_s + 1.0,
+                               cancelled=self.cancelled if cancellable else None, poll_s=_POLL_S, name="robots.txt")
+        except WaitCancelled:
+            raise RobotsCancelled(address) from None
+        except DeadlinePassed:
+            raise TimeoutError(f"no answer within {self.timeout_s:g} s") from None
 
     def _unreachable(self, address: str, why: str) -> str:
         reason = (f"its host's robots.txt could not be fetched ({why}), which RFC 9309 reads as disallowing every "

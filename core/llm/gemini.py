@@ -24,6 +24,7 @@ from datetime import UTC, datetime
 from typing import Protocol, TypeVar
 from urllib.parse import urlsplit
 
+from ..deadline_calls import DeadlinePassed, call_within
 from ..errors import RecordLensError
 from ..wording import counted
 from .endpoint import KEY_MARK, recorded_base_url
@@ -128,21 +129,28 @@ def key_choice_said() -> str | None:
     return None
 
 
-def key_source(key: str | None) -> str:
-    """Where a key sent came from, as advice about it names it: the variable holding it, else the app's settings
-    (the one other place a key comes from)."""
+KEY_IN_THE_SETTINGS = "the key in the app's settings"  # where a key not in a variable came from
+
+
+def key_source(key: str | None, origin: str | None = None) -> str:
+    """Where a key sent came from, as advice about it names it: `origin` when its caller was told (a Ray worker's
+    environment may hold no key, or another), else the variable holding it, else the app's settings (the one other
+    place a key comes from)."""
+    if origin:
+        return origin
     for name in KEY_VARIABLES:
         if key and os.environ.get(name, "").strip() == key:
             return name
-    return "the key in the app's settings"
+    return KEY_IN_THE_SETTINGS
 
 
-def key_sent_said(key: str | None) -> str:
+def key_sent_said(key: str | None, origin: str | None = None) -> str:
     """Which key was sent, as advice about a refusal names it: its variable (and the other one, set but ignored),
-    the app's settings, or the placeholder sent for want of any."""
+    the app's settings, or the placeholder sent for want of any. `origin`: where the key came from, when its caller
+    was told (`key_source`)."""
     if key == NO_KEY:
         return "no key is set: a placeholder was sent; set GEMINI_API_KEY (or GOOGLE_API_KEY)"
-    source = key_source(key)
+    source = key_source(key, origin)
     if source not in KEY_VARIABLES:
         return f"the key sent is {source}"
     ignored = [name for name in KEY_VARIABLES if name != source and os.environ.get(name, "").strip()]
@@ -370,15 +378,24 @@ def _check(settings: CallSettings) -> None:
 
 class GeminiCaller:
     """One configured client. `sleep` is injectable so tests do not wait for real; `cancel`, once set, stops the
-    calls: no attempt starts after it, and a wait between attempts ends at once (the app's Cancel sets it)."""
+    calls: no attempt starts after it, and a wait between attempts ends at once (the app's Cancel sets it). An
+    attempt in flight is let finish: the app's job stops waiting at Cancel by itself (`run_until_cancelled`) and
+    keeps that answer, which is paid for, when it comes.
+
+    `key_origin` says where `api_key` came from (a variable of `KEY_VARIABLES`, or `KEY_IN_THE_SETTINGS`), as
+    the advice about a refused key names it: a Ray driver tells its workers, whose environment may hold no key.
+    Left out, it is found as `key_source` finds it, here and now."""
 
     def __init__(self, settings: CallSettings | None = None, *, api_key: str | None = None,
                  budget: Budget | None = None, sleep: Callable[[float], object] | None = None,
                  rng: random.Random | None = None, notify: Callable[[str], None] | None = None,
-                 cancel: threading.Event | None = None) -> None:
+                 cancel: threading.Event | None = None,
+                 key_origin: str | None = None) -> None:
         self.settings = settings or CallSettings()
         _check(self.settings)
         self._api_key = api_key or required_api_key(self.settings.base_url)
+        # found where the key was given, whose environment is the one it may have come from
+        self.key_origin = key_origin or (None if self._api_key == NO_KEY else key_source(self._api_key))
         self.budget = budget or Budget()
         self.cancel = cancel or threading.Event()
         self._sleep = sleep or self.cancel.wait  # a wait that a cancel ends at once
@@ -452,6 +469,10 @@ class GeminiCaller:
                     model=self.settings.model, contents=contents, config=config))
                 if _is_empty_body(response):
                     raise _EmptyBodyError("HTTP 200 with an empty body")
+            except CallCancelledError as error:  # the wait for the attempt in flight, ended by a cancel
+                log.statuses.append(0)
+                log.errors.append(str(error))
+                raise CallCancelledError(str(error), log) from None
             except Exception as error:  # noqa: BLE001 - classified below, re-raised as GeminiError
                 retryable, reason = self._classify(error)
                 log.statuses.append(_status_of(error))
@@ -493,27 +514,13 @@ class GeminiCaller:
         """`send()`'s result, or `_WholeRequestTimeoutError` once `timeout_s` has passed without it. The HTTP
         client's own timeout bounds each read, not the request: a server that trickles its answer a byte at a time
         would hold the call for as long as it trickles. So the request runs in a thread of its own and is given up
-        at the deadline (`_give_up_the_request`); an interrupt (Ctrl+C, SIGTERM) ends the wait at once, as it ends
-        a request."""
-        outcome: list[tuple[bool, object]] = []
-        done = threading.Event()
-
-        def attempt() -> None:
-            try:
-                outcome.append((True, send()))
-            except BaseException as error:  # noqa: BLE001 - handed over whole, to be classified by the caller
-                outcome.append((False, error))
-            finally:
-                done.set()
-
-        threading.Thread(target=attempt, name="gemini-request", daemon=True).start()
-        if not done.wait(self.settings.timeout_s):
+        at the deadline (`_give_up_the_request`); an interrupt (Ctrl+C, SIGTERM) ends the wait at once, as it
+        ends a request."""
+        try:
+            return call_within(send, timeout_s=self.settings.timeout_s, name="gemini-request")
+        except DeadlinePassed:
             self._give_up_the_request()
-            raise _WholeRequestTimeoutError(f"no whole answer within {self.settings.timeout_s:g} s")
-        answered, value = outcome[0]
-        if not answered:
-            raise value  # type: ignore[misc] - a BaseException, as caught
-        return value  # type: ignore[return-value]
+            raise _WholeRequestTimeoutError(f"no whole answer within {self.settings.timeout_s:g} s") from None
 
     def _give_up_the_request(self) -> None:
         """The request in flight is given up: its client is closed, which closes its connection, so its thread
@@ -608,10 +615,11 @@ class GeminiCaller:
         """What an HTTP refusal points at before the endpoint does: the key (refused, or without the permission
         asked for) or the model name (unknown to the endpoint); None for the others."""
         if code == 401 or _KEY_REFUSED.search(message):
-            return f"the server refuses the API key: check it first ({key_sent_said(self._api_key)})"
+            return f"the server refuses the API key: check it first ({key_sent_said(self._api_key, self.key_origin)})"
         if code == 403:  # PERMISSION_DENIED: the API not enabled for the key's project, or a key restricted from it
             return ("the server denies permission: check the key's permissions first (the Generative Language API "
-                    f"enabled for its project, the key not restricted from it; {key_sent_said(self._api_key)})")
+                    f"enabled for its project, the key not restricted from it; "
+                    f"{key_sent_said(self._api_key, self.key_origin)})")
         if code == 404:
             return (f"the endpoint knows no model {self.settings.model!r}: check the model name first (--model, or "
                     f"the app's settings; {DEFAULT_MODEL}, for example), then the endpoint's address")

@@ -808,25 +808,26 @@ _registered = False
 def _register_serializers() -> None:
     """What travels to a worker, for every unit of work of every command: a path as an absolute one (the
     worker's folder is not the command's); a GeminiCaller as (settings, shared budget, its key's slot in the
-    task's keys), never its key, never its HTTP client."""
+    task's keys) and where that key came from (as advice about a refused key names it), never its key, never its
+    HTTP client."""
     global _registered
     if _registered:
         return
     import ray.util
 
-    def to_parts(caller: GeminiCaller) -> tuple[object, object, int]:
+    def to_parts(caller: GeminiCaller) -> tuple[object, object, int, str | None]:
         if not isinstance(caller.budget, (SharedBudget, _DriverBudget)):
             raise EngineError("a Gemini extractor reached Ray without its shared budget (use engine.shipping)")
-        return caller.settings, caller.budget, _key_slot(caller)
+        return caller.settings, caller.budget, _key_slot(caller), caller.key_origin
 
     ray.util.register_serializer(GeminiCaller, serializer=to_parts, deserializer=_caller_from_parts)
     ray.util.register_serializer(type(Path()), serializer=absolute_path, deserializer=Path)
     _registered = True
 
 
-def _caller_from_parts(parts: tuple[object, object, int]) -> GeminiCaller:
-    settings, budget, slot = parts
+def _caller_from_parts(parts: tuple[object, object, int, str | None]) -> GeminiCaller:
+    settings, budget, slot, key_origin = parts
     if _keys is None or slot >= len(_keys):
         raise EngineError("a Gemini caller arrived on a Ray worker without its key")
     return _CallerOnAWorker(settings, api_key=_keys[slot], budget=budget,  # type: ignore[arg-type]
-                            notify=_say_to_the_driver)
+                            notify=_say_to_the_driver, key_origin=key_origin)

@@ -52,20 +52,20 @@ def test_a_restart_with_other_settings_stopped_by_its_budget_resumes_without_sta
         assert run(capsys, *extract(run_dir, server, "--temperature", "1"))[0] == 0
         code, _, err = run(capsys, *extract(run_dir, server, "--restart", "--temperature", "0.5",
                                             "--max-requests", "2"))
-    assert code == 3, err
-    assert f"request budget used up (2 of 2); {GO_ON}" in err, err
-    assert "its other pages hold the earlier run's records where it had them, made with other settings " \
-           "(temperature: 1.0 -> 0.5)" in err
-    assert "run again to resume" not in err
+        assert code == 3, err
+        assert f"request budget used up (2 of 2); {GO_ON}" in err, err
+        assert "its other pages hold the earlier run's records where it had them, made with other settings " \
+               "(temperature: 1.0 -> 0.5)" in err
+        assert "run again to resume" not in err
 
-    # meanwhile the folder holds two settings' pages, and its score says which
-    _, _, err = run(capsys, *score(run_dir))
-    assert EARLIER.format(whose="the run") in err, err
+        # meanwhile the folder holds two settings' pages, and its score says which
+        _, _, err = run(capsys, *score(run_dir))
+        assert EARLIER.format(whose="the run") in err, err
 
-    # going on as told asks the pages the --restart did not reach, those the run before made included
-    with FakeGemini(default=answer("[]"), port=server.port) as server:
+        # going on as told asks the pages the --restart did not reach, those the run before made included
+        before = len(server.requests)
         code, _, err = run(capsys, *extract(run_dir, server, "--temperature", "0.5"))
-        asked = [request.generation_config.get("temperature") for request in server.requests]
+        asked = [request.generation_config.get("temperature") for request in server.requests[before:]]
     assert code == 0, err
     assert asked == [0.5, 0.5] and "2 extracted, 2 already there" in err
     assert EARLIER.format(whose=f"the run in {run_dir}") in err and err.count("hold records an earlier run") == 1
@@ -98,11 +98,11 @@ def test_a_restart_stopped_by_a_quota_or_a_failing_endpoint_says_to_go_on_withou
     quota = status(429, "Quota exceeded for the day", headers={"Retry-After": "3600"})
     with FakeGemini(default=answer("[]")) as server:
         assert run(capsys, *extract(run_dir, server))[0] == 0
-    with FakeGemini([answer("[]"), quota], default=answer("[]"), port=server.port) as server:
+        server.script([answer("[]"), quota], default=answer("[]"))
         code, _, err = run(capsys, *extract(run_dir, server, "--restart"))
-    assert code == 3 and "run the same command without --restart to resume from page 2 (with --restart it " \
-                          "would start over" in err, err
-    with FakeGemini(default=status(503, "down"), port=server.port) as server:
+        assert code == 3 and "run the same command without --restart to resume from page 2 (with --restart it " \
+                              "would start over" in err, err
+        server.script(default=status(503, "down"))
         code, _, err = run(capsys, *extract(run_dir, server, "--restart"))
     assert code == 4, err
     assert "failed on 3 pages in a row" in err and "then run the same command without --restart to resume (with " \
