@@ -4,7 +4,9 @@ message instead of with a traceback, or after minutes of work whose results are 
 A missing folder on the way is not an error (the writers create it); a file where a folder must be, a folder
 where a file must be, anything that is neither (a FIFO, a device), and a folder nothing can be written in (read
 only, no permission, /proc) are. Whether a folder takes files is asked of it, by making and removing an empty
-hidden file there: permission bits do not say it for root, nor for read-only mounts.
+hidden file there: permission bits do not say it for root, nor for read-only mounts. An output that is, or lies
+inside, a folder the command reads (an export into its project, a copy into the project it copies, synth into its
+input) is refused too (`overlap`, `outside_of`): it would mix with what is read, or be read back as part of it.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from .errors import DatasetError
 from .file_kinds import not_regular
 from .wording import listed
 
-__all__ = ["OutputPathError", "is_chart", "is_json_report", "marked_report", "writable_file", "writable_folder"]
+__all__ = ["OutputPathError", "is_chart", "is_json_report", "marked_report", "outside_of", "overlap", "writable_file",
+           "writable_folder"]
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 # A JSON report names the command that wrote it under this key ("recordlens bench"), so that a later run of it
@@ -66,7 +69,8 @@ def writable_file(path: str | Path, what: str = "the output", *,
     chart): a mistyped path must not destroy a project's database or the labels a command has just read."""
     path = Path(path)
     if path.is_dir():
-        raise OutputPathError(f"{path} is a folder; {what} is written to a file, not a folder")
+        raise OutputPathError(f"{path} is a folder; {what} is written to a file, not a folder: move that folder "
+                              "away, or choose another path")
     try:
         phrase = not_regular(os.stat(path).st_mode)
     except OSError:
@@ -158,3 +162,26 @@ def writable_folder(path: str | Path, what: str = "the output") -> Path:
     else:
         _parents_are_folders(path)
     return path
+
+
+def overlap(path: str | Path, folder: str | Path) -> str | None:
+    """How an output `path` overlaps a `folder` a command reads: "is" it, "lies inside" it, or "holds" it; None when
+    they are apart. Compared as resolved paths, so that a symbolic link or `..` does not hide the overlap."""
+    try:
+        out, read = Path(path).resolve(), Path(folder).resolve()
+    except (OSError, RuntimeError):  # a symbolic link loop (RuntimeError before Python 3.13): the write will say so
+        return None
+    if out == read:
+        return "is"
+    if out.is_relative_to(read):
+        return "lies inside"
+    return "holds" if read.is_relative_to(out) else None
+
+
+def outside_of(path: str | Path, folder: str | Path, what: str, then: str) -> Path:
+    """`path`, unless it is `folder` (`what`: "the project") or lies inside it: refused, saying where it is and
+    `then` (what to do instead). An output holding the folder is not refused here (an export beside a project)."""
+    where = overlap(path, folder)
+    if where in ("is", "lies inside"):
+        raise OutputPathError(f"{path} {where} {what} {folder}: {then}")
+    return Path(path)

@@ -367,6 +367,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         names = ", ".join(summary.unlabelled[:10]) + (" …" if len(summary.unlabelled) > 10 else "")
         what = "html only, no gt" if args.all_pages else "left out"
         print(f"{len(summary.unlabelled)} page(s) not labelled ({what}): {names}", file=sys.stderr)
+    if summary.unfinished_records:
+        _warn(_unfinished_records_left_out(summary.unfinished_records))
     if summary.proposals_left_out or summary.rejected_left_out:
         _warn(f"{summary.proposals_left_out} proposed and {summary.rejected_left_out} rejected record(s) on labelled "
               "pages were not exported (only accepted and edited records are ground truth)")
@@ -379,6 +381,15 @@ def cmd_export(args: argparse.Namespace) -> int:
     for message in summary.warnings:
         _warn(message)
     return 0
+
+
+def _unfinished_records_left_out(held: dict[str, int]) -> str:
+    """The accepted and edited records an export left out on pages not marked labelled, counted as the proposed
+    and rejected records it leaves out of labelled pages are: "not labelled" alone reads as "holds no labels"."""
+    pages = listed([f"{name} ({counted(count, 'record')})" for name, count in held.items()], 10)
+    return (f"{sum(held.values())} accepted or edited record(s) on {counted(len(held), 'page')} not marked labelled "
+            f"were not exported ({pages}): they are ground truth once their page is marked labelled; then export "
+            "again")
 
 
 def _say_leftovers_removed(summary: ExportSummary, target: Path) -> None:

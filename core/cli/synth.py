@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     source = p.add_argument_group("input (a dataset or a project)")
     source.add_argument("--pages", metavar="DIR", help="folder of N.html / N.mhtml")
     source.add_argument("--gt", metavar="DIR", help="folder of ground-truth N.json")
-    source.add_argument("--project", metavar="DIR", help="a project: its pages with accepted labels")
+    source.add_argument("--project", metavar="DIR", help="a project: its pages marked labelled or reviewed")
     p.add_argument("--out", "-o", metavar="DIR", help="the dataset to write (new, empty, or an earlier synth output)")
     p.add_argument("--variants", "-k", type=int, default=2, metavar="K",
                    help=f"variants per page (default 2, at most {MAX_VARIANTS:,})")

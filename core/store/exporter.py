@@ -6,7 +6,9 @@
   left out entirely, and named in the summary, because an unfinished page written as ground truth would score
   as if its missing records were absent from the page. With `all_pages`, their snapshots are written too,
   under `OUT/html/` without a `gt/N.json` (pages to label elsewhere); a dataset reader then sees pages
-  without ground truth.
+  without ground truth. The accepted and edited records of a page left out in progress are counted in the summary
+  (`unfinished_records`), as the proposed and rejected records left out of labelled pages are: "not labelled"
+  alone would read as "holds no labels".
 - `jsonl`: `OUT/labels.jsonl`, one line per record of every status, with its provenance, flags and texts.
 - `csv`: `OUT/labels.csv`, one row per (record, XPath): the shape a spreadsheet or pandas reads directly.
 
@@ -45,6 +47,10 @@ page's first line or row (in JSONL with `ours`, the record deleted; in the CSV `
 made none)`), so that each decision is written once and the lines stay one per record (a line of its own would
 read as a page without records); the other lines have [] / "". A project with no other annotator's labels has
 them empty everywhere. The nexteval format has no place for them.
+
+An `out` that is the project's own folder or lies inside it (its `snapshots/`) is refused before anything is
+written (`output_paths.outside_of`, as `project copy` refuses a copy there): the export would mix with the
+project's files and could not be imported back from there. A jsonl or csv target that is a folder is refused too.
 """
 
 from __future__ import annotations
@@ -55,11 +61,12 @@ import itertools
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import atomic
 from ..errors import RecordLensError
+from ..output_paths import outside_of, writable_file
 from ..page.dataset import UNFINISHED_EXPORT
 from ..page.snapshot import read_file_bytes
 from ..records.hygiene import xpaths_without_text
@@ -87,6 +94,9 @@ class ExportSummary:
     proposals_left_out: int = 0        # nexteval: proposed records of exported pages, not written as truth
     warnings: tuple[str, ...] = ()     # snapshots changed since import; jsonl, csv: pages not read too
     rejected_left_out: int = 0         # nexteval: rejected records of exported pages
+    # nexteval: of the pages not labelled, those holding accepted or edited records (page -> how many), which are
+    # not written as truth until the page is marked labelled
+    unfinished_records: dict[str, int] = field(default_factory=dict)
     leftovers_removed: Removed = Removed(0, 0)  # jsonl, csv: hidden files of earlier exports killed part way
 
 
@@ -94,7 +104,11 @@ def export_project(project: Project, fmt: str, out: str | Path,
                    progress: Progress = lambda pages: pages, *, all_pages: bool = False) -> ExportSummary:
     if fmt not in FORMATS:
         raise StoreError(f"unknown export format {fmt!r}; expected one of {', '.join(FORMATS)}")
-    out = Path(out)
+    out = outside_of(out, project.root, "the project",
+                     "nothing exported; the project's folder holds its own files only (its snapshots/ the pages "
+                     "as imported), and an export there could not be imported back: export to a folder outside it")
+    if fmt != "nexteval":
+        writable_file(export_file(out, fmt), f"the {fmt} export")  # a folder of that name: said, not "Is a directory"
     pages = project.pages()
     if fmt == "nexteval":
         return export_nexteval(project, pages, out, progress, all_pages=all_pages)
@@ -143,6 +157,8 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
         stopped = " (an export that was stopped part way)" if marker.exists() else ""
         raise StoreError(f"{out} already holds a dataset{stopped}; export into an empty folder")
     unlabelled = tuple(info.name for info in pages if info.status not in TRUE_PAGE_STATUSES)
+    unfinished = {info.name: info.true_labels for info in pages
+                  if info.status not in TRUE_PAGE_STATUSES and info.true_labels}
     chosen = [info for info in pages if all_pages or info.status in TRUE_PAGE_STATUSES]
     missing = [info.name for info in chosen if not project.snapshot_file(info.name).is_file()]
     if missing:  # before anything is written: half a dataset is worse than none
@@ -171,7 +187,8 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
             exported += 1
     marker.unlink()
     atomic.sync_folder(out)
-    return ExportSummary(exported, records, tuple(files), unlabelled, proposals, tuple(warnings), rejected)
+    return ExportSummary(exported, records, tuple(files), unlabelled, proposals, tuple(warnings), rejected,
+                         unfinished_records=unfinished)
 
 
 def _file_stems(names: Sequence[str], warnings: list[str]) -> dict[str, str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..agent.sites import CAPTURE_STATE_FILE, INDEX_FILE, SIDE_SUFFIXES
 from ..file_kinds import other_kind
+from ..output_paths import overlap
 from ..page.dataset import PAGE_SUFFIXES, natural_key
 from ..wording import counted, listed
 from .files import SNAPSHOTS
@@ -43,10 +44,7 @@ def project_of_a_saved_copy(file: Path) -> Path | None:
 
 
 def _inside(folder: Path, parent: Path) -> bool:
-    try:
-        return folder.resolve().is_relative_to(parent.resolve())
-    except OSError:
-        return False
+    return overlap(folder, parent) in ("is", "lies inside")
 
 
 def a_project_refused(folder: Path, project: Path) -> str:

@@ -26,12 +26,13 @@ A folder of predictions (`N.json`, as an extractor run writes it) is stored as a
 
 A second annotator's dataset (`annotator=NAME`) goes into that annotator's own label set
 (`project.annotators`), apart from the project's labels: pages already in the project (same bytes) get the
-annotator's records beside the project's; pages not in it yet are imported first, with no project labels. Their
-labels of a page the project has need no page file beside them, in a folder of labels alone as in a dataset whose
-`html/` holds only the pages the project lacks. The annotator's labels of all the pages go into their set together,
-in one transaction, once the pages are in: a page of the set imported again with other records is replaced, its
-earlier records set aside in the project folder first, in one folder with one note (label_sets.py); the report
-names those pages.
+annotator's records beside the project's, a page it holds under another name too (their file renamed: the labels go
+onto the project's page of those bytes, said, when that page can be told); pages not in it yet are imported first,
+with no project labels. Their labels of a page the project has need no page file beside them, in a folder of labels
+alone as in a dataset whose `html/` holds only the pages the project lacks. The annotator's labels of all the pages
+go into their set together, in one transaction, once the pages are in: a page of the set imported again with other
+records is replaced, its earlier records set aside in the project folder first, in one folder with one note
+(label_sets.py); the report names those pages.
 
 Dataset labels are kept verbatim: XPaths are stored as written, duplicate and empty records included. An
 XPath that names no element of the page is kept and flagged on its record, never dropped. Every page imported
@@ -43,10 +44,11 @@ labels, of that annotator's pages: their set, with the pages just imported), and
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -205,6 +207,9 @@ class ImportReport:
     # are: said, so that the lead looks at them again)
     annotator_decided: dict[str, Decided] = field(default_factory=dict)
     set_aside: SetAside | None = None  # where those earlier records went
+    # An annotator's pages the project holds under another name (the same bytes): page of the project -> the name
+    # their file gave it, whose labels went onto the project's page (`_onto_the_page_of_its_bytes`), each said
+    onto_named_otherwise: dict[str, str] = field(default_factory=dict)
     restore_hint: str = ""  # the command that puts them back
 
     @property
@@ -215,8 +220,11 @@ class ImportReport:
 
     def warning_lines(self) -> list[str]:
         """What was imported but deserves a look: snapshot warnings, records holding XPaths that name nothing."""
-        return self.warnings + self.same_as + [f"page {page}: {count} record(s) hold XPaths that name no element "
-                                               "of the page (kept, flagged)" for page, count in self.flagged.items()]
+        onto = [f"page {theirs}: the same bytes as page {ours} of the project, so {self.annotator}'s labels of it "
+                f"went onto page {ours}" for ours, theirs in self.onto_named_otherwise.items() if ours in self.imported]
+        return self.warnings + self.same_as + onto + [
+            f"page {page}: {count} record(s) hold XPaths that name no element of the page (kept, flagged)"
+            for page, count in self.flagged.items()]
 
     def label_lines(self, annotator: str | None = None) -> list[str]:
         """What `labels check` says of the pages just imported with labels (none when none was)."""
@@ -307,6 +315,7 @@ def import_paths(project: Project, paths: Iterable[str | Path],
         annotator = project.annotators.check_new_name(annotator, held_before=putting_back)
         _say_other_cases(project, annotator, report)
         report.set_aside = SetAside(annotator, "replaced by an import")
+    report.annotator = annotator  # named in what is said of their pages as they go in
     labels_go_onto_pages = annotator is not None or replace_labels
     labels_only = [p for p in paths if labels_go_onto_pages and _labels_only(p)]
     sources = find_sources([p for p in paths if p not in labels_only], report,
@@ -314,18 +323,18 @@ def import_paths(project: Project, paths: Iterable[str | Path],
     for folder in labels_only:  # another annotator's labels of pages the project has: no pages needed beside them
         sources += _sources_in_the_project(project, folder, report)
     pending: list[AnnotatorPage] = []  # an annotator's labels, stored together once their pages are in
+    given = {source.name for source in sources if source.truth is not None}  # the pages labels are brought for
     for source in progress(sources):
         try:
             if annotator is None:
                 import_page(project, source, report)
             else:
-                pending += import_annotator_page(project, source, annotator, report)
+                pending += import_annotator_page(project, source, annotator, report, given)
         except Exception as error:  # noqa: BLE001 - one odd file must not stop a batch; the reason is reported
             stop_if_interrupted(error)  # a Ctrl+C a library's loader made an ImportError: the batch stops
             report.problems.append(ImportProblem(source.path, _not_imported(error, source.path)))
     if annotator is not None and pending:
         store_annotator_pages(project, annotator, pending, report)
-    report.annotator = annotator
     if report.checks:  # the majority policy: of the project's own pages with labels (their checks remembered)
         just = [c.page for c in report.checks] if annotator is None else []  # an annotator's pages: not the project's
         report.project_checks = list(project.label_checks.labelled(except_pages=just))
@@ -736,17 +745,34 @@ def _same_page_named_otherwise(project: Project, source: PageSource, data: bytes
 
 def _page_of_the_same_bytes(project: Project, data: bytes) -> str | None:
     """The first page of the project whose saved copy holds `data`, if any."""
-    row = project.one("SELECT name FROM pages WHERE snapshot = ? ORDER BY id LIMIT 1", (content_hash(data),))
-    return None if row is None else str(row[0])
+    pages = _pages_of_the_same_bytes(project, data)
+    return pages[0] if pages else None
+
+
+def _pages_of_the_same_bytes(project: Project, data: bytes) -> list[str]:
+    """The pages of the project whose saved copy holds `data`, first imported first."""
+    rows = project.db.execute("SELECT name FROM pages WHERE snapshot = ? ORDER BY id", (content_hash(data),))
+    return [str(name) for (name,) in rows]
 
 
 def _say_same_bytes_as(project: Project, source: PageSource, data: bytes, report: ImportReport) -> None:
-    """Warn that a labelled page about to be imported has the bytes of a page of another name in the project."""
-    page = _page_of_the_same_bytes(project, data)
-    if page is not None:
-        labels = f" ({source.truth})" if source.truth is not None else ""
-        report.warnings.append(f"page {source.name}: the same bytes as page {page}, already in the project; "
+    """Warn that a labelled page about to be imported has the bytes of a page of another name in the project: for
+    another annotator's labels, that agreement compares them with no page of the project's."""
+    pages = _pages_of_the_same_bytes(project, data)
+    if not pages:
+        return
+    labels = f" ({source.truth})" if source.truth is not None else ""
+    if report.annotator is None:
+        report.warnings.append(f"page {source.name}: the same bytes as page {pages[0]}, already in the project; "
                                f"imported as a page of its own, for the labels that came with it{labels}")
+        return
+    which = (f"the same bytes as {len(pages)} pages of the project ({listed(pages, 8, total=True)})"
+             if len(pages) > 1 else f"the same bytes as page {pages[0]} of the project, whose labels by "
+             f"{report.annotator} this import brings too")
+    report.warnings.append(f"page {source.name}: {which}; which page {report.annotator}'s labels of it are of cannot "
+                           "be told, so it is imported as a page of its own with them, which agreement compares with "
+                           "none of the project's (to put them onto one of those pages, name the file as that page "
+                           "and import it again)")
 
 
 def _source_text(source: PageSource) -> str:
@@ -857,11 +883,12 @@ class AnnotatorPage:
     check: PageCheck
 
 
-def import_annotator_page(project: Project, source: PageSource, annotator: str, report: ImportReport
-                          ) -> list[AnnotatorPage]:
+def import_annotator_page(project: Project, source: PageSource, annotator: str, report: ImportReport,
+                          given: Collection[str] = ()) -> list[AnnotatorPage]:
     """The page (if the project lacks it, without project labels), and its records for `annotator`'s set, read
     and checked (none when the source brings no labels, or labels that cannot be read: said); `store_annotator_pages`
-    stores them."""
+    stores them. `given`: the pages this import brings their labels of. A page the project holds under another name
+    takes the labels (`_onto_the_page_of_its_bytes`)."""
     if source.truth is None:
         if not project.has_page(source.name):
             import_page(project, source, report)
@@ -870,9 +897,10 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
         else:
             report.unchanged.append(source.name)
         return []
+    source = _onto_the_page_of_its_bytes(project, source, report, given)
     bare = PageSource(source.name, source.path, made_from=source.made_from)
-    # refuses a different page under the same name; else new or unchanged (the labels are the annotator's: a copy
-    # of a page of another name is a page of its own, as a dataset's page with labels is)
+    # refuses a different page under the same name; else new or unchanged (a copy of a page of another name that
+    # could not be told for one page of the project is a page of its own, as a dataset's page with labels is)
     _import_page(project, bare, report, labelled=True)
     if report.imported and report.imported[-1] == source.name:
         report.imported.pop()  # counted once its labels are stored, as an annotator's page
@@ -887,6 +915,24 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
                                                            f"{source.name} not imported"))
         return []
     return [AnnotatorPage(source, records, unresolved, check)]
+
+
+def _onto_the_page_of_its_bytes(project: Project, source: PageSource, report: ImportReport,
+                                given: Collection[str]) -> PageSource:
+    """The source as the project's page of its bytes, when the project lacks its name but holds its bytes as one page
+    (the file renamed in the annotator's copy: a renamed file is how two people's datasets drift apart): their labels
+    go onto that page, said in one line, so that agreement compares them with the project's; a page of its own would
+    be compared with nothing. Not when the bytes are those of several pages of the project, nor when this import
+    brings labels of that page under its own name or under another name already taken onto it: which page the labels
+    are of cannot be told, and the page goes in as its own, said (`_say_same_bytes_as`)."""
+    _check_page_name(source.name)  # refused as `_import_page` refuses it, before the name is looked up
+    if project.has_page(source.name):
+        return source
+    pages = _pages_of_the_same_bytes(project, read_file_bytes(source.path))
+    if len(pages) != 1 or pages[0] in given or pages[0] in report.onto_named_otherwise:
+        return source
+    report.onto_named_otherwise[pages[0]] = source.name
+    return dataclasses.replace(source, name=pages[0])
 
 
 def store_annotator_pages(project: Project, annotator: str, pages: Sequence[AnnotatorPage],

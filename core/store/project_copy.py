@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic import folder_mode
-from ..errors import full_disk, is_disk_full
+from ..errors import full_disk
+from ..output_paths import outside_of
 from ..owner_files import owner_line, process_alive
 from ..page.dataset import natural_key
 from ..wording import listed
-from .db import StoreError, connect
+from .db import StoreError, connect, full_or_nearly
 from .files import SNAPSHOTS, snapshot_path
 from .project import PROJECT_DB, Project, open_project
 from .schema import SCHEMA_VERSION
@@ -51,8 +52,7 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
     root, dest = Path(source), Path(destination).resolve()  # "." has no name to make a hidden folder beside
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise StoreError(f"{dest} exists and is not an empty folder: a project is copied into a new or empty one")
-    if dest.resolve().is_relative_to(root.resolve()):
-        raise StoreError(f"{dest} is inside the project {root}: copy it somewhere else")
+    outside_of(dest, root, "the project", "copy it somewhere else")
     # An older project is read as it is, never brought up to date in place; its copy is, below
     with open_to_read(root, any_schema=True) as project:
         missing = _missing_snapshots(project)
@@ -81,7 +81,7 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
             partial.rename(dest)
         except BaseException as error:
             shutil.rmtree(partial, ignore_errors=True)
-            if isinstance(error, OSError) and not _read_from(error, root):
+            if _the_copy_failed(error, root, dest.parent):
                 # said of the folder the user named, not of the hidden one the copy was made in
                 raise StoreError(f"cannot copy the project to {destination}: {_cannot_write(error, dest.parent)} "
                                  "(nothing was copied)") from None
@@ -161,6 +161,15 @@ def _partial_folder(dest: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=f".{dest.name}.partial-", dir=dest.parent))
 
 
+def _the_copy_failed(error: BaseException, root: Path, folder: Path) -> bool:
+    """Whether what failed is the copy being written in `folder`, not the project read: a file operation on the
+    copy, or SQLite's full disk while the copy's database is written (the project's is only read, so its disk is
+    not the one; the store's own wording of a full database, met if this went on up, would name the project)."""
+    if isinstance(error, sqlite3.Error):
+        return full_or_nearly(error, folder)
+    return isinstance(error, OSError) and not _read_from(error, root)
+
+
 def _read_from(error: OSError, root: Path) -> bool:
     """Whether a failed file operation was on the project copied (a file of it unreadable or gone), not on the
     copy being written."""
@@ -168,9 +177,10 @@ def _read_from(error: OSError, root: Path) -> bool:
     return named is not None and Path(named).resolve().is_relative_to(root.resolve())
 
 
-def _cannot_write(error: OSError, folder: Path) -> str:
-    if is_disk_full(error):
-        return full_disk(folder, detail=error.strerror, then="copy again")
+def _cannot_write(error: OSError | sqlite3.Error, folder: Path) -> str:
+    if full_or_nearly(error, folder):
+        detail = error.strerror if isinstance(error, OSError) else str(error)
+        return full_disk(folder, detail=detail, then="copy again")
     return f"{folder} cannot be written ({error.strerror or error}); copy to a folder you can write to"
 
 

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from .. import atomic
 from ..errors import DatasetError, RecordLensError
-from ..output_paths import writable_folder
+from ..output_paths import overlap, writable_folder
 from ..page.dataset import (
     SYNTH_MANIFEST,
     find_page_file,
@@ -503,24 +503,25 @@ def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[s
 
 
 def project_sources(project_dir: str | Path) -> Sources:
-    """Every page of a project that has true records (accepted or edited labels), or is labelled as holding
-    none. The project is open only while its labels are read: each page's snapshot is read from its stored file
-    when its turn comes. A page the project imported from a synth dataset names its own source page."""
+    """Every page of the project marked labelled or reviewed (one labelled as holding no record too): the pages
+    score, export, agreement and train --project take as ground truth (`labelled_page_names`). A page still in
+    progress is left out whatever accepted records it holds, said: its variants would be imported as labelled
+    pages, ground truth the annotator has not finished. The project is open only while its labels are read: each
+    page's snapshot is read from its stored file when its turn comes. A page the project imported from a synth
+    dataset names its own source page."""
     from ..store.importer import synthetic_source
     from ..store.project import open_project
-    from ..store.schema import TRUE_PAGE_STATUSES
+    from ..store.scoring import labelled_page_names
 
     loaders: list[tuple[str, Callable[[], Source]]] = []
-    unlabelled: list[str] = []
     with open_project(project_dir) as project:
         names = project.page_names()
-        labelled: list[tuple[str, list[list[str]], str | None]] = []  # name, true records, made from
-        for info in project.pages():
-            records = project.true_records(info.name)
-            if records or info.status in TRUE_PAGE_STATUSES:
-                labelled.append((info.name, records, synthetic_source(info.source)))
-            else:
-                unlabelled.append(info.name)
+        chosen = set(labelled_page_names(project))
+        pages = project.pages()
+        labelled = [(info.name, project.true_records(info.name), synthetic_source(info.source))
+                    for info in pages if info.name in chosen]  # name, true records, made from
+        unlabelled = [info.name for info in pages if info.name not in chosen]
+        in_progress = [info.name for info in pages if info.name not in chosen and info.true_labels]
         originals = _originals_in(project, labelled)
         for name, records, made_from in labelled:
             snapshot = project.snapshot_file(name)
@@ -531,11 +532,28 @@ def project_sources(project_dir: str | Path) -> Sources:
 
             loaders.append((name, load))
     if not loaders:
-        raise DatasetError(f"no page with accepted labels in the project {project_dir}")
+        raise DatasetError(f"no page of the project {project_dir} is marked labelled or reviewed"
+                           + (f" ({_in_progress_words(in_progress)})" if in_progress else ""))
     # one line for them all: a project's pages not labelled yet may be most of its pages
-    problems = [f"{counted(len(unlabelled), 'page')} of the project {'has' if len(unlabelled) == 1 else 'have'} no "
-                f"accepted labels ({listed(unlabelled, 8, total=True)}); left out"] if unlabelled else []
+    problems = [_not_labelled_words(unlabelled, in_progress)] if unlabelled else []
     return Sources(loaders, problems, (Path(project_dir),), unlabelled, frozenset(names))
+
+
+def _not_labelled_words(unlabelled: Sequence[str], in_progress: Sequence[str]) -> str:
+    """The project's pages left out, and why: not marked labelled, as score, export and train leave them out; those
+    of them in progress with accepted records named apart (their records are not made variants of)."""
+    one = len(unlabelled) == 1
+    line = (f"{counted(len(unlabelled), 'page')} of the project {'is' if one else 'are'} not marked labelled or "
+            f"reviewed ({listed(unlabelled, 8, total=True)}); left out, as score, export and train leave "
+            f"{'it' if one else 'them'} out")
+    return line + (f"; {_in_progress_words(in_progress)}" if in_progress else "")
+
+
+def _in_progress_words(in_progress: Sequence[str]) -> str:
+    one = len(in_progress) == 1
+    return (f"{counted(len(in_progress), 'page')} in progress {'holds' if one else 'hold'} accepted records "
+            f"({listed(in_progress, 8, total=True)}): mark {'it' if one else 'them'} labelled to make variants of "
+            f"{'it' if one else 'them'}")
 
 
 def _originals_in(project: Project, labelled: list[tuple[str, list[list[str]], str | None]]) -> dict[str, str]:
@@ -724,11 +742,10 @@ def refuse_own_input(target: Path, inputs: Iterable[Path]) -> None:
     An earlier dataset in `target` is replaced whole, so a synth output given as its own --out would be deleted
     before it is read (and the new dataset left empty); and pages written inside an input would become its pages.
     Compared as resolved paths, so that a symbolic link or `..` does not hide the overlap."""
-    out = target.resolve()
     for folder in inputs:
-        source = folder.resolve()
-        if out == source or out in source.parents or source in out.parents:
-            where = ("is" if out == source else "holds" if out in source.parents else "lies inside")
+        where = overlap(target, folder)
+        if where is not None:
+            source = folder.resolve()
             raise SynthError(f"--out {target} {where} the input folder {folder}"
                              f"{f' ({source})' if source != folder.absolute() else ''}: synth replaces its --out "
                              "whole, and would delete or mix with the pages it reads; choose another --out")

@@ -16,6 +16,7 @@ import pytest
 
 from recordlens.core.cli import project as project_cli
 from recordlens.core.errors import RecordLensError
+from recordlens.core.output_paths import OutputPathError
 from recordlens.core.page.mhtml_writer import mhtml_bytes
 from recordlens.core.records.model import load_records
 from recordlens.core.runs.evaluate import score_run
@@ -569,7 +570,7 @@ def test_a_project_copied_whole_keeps_what_an_export_leaves_out(tmp_path: Path, 
     assert not list(tmp_path.glob(".copy.partial-*"))
     with pytest.raises(StoreError, match="not an empty folder"):
         copy_project(tmp_path / "p", tmp_path / "copy")
-    with pytest.raises(StoreError, match="inside the project"):
+    with pytest.raises(OutputPathError, match="inside the project"):  # refused as an export there is
         copy_project(tmp_path / "p", tmp_path / "p" / "backup")
     (tmp_path / ".copy3.partial-killed").mkdir()  # what a copy killed part way left
     running = tmp_path / ".copy3.partial-running"  # a copy to the same folder running now: left be
