@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
+
+import pytest
 
 from recordlens.core.agent.demo.tasks import DEMO_TASKS
 from recordlens.core.agent.model import Task
 from recordlens.core.resource_files import resource_path
+from tests.core.cli_runs import run
+from tests.fake_gemini import FakeGemini
 
 SITE = resource_path("agent", "demo-site")
 SEEDS = resource_path("agent", "demo-tasks.jsonl")
@@ -40,3 +45,10 @@ def without_round(task_id: str) -> str:
     """A generated candidate's id without its round's tag (`gen-<round>-<category>-<n>` as `gen-<category>-<n>`):
     what a test that knows no round's tag (drawn) names it by."""
     return re.sub(r"^gen-[a-z0-9]{5}-", "gen-", task_id)
+
+
+def generate_tasks(capsys: pytest.CaptureFixture[str], server: FakeGemini, out: Path, *extra: str
+                   ) -> tuple[int, str, str]:
+    """`agent tasks generate` of two tasks per category of the demo seeds, from the fake model at `server`."""
+    return run(capsys, "agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
+               "fake-model", "--out", str(out), "--base-url", server.url, "--per-category", "2", *extra)

@@ -16,13 +16,8 @@ import pytest
 from recordlens.core.agent.candidates import load_candidates
 from recordlens.core.llm.gemini import GeminiCaller
 from tests.core.cli_runs import run
-from tests.core.generation_answers import CATEGORIES, SEEDS, SITE, category_of, two_tasks, without_round
+from tests.core.generation_answers import CATEGORIES, SEEDS, category_of, generate_tasks, two_tasks, without_round
 from tests.fake_gemini import FakeGemini, Step, answer_with, status
-
-
-def generate(capsys: pytest.CaptureFixture[str], server: FakeGemini, out: Path, *extra: str) -> tuple[int, str, str]:
-    return run(capsys, "agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
-               "fake-model", "--out", str(out), "--base-url", server.url, "--per-category", "2", *extra)
 
 
 @pytest.fixture(autouse=True)
@@ -42,16 +37,16 @@ def test_a_stopped_generation_resumes_asking_only_the_categories_not_answered(
     out = tmp_path / "candidates.jsonl"
     partial = tmp_path / "candidates.jsonl.partial"
     with FakeGemini(default=answer_with(failing)) as server:
-        code, said, err = generate(capsys, server, out)
+        code, said, err = generate_tasks(capsys, server, out)
     assert code == 4 and partial.exists()
     assert "the same command with --resume asks only the others" in err, err
     assert [c.task.category for c in load_candidates(out)] == ["lookup"] * 2 + ["retrieval"] * 2
 
     with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
-        code, said, err = generate(capsys, server, out)  # neither --resume nor --replace: refused, nothing asked
+        code, said, err = generate_tasks(capsys, server, out)  # neither --resume nor --replace: refused, nothing asked
         assert (code, len(server.requests)) == (2, 0)
         assert "--resume asks only the others, --replace starts over" in err
-        code, said, err = generate(capsys, server, out, "--resume")
+        code, said, err = generate_tasks(capsys, server, out, "--resume")
         asked = [category_of(r.body) for r in server.requests]
     assert code == 0, err
     assert asked == ["rules", "filtered search", "content extraction", "comparison"]  # lookup, retrieval: paid for
@@ -69,12 +64,12 @@ def test_a_resume_with_other_options_or_nothing_to_resume_is_refused(
         return status(500, "down") if category == "retrieval" else two_tasks(category)
 
     with FakeGemini(default=answer_with(failing)) as server:
-        assert generate(capsys, server, out)[0] == 4
+        assert generate_tasks(capsys, server, out)[0] == 4
     with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
-        code, said, err = generate(capsys, server, out, "--resume", "--per-category", "3")
+        code, said, err = generate_tasks(capsys, server, out, "--resume", "--per-category", "3")
         assert (code, len(server.requests)) == (2, 0)
         assert "was made with another per_category 2 (now 3)" in err, err
-        code, said, err = generate(capsys, server, tmp_path / "other.jsonl", "--resume")
+        code, said, err = generate_tasks(capsys, server, tmp_path / "other.jsonl", "--resume")
         assert (code, len(server.requests)) == (2, 0)
         assert "no stopped generation to resume" in err
 
@@ -98,7 +93,7 @@ def _stopped_at_retrieval(capsys: pytest.CaptureFixture[str], out: Path, seeds: 
         return status(500, "down") if category == "retrieval" else two_tasks(category)
 
     with FakeGemini(default=answer_with(failing)) as server:
-        code, said, err = generate(capsys, server, out, "--seeds", str(seeds))
+        code, said, err = generate_tasks(capsys, server, out, "--seeds", str(seeds))
     assert code == 4
     assert "stopped at category 3 of 6, retrieval, not answered (the model endpoint failed; not asked: " in err, err
 
@@ -113,7 +108,7 @@ def test_a_resume_asks_again_a_category_whose_seeds_changed_and_sets_its_old_ans
     _rewrite_seeds(seeds, lambda d: {**d, "id": f"L-{d['id']}", "answer_kind": "number"}
                    if d["category"] == "lookup" else d)
     with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
-        code, said, err = generate(capsys, server, out, "--seeds", str(seeds), "--resume")
+        code, said, err = generate_tasks(capsys, server, out, "--seeds", str(seeds), "--resume")
         asked = [category_of(r.body) for r in server.requests]
     assert code == 0, err
     assert asked == ["lookup", "retrieval", "filtered search", "content extraction", "comparison"]  # not rules
@@ -135,7 +130,7 @@ def test_a_resume_asks_again_a_category_whose_description_changed(
     described = tmp_path / "categories.json"
     described.write_text(json.dumps({"rules": "answer from the site's terms of use only"}), encoding="utf-8")
     with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
-        code, said, err = generate(capsys, server, out, "--seeds", str(seeds), "--categories", str(described),
+        code, said, err = generate_tasks(capsys, server, out, "--seeds", str(seeds), "--categories", str(described),
                                    "--resume")
         asked = [category_of(r.body) for r in server.requests]
     assert code == 0, err
@@ -157,7 +152,7 @@ def test_a_category_no_seed_has_now_is_said_dropped_and_its_answers_are_kept_apa
         return status(500, "down") if category == "content extraction" else two_tasks(category)
 
     with FakeGemini(default=answer_with(failing)) as server:
-        code, said, err = generate(capsys, server, out, "--seeds", str(seeds), "--resume")
+        code, said, err = generate_tasks(capsys, server, out, "--seeds", str(seeds), "--resume")
         asked = [category_of(r.body) for r in server.requests]
     assert code == 4, err
     assert list(dict.fromkeys(asked)) == ["retrieval", "filtered search", "content extraction"]  # with retries
@@ -188,11 +183,11 @@ def test_a_generation_stopped_into_a_reviewed_file_resumes_into_another_as_the_r
         return status(500, "down") if category == "content extraction" else two_tasks(category)
 
     with FakeGemini(default=answer_with(failing)) as server:
-        code, said, err = generate(capsys, server, out, "--seeds", str(seeds), "--resume")
+        code, said, err = generate_tasks(capsys, server, out, "--seeds", str(seeds), "--resume")
         assert (code, len(server.requests)) == (2, 0)
         assert (f"{out} exists with 1 reviewed candidate(s): give --resume-from {out} --out OTHER.jsonl (in place "
                 f"of --resume) to resume into another file, leaving {out} and its verdicts as they are") in err, err
-        code, said, err = generate(capsys, server, other, "--seeds", str(seeds), "--resume-from", str(out))
+        code, said, err = generate_tasks(capsys, server, other, "--seeds", str(seeds), "--resume-from", str(out))
         asked = [category_of(r.body) for r in server.requests]
     assert code == 4, err
     assert list(dict.fromkeys(asked)) == ["retrieval", "filtered search", "content extraction"]  # not lookup, rules
@@ -202,10 +197,10 @@ def test_a_generation_stopped_into_a_reviewed_file_resumes_into_another_as_the_r
     assert "the same command with --resume in place of --resume-from asks only the others" in err, err
 
     with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
-        code, said, err = generate(capsys, server, other, "--seeds", str(seeds), "--resume-from", str(out))
+        code, said, err = generate_tasks(capsys, server, other, "--seeds", str(seeds), "--resume-from", str(out))
         assert (code, len(server.requests)) == (2, 0)  # its answers are in rest.jsonl.partial now: said which
         assert "a generation into this --out stopped part-way too" in err, err
-        code, said, err = generate(capsys, server, other, "--seeds", str(seeds), "--resume")
+        code, said, err = generate_tasks(capsys, server, other, "--seeds", str(seeds), "--resume")
         asked = [category_of(r.body) for r in server.requests]
     assert code == 0, err
     assert asked == ["content extraction", "comparison"]
@@ -229,6 +224,6 @@ def test_a_stop_names_the_category_it_was_asking(tmp_path: Path, capsys: pytest.
         return status(500, "down") if category == "comparison" else two_tasks(category)
 
     with FakeGemini(default=answer_with(failing_last)) as server:
-        code, said, err = generate(capsys, server, out, "--seeds", str(seeds), "--resume")
+        code, said, err = generate_tasks(capsys, server, out, "--seeds", str(seeds), "--resume")
     assert code == 4, err
     assert "stopped at category 6 of 6, comparison, not answered (the model endpoint failed)" in err, err

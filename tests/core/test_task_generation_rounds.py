@@ -17,7 +17,7 @@ from recordlens.core.agent.task_generation import ROUND_ALPHABET, ROUND_LENGTH
 from recordlens.core.agent.tasks import load_tasks
 from recordlens.core.llm.gemini import GeminiCaller
 from tests.core.cli_runs import run
-from tests.core.generation_answers import CATEGORIES, SEEDS, SITE, category_of, two_tasks, without_round
+from tests.core.generation_answers import CATEGORIES, category_of, generate_tasks, two_tasks, without_round
 from tests.fake_gemini import FakeGemini, Step, answer_with, status
 
 ROUND_ID = re.compile(rf"gen-([{ROUND_ALPHABET}]{{{ROUND_LENGTH}}})-[a-z0-9-]+-[12]")
@@ -29,9 +29,6 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(GeminiCaller, "_backoff", lambda self, attempt, error: 0.01)
 
 
-def generate(capsys: pytest.CaptureFixture[str], server: FakeGemini, out: Path, *extra: str) -> tuple[int, str, str]:
-    return run(capsys, "agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
-               "fake-model", "--out", str(out), "--base-url", server.url, "--per-category", "2", *extra)
 
 
 def accept_all_and_export(capsys: pytest.CaptureFixture[str], candidates: Path, tasks: Path) -> None:
@@ -45,8 +42,8 @@ def test_two_rounds_exported_into_one_tasks_file_share_no_id(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     first, second = tmp_path / "round-1.jsonl", tmp_path / "round-2.jsonl"
     with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
-        assert generate(capsys, server, first)[0] == 0
-        assert generate(capsys, server, second)[0] == 0  # the same seeds, the same answers: a second round
+        assert generate_tasks(capsys, server, first)[0] == 0
+        assert generate_tasks(capsys, server, second)[0] == 0  # the same seeds, the same answers: a second round
     accept_all_and_export(capsys, first, tmp_path / "tasks-1.jsonl")
     accept_all_and_export(capsys, second, tmp_path / "tasks-2.jsonl")
     merged = tmp_path / "tasks.jsonl"
@@ -67,10 +64,10 @@ def test_a_resumed_round_keeps_its_ids(tmp_path: Path, capsys: pytest.CaptureFix
 
     out = tmp_path / "candidates.jsonl"
     with FakeGemini(default=answer_with(failing)) as server:
-        assert generate(capsys, server, out)[0] == 4
+        assert generate_tasks(capsys, server, out)[0] == 4
     stopped = [c.id for c in load_candidates(out)]
     with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
-        assert generate(capsys, server, out, "--resume")[0] == 0
+        assert generate_tasks(capsys, server, out, "--resume")[0] == 0
     resumed = [c.id for c in load_candidates(out)]
     assert resumed[:len(stopped)] == stopped  # the stopped run's ids, as they were
     assert len({ROUND_ID.fullmatch(i).group(1) for i in resumed}) == 1  # the categories asked since: its round
@@ -84,7 +81,7 @@ def test_a_partial_file_written_before_rounds_still_resumes(tmp_path: Path,
 
     out, partial = tmp_path / "candidates.jsonl", tmp_path / "candidates.jsonl.partial"
     with FakeGemini(default=answer_with(failing)) as server:
-        assert generate(capsys, server, out)[0] == 4
+        assert generate_tasks(capsys, server, out)[0] == 4
     data = json.loads(partial.read_text("utf-8"))
     for part in data["categories"].values():  # as written before: `gen-<category>-<n>`, no round recorded
         for candidate in part["candidates"]:
@@ -92,7 +89,7 @@ def test_a_partial_file_written_before_rounds_still_resumes(tmp_path: Path,
             del candidate["generator"]["round"]
     partial.write_text(json.dumps(data), encoding="utf-8")
     with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
-        code, said, err = generate(capsys, server, out, "--resume")
+        code, said, err = generate_tasks(capsys, server, out, "--resume")
     assert code == 0, err
     ids = [c.id for c in load_candidates(out)]
     assert ids[:4] == ["gen-lookup-1", "gen-lookup-2", "gen-rules-1", "gen-rules-2"]  # kept as they were

@@ -17,8 +17,7 @@ from recordlens.core import atomic
 from recordlens.core.agent.candidates import load_candidates
 from recordlens.core.llm.gemini import GeminiCaller
 from recordlens.core.signals_held import signals_held
-from tests.core.cli_runs import run
-from tests.core.generation_answers import SEEDS, SITE, category_of, two_tasks
+from tests.core.generation_answers import category_of, generate_tasks, two_tasks
 from tests.ctrl_c import ctrl_c_raises
 from tests.fake_gemini import FakeGemini, answer_with
 
@@ -29,9 +28,6 @@ def quick(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(GeminiCaller, "_backoff", lambda self, attempt, error: 0.01)
 
 
-def generate(capsys: pytest.CaptureFixture[str], server: FakeGemini, out: Path, *extra: str) -> tuple[int, str, str]:
-    return run(capsys, "agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
-               "fake-model", "--out", str(out), "--base-url", server.url, "--per-category", "2", *extra)
 
 
 @pytest.mark.parametrize(("signum", "status", "by"), [(signal.SIGINT, 130, "Ctrl+C"),
@@ -50,7 +46,7 @@ def test_a_stop_during_the_partial_files_write_keeps_the_category_just_answered(
 
     monkeypatch.setattr(atomic, "write_text", signalled_mid_write)
     with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server, ctrl_c_raises():
-        code, said, err = generate(capsys, server, out)
+        code, said, err = generate_tasks(capsys, server, out)
         asked = [category_of(r.body) for r in server.requests]
     assert code == status and asked == ["lookup", "rules"], err
     assert "2 of 6 categories answered" in said
@@ -61,7 +57,7 @@ def test_a_stop_during_the_partial_files_write_keeps_the_category_just_answered(
 
     monkeypatch.setattr(atomic, "write_text", write_text)
     with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
-        code, said, err = generate(capsys, server, out, "--resume")
+        code, said, err = generate_tasks(capsys, server, out, "--resume")
         asked = [category_of(r.body) for r in server.requests]
     assert code == 0, err
     assert asked == ["retrieval", "filtered search", "content extraction", "comparison"]  # rules: paid for once
