@@ -71,6 +71,7 @@ class PromptsKept:
     def __init__(self) -> None:
         self.prompts: list[str] = []
 
-    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None,
+                 about: str | None = None) -> Answer:
         self.prompts.append(prompt)
         return Answer(text="Action: ANSWER; done", usage={}, attempts=1, seconds=0.0, finish_reason="STOP")

@@ -76,9 +76,11 @@ def run_seed(base: int | None, run: int) -> int | None:
 
 
 class Caller(Protocol):
-    """What the loop needs of a model: `GeminiCaller` has it."""
+    """What the loop needs of a model: `GeminiCaller` has it. `about` names the episode a call is for in what is
+    said of its waits."""
 
-    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer: ...
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None,
+                 about: str | None = None) -> Answer: ...
 
 
 @dataclass
@@ -267,7 +269,9 @@ def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, image
     password field adds its text to `secrets`; the step comes back in clear, for run_episode to mask."""
     url = observation.url
     try:
-        answer = caller.generate(prompt, system=system, images=images or None)
+        # `about` names the episode in what is said of a retry's wait, as extract names the page
+        answer = caller.generate(prompt, system=system, images=images or None,
+                                 about=f"run {trajectory.run}, task {trajectory.task_id}")
     except GeminiError as error:
         trajectory.calls.append(ModelCall(position, prompt, None, error=str(error), system=system,
                                           images=len(images)))

@@ -287,7 +287,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             # A cut episode (model budget, failing endpoint) says nothing about the agent: not "wrong".
             verdict = "cut" if trajectory.stop in CUT_STOPS else "ok" if trajectory.success else "wrong"
             print(f"run {trajectory.run} {trajectory.task_id}: {verdict} in {counted(len(trajectory.steps), 'step')} "
-                  f"({trajectory.stop}); answer {trajectory.answer!r}{_why(trajectory)}", file=sys.stderr)
+                  f"({trajectory.stop}); {_answer_said(trajectory.answer)}{_why(trajectory)}", file=sys.stderr)
 
         try:
             # --- engine dispatch (issue 16): one episode per unit of work, stored here as each arrives ---
@@ -334,6 +334,12 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
               f"{_resume_command(args, run_id, key)}", file=sys.stderr)
         return 3
     return 0
+
+
+def _answer_said(answer: str | None) -> str:
+    """An episode's answer as its line says it: quoted, or "no answer" when the episode gave none (not Python's
+    None)."""
+    return "no answer" if answer is None else f"answer {answer!r}"
 
 
 def _why(trajectory: Trajectory) -> str:

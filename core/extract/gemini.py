@@ -26,6 +26,7 @@ from pathlib import Path
 from ..errors import RecordLensError, shortened
 from ..llm.answer_json import closing_bracket
 from ..llm.gemini import (
+    NO_USAGE_METADATA,
     Answer,
     Budget,
     BudgetExceededError,
@@ -441,11 +442,11 @@ class GeminiExtractor:
 def uncounted_answer(why: str | None) -> str:
     """Said of a page whose answer came without token counts (kept as "uncounted", not as 0 tokens), `why` being
     what the answer held in their place (`Answer.uncounted_why`): none at all, or zeros."""
-    return (f"the endpoint reported no token usage for this page's answer ({why or 'no usageMetadata'}): its tokens "
+    return (f"the endpoint reported no token usage for this page's answer ({why or NO_USAGE_METADATA}): its tokens "
             "are unknown, not 0")
 
 
-UNCOUNTED_ANSWER = uncounted_answer("no usageMetadata")  # said of an answer without a usage block (the usual case)
+UNCOUNTED_ANSWER = uncounted_answer(NO_USAGE_METADATA)  # said of an answer without a usage block (the usual case)
 
 
 @dataclass

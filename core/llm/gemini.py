@@ -170,19 +170,38 @@ _SDK_KEY_LINE = _SdkKeyLineFilter()
 logging.getLogger("google_genai._api_client").addFilter(_SDK_KEY_LINE)  # added once: a module is imported once
 
 
+# Why an answer's tokens are unknown, in the words every account of it uses (a page's warning, a budget's stop, a
+# bench's note): the answer came without a usage block, or it was given up at --timeout-s part way (a trickling
+# server): a model answer is generated before it is sent, so one given up was paid for, its counts never read.
+NO_USAGE_METADATA = "no usageMetadata"
+GIVEN_UP_AT_TIMEOUT = "given up at --timeout-s: generated, so paid for"
+
+
 def budget_used_up(max_requests: int | None, requests: int, max_tokens: int | None, tokens: int,
-                   uncounted: int = 0) -> str | None:
+                   uncounted: int = 0, given_up: int = 0) -> str | None:
     """Why caps of `max_requests` and `max_tokens` allow no further request after these counts, or None.
-    `uncounted` answers came without token counts: a token cap can no longer be held, so it allows no more."""
+    `uncounted` answers came without token counts, `given_up` of them being answers given up at --timeout-s: a
+    token cap can no longer be held, so it allows no more."""
     if max_requests is not None and requests >= max_requests:
         return f"request budget used up ({requests} of {max_requests})"
     if max_tokens is not None and tokens >= max_tokens:
         return f"token budget used up ({tokens:,} of {max_tokens:,})"
     if max_tokens is not None and uncounted:
-        return (f"token budget cannot be held ({tokens:,} of {max_tokens:,} counted): the endpoint answered "
-                f"{counted(uncounted, 'request')} without token counts (no usageMetadata), so no further request is "
-                "made under --max-tokens; cap such an endpoint with --max-requests instead")
+        return (f"token budget cannot be held ({tokens:,} of {max_tokens:,} counted): "
+                f"{_without_counts_said(uncounted, given_up)}, so no further request is made under --max-tokens; "
+                "cap such an endpoint with --max-requests instead")
     return None
+
+
+def _without_counts_said(uncounted: int, given_up: int) -> str:
+    """The answers whose tokens a budget could not count, each kind with its reason."""
+    given_up = min(given_up, uncounted)
+    without = uncounted - given_up
+    parts = ([f"the endpoint answered {counted(without, 'request')} without token counts ({NO_USAGE_METADATA})"]
+             if without else [])
+    if given_up:
+        parts.append(given_up_said(given_up))
+    return " and ".join(parts)
 
 
 def counts_missing(usage: Mapping[str, object]) -> bool:
@@ -211,6 +230,11 @@ def tokens_as_kept(tokens: Mapping[str, int]) -> dict[str, int]:
     return dict(tokens)
 
 
+def given_up_said(count: int) -> str:
+    """"2 answers given up at --timeout-s: generated, so paid for (their tokens unknown, not 0)"."""
+    return f"{counted(count, 'answer')} {GIVEN_UP_AT_TIMEOUT} (their tokens unknown, not 0)"
+
+
 def uncounted_said(count: int) -> str:
     """"2 answers without token counts (their tokens unknown, not 0)", as a summary of tokens adds it."""
     return f"{counted(count, 'answer')} without token counts (their tokens unknown, not 0)"
@@ -225,6 +249,7 @@ class Budget:
     requests: int = 0
     tokens: int = 0
     uncounted: int = 0  # answers that came without token counts (their tokens are unknown)
+    given_up: int = 0  # of them, answers given up at --timeout-s (generated, so paid for)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def reserve_request(self) -> None:
@@ -236,16 +261,19 @@ class Budget:
 
     def used_up(self) -> str | None:
         """Why no further request may be made (the message a stopped run gives), or None while one may."""
-        return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens, self.uncounted)
+        return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens, self.uncounted,
+                              self.given_up)
 
     def add_tokens(self, count: int) -> None:
         with self._lock:
             self.tokens += count
 
-    def add_uncounted(self) -> None:
-        """An answer came without token counts: a token cap can no longer be held (`used_up` then says so)."""
+    def add_uncounted(self, given_up: bool = False) -> None:
+        """An answer came without token counts, or (`given_up`) was given up at --timeout-s: a token cap can no
+        longer be held (`used_up` then says so, and why)."""
         with self._lock:
             self.uncounted += 1
+            self.given_up += int(given_up)
 
     def counts(self) -> tuple[int, int]:
         """Requests and tokens counted so far, read together (as a shared budget gives them, in one question)."""
@@ -281,6 +309,12 @@ class CallLog:
     statuses: list[int] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     waited_s: float = 0.0  # backoff sleeps between attempts
+    given_up: int = 0  # attempts given up at --timeout-s: answers paid for whose tokens are unknown
+
+    def given_up_tokens(self) -> dict[str, int]:
+        """The tokens of the attempts given up (`given_up`), as an account of tokens holds them: unknown, counted
+        apart ({"uncounted": 2}), or {} when none was."""
+        return {UNCOUNTED: self.given_up} if self.given_up else {}
 
     @property
     def attempts(self) -> int:
@@ -288,7 +322,13 @@ class CallLog:
 
     def as_dict(self) -> dict[str, object]:
         return {"attempts": self.attempts, "statuses": list(self.statuses), "errors": list(self.errors),
-                "waited_s": round(self.waited_s, 3)}
+                "waited_s": round(self.waited_s, 3), **({GIVEN_UP: self.given_up} if self.given_up else {})}
+
+
+# The key of a call's record (`CallLog.as_dict`) that counts its attempts given up at --timeout-s: paid for, their
+# tokens unknown. An answered call's tokens hold them already (`Answer.usage`); a call that ended without an answer
+# has only this to say them (`given_up_in_calls`).
+GIVEN_UP = "given_up"
 
 
 # How `Answer.incomplete` begins for a refused or cut-off answer: what reads a stored step's error as one (the
@@ -475,6 +515,7 @@ class GeminiCaller:
                 raise CallCancelledError(str(error), log) from None
             except Exception as error:  # noqa: BLE001 - classified below, re-raised as GeminiError
                 retryable, reason = self._classify(error)
+                log.given_up += isinstance(error, _WholeRequestTimeoutError)
                 log.statuses.append(_status_of(error))
                 log.errors.append(self.redact(reason))
                 if not retryable or attempt >= self._attempts_for(error):
@@ -493,7 +534,7 @@ class GeminiCaller:
             else:
                 self.budget.add_tokens(usage["total"])
             candidates = getattr(response, "candidates", None) or []
-            return Answer(text=self.redact(_text_of(response)), usage=usage, attempts=attempt,
+            return Answer(text=self.redact(_text_of(response)), usage=_with_given_up(usage, log), attempts=attempt,
                           seconds=time.monotonic() - start, finish_reason=_finish_reason_of(response),
                           log=log, block_reason=_block_reason_of(response), candidates=len(candidates),
                           uncounted_why=_why_uncounted(response) if counts_missing(usage) else None)
@@ -528,7 +569,7 @@ class GeminiCaller:
         run), and the next attempt gets a client of its own. The server answered it, or is answering: a model
         answer is generated before it is sent, so it is paid for, with tokens no one reads. A token cap can no
         longer be held by counting (`Budget.add_uncounted`), as for an answer without token counts."""
-        self.budget.add_uncounted()
+        self.budget.add_uncounted(given_up=True)
         abandoned, self._client = self._client, self._make_client()
         with contextlib.suppress(Exception):  # closing under a reading thread: its error is the thread's own
             abandoned.close()
@@ -545,7 +586,7 @@ class GeminiCaller:
         if asked is not None and asked > self.settings.max_retry_after_s:
             raise QuotaWaitError(self.redact(
                 f"{reason}; the server asks to wait {asked:,.0f} s ({where}: a quota), more than the "
-                f"{self.settings.max_retry_after_s:g} s a call waits; run again after that wait"), log)
+                f"{self.settings.max_retry_after_s:g} s a call waits, so wait that long"), log)
         wait = self._backoff(attempt, asked)
         if wait > WAIT_NOTICE_S:
             status = _status_of(error)
@@ -588,7 +629,7 @@ class GeminiCaller:
     def _classify(self, error: Exception) -> tuple[bool, str]:
         from google.genai import errors
 
-        if isinstance(error, _EmptyBodyError | _ErrorObjectError):
+        if isinstance(error, _EmptyBodyError | _ErrorObjectError | _WholeRequestTimeoutError):
             return True, str(error)
         if isinstance(error, ValueError) and "JSON" in type(error).__name__:
             # A 200 whose body is not JSON: a proxy's or captive portal's page, a cut connection. Transient.
@@ -806,10 +847,24 @@ def _usage_of(response: object) -> dict[str, int]:
     return {UNCOUNTED: 1} if counts_missing(usage) else usage
 
 
+def _with_given_up(usage: dict[str, int], log: CallLog) -> dict[str, int]:
+    """An answer's usage with its call's attempts given up at --timeout-s before it (`CallLog.given_up`) among its
+    answers without token counts: they were paid for too."""
+    if not log.given_up:
+        return usage
+    return {**usage, UNCOUNTED: answers_without_counts(usage) + log.given_up}
+
+
+def given_up_in_calls(calls: list[dict[str, object]]) -> int:
+    """The attempts given up at --timeout-s in calls that ended without an answer (a call's record, as a page's
+    `raw` lists them: an answered call holds its `tokens`, which count them already)."""
+    return sum(int(call.get(GIVEN_UP) or 0) for call in calls if "tokens" not in call)  # type: ignore[call-overload]
+
+
 def _why_uncounted(response: object) -> str:
     """Why an answer without token counts (`counts_missing`) has none, in the words a warning of its page says."""
     if getattr(response, "usage_metadata", None) is None:
-        return "no usageMetadata"
+        return NO_USAGE_METADATA
     return "a usageMetadata whose token counts are all 0"
 
 

@@ -24,13 +24,15 @@ class Limiter:
     `("exceeded", message)` (the run must stop: the same message a local `Budget` gives)."""
 
     def __init__(self, max_requests: int | None = None, max_tokens: int | None = None, *, requests: int = 0,
-                 tokens: int = 0, uncounted: int = 0, requests_per_minute: int | None = None) -> None:
+                 tokens: int = 0, uncounted: int = 0, given_up: int = 0,
+                 requests_per_minute: int | None = None) -> None:
         self.max_requests = max_requests
         self.max_tokens = max_tokens
         self.requests = requests
         self.tokens = tokens
         self.requests_per_minute = requests_per_minute
         self.uncounted = uncounted
+        self.given_up = given_up  # of them, answers given up at --timeout-s (the stop line says which is which)
         self._recent: deque[float] = deque()  # times of the requests of the last minute
 
     def reserve(self, now: float | None = None) -> tuple[str, float | str]:
@@ -50,11 +52,13 @@ class Limiter:
     def add_tokens(self, count: int) -> None:
         self.tokens += count
 
-    def add_uncounted(self) -> None:
+    def add_uncounted(self, given_up: bool = False) -> None:
         self.uncounted += 1
+        self.given_up += int(given_up)
 
     def used_up(self) -> str | None:
-        return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens, self.uncounted)
+        return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens, self.uncounted,
+                              self.given_up)
 
     def counts(self) -> tuple[int, int, int]:
         """Requests, tokens, and answers without token counts: all three, since a token cap is held by each."""
@@ -100,8 +104,8 @@ class SharedBudget(CountsAsked):
     def add_tokens(self, count: int) -> None:
         self._actor.add_tokens.remote(count)  # type: ignore[attr-defined] - ordered after this handle's calls
 
-    def add_uncounted(self) -> None:
-        self._actor.add_uncounted.remote()  # type: ignore[attr-defined] - ordered as add_tokens is
+    def add_uncounted(self, given_up: bool = False) -> None:
+        self._actor.add_uncounted.remote(given_up)  # type: ignore[attr-defined] - ordered as add_tokens is
 
     def used_up(self) -> str | None:
         import ray
@@ -124,7 +128,7 @@ def start_shared_budget(budget: Budget, requests_per_minute: int | None = None) 
 
     actor_class = ray.remote(num_cpus=0)(Limiter)
     actor = actor_class.remote(budget.max_requests, budget.max_tokens, requests=budget.requests,
-                               tokens=budget.tokens, uncounted=budget.uncounted,
+                               tokens=budget.tokens, uncounted=budget.uncounted, given_up=budget.given_up,
                                requests_per_minute=requests_per_minute)
     return SharedBudget(actor)
 

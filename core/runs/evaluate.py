@@ -434,6 +434,35 @@ def seeds_not_run_message(asked: Sequence[int], not_run: Sequence[int]) -> str:
             f"{'seed' if len(not_run) == 1 else 'seeds'} {', '.join(map(str, not_run))} not run")
 
 
+def seed_ran(folder: Path) -> bool:
+    """Whether a seed's folder holds a page done: its prediction (N.json), or its record of a failure (a page the
+    model refused, say: a result of the seed, scored as an empty prediction). A seed stopped before any page of it
+    was done (Ctrl+C, a budget spent on the seed before) is no seed the run ran: `score` leaves it out of the seeds
+    scored (its pages, all unanswered, would count as a model scoring 0 in the mean and sd over seeds), and
+    `runs --add` does not store it as a run."""
+    return bool(record_files(folder)) or bool(failed_pages(folder))
+
+
+def seeds_that_ran(pred_dir: str | Path) -> dict[int, Path]:
+    """Seed -> folder, for the seeds a run written with several seeds ran (`seed_ran`): its seed-S/ folders, those
+    begun but stopped before any page left out."""
+    return {seed: folder for seed, folder in seed_runs(pred_dir).items() if seed_ran(folder)}
+
+
+def seeds_left_out_said(pred_dir: str | Path) -> str | None:
+    """The seeds a run asked that it did not run, said as `score` and `runs --add` say them: "RUN: 3 seeds asked
+    (0, 1, 2), seeds 1, 2 not run (the run stopped before them; seed 1 was begun but stopped before any page of it
+    was extracted, so left out of the seeds scored)"; None when it ran every seed it asked."""
+    ran = seeds_that_ran(pred_dir)
+    asked = seeds_asked(pred_dir)
+    not_run = [seed for seed in asked if seed not in ran]
+    if not not_run:
+        return None
+    begun = [seed for seed in seed_runs(pred_dir) if seed not in ran]
+    return (f"{pred_dir}: {seeds_not_run_message(asked, not_run)} (the run stopped before "
+            f"{'it' if len(not_run) == 1 else 'them'}{_without_a_page_said(begun)})")
+
+
 @dataclass
 class SeedScores:
     """One run scored seed by seed: the dataset figures of each seed, and their mean and spread over seeds; `asked`,
@@ -470,9 +499,8 @@ def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     folders = seed_runs(pred_dir)
     if not folders:
         raise DatasetError(f"{pred_dir}: no seed-S/ folders (a run written with --seeds N has them)")
-    # A seed stopped before any page of it was done (Ctrl+C, a budget spent on the seed before) is no seed the run
-    # ran: its pages, all unanswered, would count as a model scoring 0 in the mean and sd over seeds
-    without_a_page = [seed for seed, folder in folders.items() if not _any_page_done(folder)]
+    # A seed stopped before any page of it was done is no seed the run ran (`seed_ran`)
+    without_a_page = [seed for seed, folder in folders.items() if not seed_ran(folder)]
     if len(without_a_page) == len(folders):
         raise DatasetError(f"{pred_dir}: no seed of the run ({', '.join(map(str, without_a_page))}) has a page "
                            "extracted or failed yet (each stopped before its first page was done): nothing to score; "
@@ -486,18 +514,11 @@ def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
         seeds[seed] = scores
         warnings += [f"seed {seed}: {w}" for w in seed_warnings + scores.warnings]
     scored = SeedScores(seeds, seeds_asked(pred_dir))
-    if scored.not_run:  # a run stopped before its last seed: its mean is over the seeds it ran, said
-        warnings.append(f"{pred_dir}: {seeds_not_run_message(scored.asked, scored.not_run)} (the run stopped "
-                        f"before {'it' if len(scored.not_run) == 1 else 'them'}"
-                        f"{_without_a_page_said(without_a_page)}): the mean over seeds is over "
-                        f"{counted(len(seeds), 'seed')}; the same `extract` command runs the rest")
+    left_out = seeds_left_out_said(pred_dir)
+    if left_out:  # a run stopped before its last seed: its mean is over the seeds it ran, said
+        warnings.append(f"{left_out}: the mean over seeds is over {counted(len(seeds), 'seed')}; the same `extract` "
+                        "command runs the rest")
     return scored, warnings
-
-
-def _any_page_done(folder: Path) -> bool:
-    """Whether a seed's folder holds a page done: its prediction (N.json), or its record of a failure (a page the
-    model refused, say: a result of the seed, scored as an empty prediction)."""
-    return bool(record_files(folder)) or bool(failed_pages(folder))
 
 
 def _without_a_page_said(seeds: Sequence[int]) -> str:

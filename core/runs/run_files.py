@@ -19,7 +19,15 @@ from ..errors import RecordLensError
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
 from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE
 from ..llm.endpoint import endpoint_identity
-from ..llm.gemini import UNCOUNTED, BudgetExceededError, counts_missing, paid_carried, tokens_as_kept
+from ..llm.gemini import (
+    UNCOUNTED,
+    BudgetExceededError,
+    counts_missing,
+    given_up_in_calls,
+    given_up_said,
+    paid_carried,
+    tokens_as_kept,
+)
 from ..page.dataset import LoadedPage, load_page, record_files
 from ..page.dom import Page
 from ..page.snapshot import read_file_bytes
@@ -249,9 +257,10 @@ def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], 
     not finished, and no `N.json` (the next run asks the page again, keeping these calls under "earlier")."""
     earlier = earlier_records(out, name)  # before its records go: a --restart's page done before paid no more
     (out / f"{name}.json").unlink(missing_ok=True)
-    write_unfinished_record(out, name, reason, earlier, _tokens_kept(details))
+    kept = _tokens_kept(details)
+    write_unfinished_record(out, name, reason, earlier, kept)
     summary.stopped_on = name
-    add_tokens(summary.tokens, details.get("tokens") or {})  # type: ignore[arg-type]
+    add_tokens(summary.tokens, kept.get("tokens") or {})  # type: ignore[arg-type]
 
 
 def write_unfinished_record(out: Path, name: str, reason: str, earlier: Mapping[str, object],
@@ -286,17 +295,27 @@ def record_failure(out: Path, name: str, reason: str, details: dict[str, object]
     for this run's answer)."""
     earlier = earlier_records(out, name)  # before its records go: a --restart's page done before paid no more
     (out / f"{name}.json").unlink(missing_ok=True)
-    record = {"status": FAILED, **_tokens_kept(details), "reason": reason, **earlier,
+    kept = _tokens_kept(details)
+    record = {"status": FAILED, **kept, "reason": reason, **earlier,
               "failed": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
     summary.failed[name] = reason
-    add_tokens(summary.tokens, details.get("tokens") or {})  # type: ignore[arg-type] # a refused answer is paid for too
+    add_tokens(summary.tokens, kept.get("tokens") or {})  # type: ignore[arg-type] # a refused answer is paid for too
 
 
 def _tokens_kept(details: dict[str, object]) -> dict[str, object]:
-    """A failed or stopped page's details with their tokens as a run keeps them (`tokens_as_kept`)."""
+    """A failed or stopped page's details with their tokens as a run keeps them (`tokens_as_kept`): its answers',
+    and the answers given up at --timeout-s in its calls that ended without one (paid for, their tokens unknown,
+    said as a warning of the page), which no answer's usage holds."""
     tokens = details.get("tokens")
-    return {**details, "tokens": tokens_as_kept(tokens)} if isinstance(tokens, dict) and tokens else details
+    tokens = dict(tokens) if isinstance(tokens, dict) else {}
+    given_up = given_up_in_calls(model_calls(details.get("raw")))
+    if given_up:
+        tokens[UNCOUNTED] = int(tokens.get(UNCOUNTED) or 0) + given_up
+        warnings = details.get("warnings")
+        details = {**details, "warnings": [*(warnings if isinstance(warnings, list) else []),
+                                           given_up_said(given_up)]}
+    return {**details, "tokens": tokens_as_kept(tokens)} if tokens else details
 
 
 def paid_tokens(cost: dict[str, object]) -> dict[str, int]:

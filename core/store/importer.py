@@ -80,7 +80,7 @@ from ..records.hygiene import (
     summarise,
 )
 from ..records.model import RecordList, load_records
-from ..runs.evaluate import seed_runs, seeds_asked, seeds_not_run_message
+from ..runs.evaluate import seed_ran, seed_runs, seeds_left_out_said, seeds_that_ran
 from ..runs.run_files import (
     COPIED_AS_THEY_ARE,
     ENDED,
@@ -1030,6 +1030,7 @@ def import_run_folder(project: Project, run_dir: Path, method: str | None = None
 
 
 def _import_run_folder(project: Project, run_dir: Path, method: str | None, warnings: list[str]) -> RunFolderImport:
+    _refuse_a_seed_not_run(run_dir)
     described = read_run_description(run_dir, warnings)
     method = str(described.pop("method", "") or method or "")
     if not method:
@@ -1176,19 +1177,26 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
 
 
 def _seeds_not_run(run_dir: Path) -> str | None:
-    """For the first seed-S/ of a run written with --seeds N (`runs --add` stores each seed as a run of its own),
-    the seeds the run asked but never ran, said once for the run; None for any other folder, or a run whole."""
+    """For the first seed-S/ a run written with --seeds N ran (`runs --add` stores each as a run of its own), the
+    seeds the run asked but never ran, said once for the run as `score` says them (`seeds_left_out_said`): a seed
+    begun but stopped before any page of it is among them. None for any other folder, or a run whole."""
     whole = run_dir.parent
-    folders = seed_runs(whole)
-    if not folders or next(iter(folders.values())).resolve() != run_dir.resolve():
+    ran = seeds_that_ran(whole)
+    if not ran or next(iter(ran.values())).resolve() != run_dir.resolve():
         return None
-    asked = seeds_asked(whole)
-    not_run = [seed for seed in asked if seed not in folders]
-    if not not_run:
-        return None
-    return (f"{whole}: {seeds_not_run_message(asked, not_run)} (the run stopped before "
-            f"{'it' if len(not_run) == 1 else 'them'}): only the seeds run are stored; the same `extract` command "
-            "runs the rest")
+    said = seeds_left_out_said(whole)
+    return f"{said}: only the seeds run are stored; the same `extract` command runs the rest" if said else None
+
+
+def _refuse_a_seed_not_run(run_dir: Path) -> None:
+    """A seed-S/ of a run written with --seeds N, begun but stopped before any page of it (`seed_ran`), is no seed
+    the run ran: not stored as a run (`score` leaves it out of the seeds scored alike)."""
+    seed = next((seed for seed, folder in seed_runs(run_dir.parent).items()
+                 if folder.resolve() == run_dir.resolve()), None)
+    if seed is not None and not seed_ran(run_dir):
+        raise RecordLensError(f"{run_dir}: seed {seed} was begun but stopped before any page of it was extracted, "
+                              "so it is no seed the run ran and is not stored as a run (score leaves it out of the "
+                              "seeds scored too); the same `extract` command runs it")
 
 
 def _same_run(project: Project, ours: Sequence[RunInfo], predictions: dict[str, RecordList],

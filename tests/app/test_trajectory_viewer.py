@@ -40,7 +40,8 @@ class ScriptedModel:
     def __init__(self, answers: list[str]) -> None:
         self.answers = list(answers)
 
-    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None,
+                 about: str | None = None) -> Answer:
         return Answer(text=self.answers.pop(0), usage={}, attempts=1, seconds=0.01)
 
 

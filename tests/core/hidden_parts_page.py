@@ -71,6 +71,7 @@ class Scripted:
         self.answers = list(answers)
         self.prompts: list[str] = []
 
-    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None,
+                 about: str | None = None) -> Answer:
         self.prompts.append(prompt)
         return Answer(text=self.answers.pop(0), usage={}, attempts=1, seconds=0.0, finish_reason="STOP")

@@ -43,5 +43,6 @@ def names_site(folder: Path) -> Site:
 class TypesIntoTheLink:
     """The model: type into element [1], the page's first link, every step."""
 
-    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None,
+                 about: str | None = None) -> Answer:
         return Answer(text="Action: Type [1]; kettle", usage={}, attempts=1, seconds=0.0, finish_reason="STOP")

@@ -39,7 +39,7 @@ def test_eval_says_why_each_episode_failed_and_its_figures_stay(tmp_path: Path, 
     said = capsys.readouterr().err
     refusal = ("3 failed steps in a row; 3 refused by the model (SAFETY); last: the model did not finish "
                "(finishReason SAFETY): its answer is not acted on")
-    assert f"run 0 lookup-1: wrong in 3 steps (failures); answer None — {refusal}" in said
+    assert f"run 0 lookup-1: wrong in 3 steps (failures); no answer — {refusal}" in said
 
     assert main(["agent", "eval", "--project", str(project), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)

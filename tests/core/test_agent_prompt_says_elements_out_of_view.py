@@ -76,7 +76,8 @@ class ViewOfALongPage:
 
 
 class ClicksOne:
-    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None,
+                 about: str | None = None) -> Answer:
         return Answer(text="Action: Click [1]", usage={}, attempts=1, seconds=0.0, finish_reason="STOP")
 
 

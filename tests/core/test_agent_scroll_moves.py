@@ -18,7 +18,8 @@ TASK = Task(id="t", instruction="Read the whole page.", answer="42", start_url="
 class Scrolling:
     """The model: scroll the window down, every step."""
 
-    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None,
+                 about: str | None = None) -> Answer:
         return Answer(text="Thought: read on.\nAction: Scroll [WINDOW]; down", usage={}, attempts=1, seconds=0.0,
                       finish_reason="STOP")
 

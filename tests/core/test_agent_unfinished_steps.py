@@ -21,7 +21,8 @@ class Scripted:
     def __init__(self, *answers: tuple[str, str]) -> None:
         self.answers = list(answers)
 
-    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None) -> Answer:
+    def generate(self, prompt: str, *, system: str | None = None, images: list[bytes] | None = None,
+                 about: str | None = None) -> Answer:
         text, reason = self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
         return Answer(text=text, usage={}, attempts=1, seconds=0.0, finish_reason=reason)
 

@@ -74,3 +74,37 @@ def test_a_run_whose_every_seed_was_begun_without_a_page_is_refused_as_nothing_t
     code, _, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
                        str(DEMO / "html"), "-q")
     assert code == 2 and "no seed of the run (0, 1) has a page extracted or failed yet" in err, err
+
+
+def a_run_stopped_in_seed_1_and_a_project(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """A run of 3 seeds stopped as seed 1 began (`interrupted_in_seed_1`), and a project of the demo's pages."""
+    run_dir = tmp_path / "run"
+    with FakeGemini(default=answer("[]")) as server, monkeypatch.context() as patch:
+        interrupted_in_seed_1(patch)
+        assert run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(run_dir),
+                   "--seeds", "3", "--base-url", server.url, "-q")[0] == 130
+    project = tmp_path / "P"
+    assert run(capsys, "project", "init", str(project))[0] == 0
+    assert run(capsys, "import", str(DEMO), "--project", str(project), "-q")[0] == 0
+    return run_dir, project
+
+
+def test_runs_add_leaves_out_the_seed_score_leaves_out_and_says_it_alike(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    run_dir, project = a_run_stopped_in_seed_1_and_a_project(tmp_path, capsys, monkeypatch)
+    code, out, err = run(capsys, "runs", "--project", str(project), "--add", str(run_dir))
+    assert code == 0, err
+    assert f"{run_dir}: 3 seeds asked (0, 1, 2), seeds 1, 2 not run (the run stopped before them; {BEGUN})" in err
+    assert "stored" in err and "seed-1" not in err.split("only the seeds run are stored")[1], err
+    code, out, _ = run(capsys, "runs", "--project", str(project), "--json")
+    assert len(json.loads(out)) == 1  # seed 0 only
+
+
+def test_runs_add_of_the_seed_folder_score_leaves_out_stores_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    run_dir, project = a_run_stopped_in_seed_1_and_a_project(tmp_path, capsys, monkeypatch)
+    code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(run_dir / "seed-1"))
+    assert code == 2 and "seed 1 was begun but stopped before any page of it was extracted" in err, err
+    code, out, _ = run(capsys, "runs", "--project", str(project), "--json")
+    assert json.loads(out) == []
