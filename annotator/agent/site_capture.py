@@ -27,17 +27,20 @@ its frames of its origin too) before anything is read, so that its links, tree, 
 one moment of a page that keeps changing (a ticker, a clock, a carousel); its markup is compared before the tree and
 after the screenshot, and a page that changed all the same (what it loads or is sent) is kept with a warning that
 says its files may show different moments. A navigation that the page's script or meta refresh starts while it
-settles is checked by the rules as a redirect is, followed (up to `MAX_CLIENT_HOPS` in a row, within the page's
---timeout), and recorded among its redirects with `"kind": "script or meta refresh"`; one to the page itself too
-(a check page that reloads itself once its cookie is set). A loop fails as one, on every run, whatever the timing:
+loads or settles is checked by the rules as a redirect is, followed (up to `MAX_CLIENT_HOPS` in a row, within the
+page's --timeout; counted by the guard as each is asked, so that a 0-second meta refresh Chromium follows during the
+load counts as one a script starts later does, and the HTTP redirects between them do not), and recorded among its
+redirects with `"kind": "script or meta refresh"`; one to the page itself too (a check page that reloads itself
+once its cookie is set). A loop fails as one, on every run, whatever the timing:
 a navigation that goes round the page's chain (its redirects, meta refreshes, scripts' navigations) again is
 rejected when it is asked for ("it redirects in a loop (/a → /b → /a) …"): one that would request a URL of the
 chain a third time, or that leaves an address the chain came back to by the way it left it the first time (/a →
 /b → /a → /b). A chain that came back to an address once and went elsewhere from it is no loop (a check page: the
 page sends the browser to /check, which sends it back, and the page, its cookie set, goes on to /welcome). A chain
-that still goes on after `MAX_CLIENT_HOPS` fails too ("… more than 5 times in a row …"): the page it stopped at is a
-"Redirecting…" page, no page to save. An HTTP redirect loop is said so too (when it goes round again, before
-Chromium's 20 hops would end it as net::ERR_TOO_MANY_REDIRECTS).
+that still goes on after `MAX_CLIENT_HOPS` fails too ("… more than 5 times in a row …"), its next navigation
+rejected when it is asked for: the page it stopped at is a "Redirecting…" page, no page to save. An HTTP redirect
+loop is said so too (when it goes round again, before Chromium's 20 hops would end it as
+net::ERR_TOO_MANY_REDIRECTS).
 A page that `history.pushState`d another URL is kept under the URL it was served from (put back with
 `history.replaceState` before it is read), with a warning.
 
@@ -128,7 +131,7 @@ CAPTURE_MARGIN_S = 10.0  # what a page may take beyond its --timeout: a page loa
 MAX_TREE_ELEMENTS = 20_000  # a page of more elements (frames included) keeps a note instead of its tree
 LOGIN_NEEDED = "HTTP 401 Unauthorized (the page needs a login)"
 NO_CONTENT = (204, 205)  # answers that carry no page: Chromium ends their load as aborted
-MAX_CLIENT_HOPS = 5  # navigations a page's script or meta refresh starts while it settles, followed in a row
+MAX_CLIENT_HOPS = 5  # navigations a page's script or meta refresh starts (as it loads or settles), followed in a row
 LOOP_REQUESTS = 2  # times a page's chain (redirects, meta refreshes, scripts) may request one URL: more is a loop
                    # (twice: a check page sends the page back once), and so is taking one step of it again
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
@@ -256,13 +259,17 @@ class ChromiumRenderer(OnlinePage):
         self.forget_guarded()
         self.devtools.events.clear()
         self.devtools.results.clear()  # late answers to the calls of a page that took too long
-        self.guard.watch(url, refuse_redirect, on_leave=self._on_leave, loaded=lambda: self._finished is not None)
+        self.guard.watch(url, refuse_redirect, on_leave=self._on_leave, loaded=lambda: self._finished is not None,
+                         shown=self._shown_entry)
         try:
             self.page.load(QUrl(url))
             pending = self._loaded(url)
             hops = 0
             # A navigation its script or meta refresh starts while it settles ("Redirecting…") is followed as a
-            # redirect is: checked by the rules first, then loaded and settled in turn (within the --timeout).
+            # redirect is: checked by the rules first, then loaded and settled in turn (within the --timeout). The
+            # guard holds the chain to MAX_CLIENT_HOPS as each is asked, those Chromium follows during the load too.
+            # Counted here as well: a navigation that cuts short one still under way (a script that navigates twice
+            # at once) shows nothing in between, so the guard takes it for a redirect's hop.
             while self._leaves_while_settling():
                 if hops == MAX_CLIENT_HOPS and not self.guard.halted:
                     raise self._never_settled()
@@ -301,6 +308,14 @@ class ChromiumRenderer(OnlinePage):
             self._wait(lambda: not self.page.isLoading(), STOP_WAIT_S)
         spin(20)  # (the queued signals of the load that ended)
 
+    def _shown_entry(self) -> tuple[int, str, int]:
+        """The history entry the page shows (its index, URL and the time it was shown), read from Chromium as it
+        is: a new one once a document is committed, even one that replaced the last (a meta refresh, a script's
+        navigation during the load); never one for an HTTP redirect's hop, which shows nothing."""
+        history = self.page.history()
+        item = history.currentItem()
+        return history.currentItemIndex(), item.url().toString(), item.lastVisited().toMSecsSinceEpoch()
+
     def _on_leave(self) -> None:
         """The guard let the page go to another document after its load: that load is waited for in turn."""
         if self._finished is not None:
@@ -318,6 +333,8 @@ class ChromiumRenderer(OnlinePage):
         if self.guard.refused is not None:
             target, reason = self.guard.refused
             return PageFailed(reason, redirected_to=target)
+        if self.guard.too_long:
+            return _sent_on_too_often(self.guard.too_long)
         return PageFailed(f"it redirects in a loop ({self.guard.loop}): its redirects, meta refresh or script lead "
                           "back to an address it came from, so it never settles on a page to save")
 
@@ -332,9 +349,7 @@ class ChromiumRenderer(OnlinePage):
         if loop:
             self.guard.loop = _loop_said(loop)
             return self._halted()
-        return PageFailed(f"its script or meta refresh sent it on to another page more than {MAX_CLIENT_HOPS} "
-                          f"times in a row ({' → '.join(chain)}): it never settled on a page to save, and is not "
-                          "followed further")
+        return _sent_on_too_often(chain)
 
     def _loaded(self, url: str) -> list[str]:
         """Wait for the page's load (within what is left of its --timeout) and check it: a PageFailed when it
@@ -702,6 +717,11 @@ class _NavigationGuard:
     itself twice) is rejected then, whenever it comes, so that a loop is said as one on every run, never saved as
     one of its pages. (Coming back once is let through: a page may come back, its cookie set, as a check page sends
     it, and go on elsewhere.)
+    `hops`: the navigations of the page's script or meta refresh among them, told from an HTTP redirect's hop by
+    the page's history (`shown`): a document was shown since the navigation asked before (Chromium gives both
+    kinds as redirects when a meta refresh or a script sends the page on during its load). The one after
+    MAX_CLIENT_HOPS is rejected as it is asked (`too_long`: the chain to it), whenever it comes: a chain of meta
+    refreshes Chromium follows during the load is held to the limit as a script's navigations after it are.
     Between two pages (`watch("", None)`) every navigation but about:blank is rejected: what a page does once it
     was captured is no page of the capture's."""
 
@@ -709,20 +729,31 @@ class _NavigationGuard:
         self.watch("", None)
 
     def watch(self, url: str, check: RedirectCheck | None, *, on_leave: Callable[[], None] = lambda: None,
-              loaded: Callable[[], bool] = lambda: False) -> None:
+              loaded: Callable[[], bool] = lambda: False, shown: Callable[[], object] = lambda: None) -> None:
         """Judge the navigations of the page loading `url` with `check`. Once `loaded()`, a navigation to another
         document calls `on_leave()`, whether `check` lets it through (its load is waited for) or not (the end of
-        the load it started is)."""
+        the load it started is). `shown()`: the history entry the page shows now (a new value once another
+        document is shown)."""
         self.url, self.check = url, check
-        self.on_leave, self.loaded = on_leave, loaded
+        self.on_leave, self.loaded, self.shown = on_leave, loaded, shown
         self.refused: tuple[str, str] | None = None
         self.asked: list[str] = []
         self.loop = ""
+        self.hops = 0
+        self.too_long: list[str] = []  # the chain, to the navigation rejected, when it went on past MAX_CLIENT_HOPS
+        self._shown_when_asked = shown()
 
     @property
     def halted(self) -> bool:
-        """Whether it rejected a navigation that ends the page's capture (refused by the rules, or a loop)."""
-        return self.refused is not None or bool(self.loop)
+        """Whether it rejected a navigation that ends the page's capture (refused by the rules, a loop, or a chain
+        too long)."""
+        return self.refused is not None or bool(self.loop) or bool(self.too_long)
+
+    def _sent_on(self) -> bool:
+        """Whether the navigation asked now leaves a document the page showed (its script's or meta refresh's), not
+        a request that was answered by an HTTP redirect (nothing shown since the navigation asked before)."""
+        before, self._shown_when_asked = self._shown_when_asked, self.shown()
+        return self._shown_when_asked != before
 
     def on_navigation(self, request) -> None:  # noqa: ANN001 - QWebEngineNavigationRequest
         if not request.isMainFrame():
@@ -733,21 +764,35 @@ class _NavigationGuard:
             if self.url == "" and not target.startswith("about:"):
                 request.reject()
             return
+        sent_on = self._sent_on()
         if not self.asked and _same_url(target, [self.url]):
             self.asked.append(target)  # the page's own load
             return
         after_load = self.loaded()
         self.asked.append(target)
+        self.hops += sent_on
         loop = _loop_closed(self.asked)
-        if self.loop or loop:
+        if self.loop or self.too_long:
+            request.reject()  # the chain was ended already
+        elif loop:
             request.reject()
-            self.loop = self.loop or _loop_said(loop)
+            self.loop = _loop_said(loop)
+        elif self.hops > MAX_CLIENT_HOPS:
+            request.reject()
+            self.too_long = list(self.asked)
         elif (reason := self.check(target)) is not None:
             request.reject()
             if self.refused is None:
                 self.refused = (target, reason)
         if after_load:  # (a navigation rejected ends as a load that failed, waited for before the next page)
             self.on_leave()
+
+
+def _sent_on_too_often(chain: list[str]) -> PageFailed:
+    """The failure of a page whose script or meta refresh sent it on more than MAX_CLIENT_HOPS times in a row
+    (`chain`: the URLs it was sent to, the one rejected last)."""
+    return PageFailed(f"its script or meta refresh sent it on to another page more than {MAX_CLIENT_HOPS} times in "
+                      f"a row ({' → '.join(chain)}): it never settled on a page to save, and is not followed further")
 
 
 def _loop_closed(chain: list[str]) -> list[str]:

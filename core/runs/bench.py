@@ -51,7 +51,7 @@ from ..extract import create
 from ..extract.base import Extractor
 from ..llm.gemini import Budget, BudgetExceededError, TokenCounter, answers_without_counts
 from ..page import formats as represent
-from ..page.dataset import dataset_hint, load_page, page_files, record_files, synthetic_sources
+from ..page.dataset import dataset_hint, dataset_pages, load_page, page_files, record_files, synthetic_sources
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed, named_and_more
@@ -241,6 +241,11 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
               selector_model: str | None = None) -> BenchResult:
     """Measure `specs` on the pages with ground truth, each page a unit of work for `engine` (default: here)."""
     truths = record_files(gt_dir)
+    warnings: list[str] = []
+    files = page_files(pages_dir, warnings)
+    # before any extractor is made: a Gemini caller says which key it sends, which is no part of a refusal
+    _refuse_no_page_files([n for n in (names if names is not None else truths) if n in truths], files, pages_dir,
+                          gt_dir)
     extractors = [(spec, make_extractor(spec, answers, selector_model, **(llm_options or {}))) for spec in specs]
     without: list[str] = []  # pages with ground truth but no recorded answers
     if names is None and any(spec.method == "replay" for spec in specs):
@@ -259,20 +264,16 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
                                         calls_model=_calls_a_model(ex)) for spec, ex in extractors}
     chars: dict[str, dict[str, int]] = {f: {} for f in represent.FORMATS}  # format -> page -> size
     counted_tokens: dict[str, dict[str, int]] = {f: {} for f in represent.FORMATS}
-    warnings: list[str] = []
     if without:  # every method is measured on the replayed pages only: said, as extract says it
         warnings.append(f"{len(without)} page(s) with ground truth have no recorded answers: every method is "
                         f"measured on the other {len(wanted)} only; left out ({listed(without)})")
-    files = page_files(pages_dir, warnings)
+    _refuse_no_page_files(wanted, files, pages_dir, gt_dir)  # the pages with recorded answers, when replayed
     jobs: list[str] = []
     for name in wanted:
         if files.get(name) is None:
             warnings.append(f"page {name}: no HTML or MHTML file; left out")
         else:
             jobs.append(name)
-    if not jobs:  # tables of 0 pages would pass for a measure (a dataset's folder given for its folder of pages)
-        raise DatasetError(f"no page (N.html or N.mhtml) to measure in {pages_dir}{dataset_hint(pages_dir)}: none "
-                           f"of the {counted(len(wanted), 'page')} with ground truth in {gt_dir} has a file there")
     engine = engine or LocalEngine()
     answered: dict[str, list[PageDigests]] = {spec.label: [] for spec in specs}  # the pages it answered on
     if count_tokens is not None and engine.name != "local":
@@ -354,6 +355,22 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         warnings.append(f"{lost.said(_page)}: in what the bench spent (\"lost\"), in no method's row")
     format_rows = _format_rows(chars, counted_tokens, results.values())
     return BenchResult(format_rows, list(results.values()), warnings, left_out, len(jobs), lost)
+
+
+def _refuse_no_page_files(wanted: list[str], files: dict[str, Path], pages_dir: str | Path,
+                          gt_dir: str | Path) -> None:
+    """Refuse to measure when none of the `wanted` pages has a file in `pages_dir`: tables of 0 pages would pass
+    for a measure (a dataset's folder given for its folder of pages, say)."""
+    if wanted and not any(name in files for name in wanted):
+        raise DatasetError(f"no page (N.html or N.mhtml) to measure in {pages_dir}{_pages_hint(pages_dir)}: none "
+                           f"of the {counted(len(wanted), 'page')} with ground truth in {gt_dir} has a file there")
+
+
+def _pages_hint(pages_dir: str | Path) -> str:
+    """The pointer to a dataset's folder of pages, given only when that folder holds pages: one that is empty
+    would measure 0 pages too."""
+    inside = dataset_pages(pages_dir)
+    return dataset_hint(pages_dir) if inside is not None and page_files(inside) else ""
 
 
 def _page(name: str) -> str:

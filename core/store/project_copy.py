@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic import folder_mode
-from ..errors import full_disk
+from ..errors import full_disk, is_disk_full
 from ..output_paths import outside_of
 from ..owner_files import owner_line, process_alive
 from ..page.dataset import natural_key
@@ -172,7 +172,10 @@ def _the_copy_failed(error: BaseException, root: Path, folder: Path) -> bool:
 
 def _read_from(error: OSError, root: Path) -> bool:
     """Whether a failed file operation was on the project copied (a file of it unreadable or gone), not on the
-    copy being written."""
+    copy being written. A full disk is always the copy's: the project is only read (a file copy that fills the
+    disk names the file it read from first, the one written to second)."""
+    if is_disk_full(error):
+        return False
     named = error.filename
     return named is not None and Path(named).resolve().is_relative_to(root.resolve())
 

@@ -152,3 +152,39 @@ def test_a_loop_is_said_from_where_it_began_to_where_it_came_back() -> None:
     assert said("/s /s /s") == ["/s", "/s"]
     assert said("/a /b /a /c /a") == ["/a", "/b", "/a", "/c", "/a"]
     assert said("/gate /check /gate /welcome") == []
+
+
+def _held(steps: str) -> tuple[list[bool], _NavigationGuard]:
+    """Whether the guard rejects each navigation of a page loading the first of `steps`, the others asked in turn:
+    `/x` a navigation of its script or meta refresh (the document asked before was shown first), `>/x` an HTTP
+    redirect's hop (nothing shown since the navigation asked before). Nothing says whether the page had loaded:
+    a 0-second meta refresh Chromium follows during the load is asked so."""
+    guard = _NavigationGuard()
+    shown = [0]  # the page's history entry: a new one each time a document is shown
+    first, *rest = steps.split()
+    guard.watch(f"http://site.test{first}", lambda target: None, shown=lambda: shown[0])
+    requests = []
+    for step in (first, *rest):
+        if requests and not step.startswith(">"):
+            shown[0] += 1  # the document asked before was shown, and sends the page on
+        requests.append(_Request(f"http://site.test{step.removeprefix('>')}"))
+        guard.on_navigation(requests[-1])
+    return [request.rejected for request in requests], guard
+
+
+def test_the_guard_rejects_the_sixth_navigation_of_a_script_or_meta_refresh() -> None:
+    rejected, guard = _held("/p0 /p1 /p2 /p3 /p4 /p5 /p6 /p7")
+    assert rejected == [False] * 6 + [True, True]
+    assert guard.too_long == [f"http://site.test/p{n}" for n in range(7)] and guard.halted and not guard.loop
+    assert not any(_held("/p0 /p1 /p2 /p3 /p4 /p5")[0])  # five: followed
+
+
+def test_the_http_redirects_of_a_chain_are_not_counted() -> None:
+    rejected, guard = _held("/p0 >/r0 /p1 >/r1 /p2 >/r2 /p3 >/r3 /p4 >/r4 /p5 >/r5")
+    assert not any(rejected) and guard.hops == 5 and not guard.halted
+    assert _held(">/p0 >/r0 >/r1 /p1 /p2 /p3 /p4 /p5 /p6")[0][-1]  # the sixth, after the page's own redirects
+
+
+def test_a_loop_is_said_as_a_loop_though_it_is_also_the_sixth() -> None:
+    rejected, guard = _held("/a /b /c /d /e /a /b")
+    assert rejected == [False] * 6 + [True] and guard.loop and not guard.too_long

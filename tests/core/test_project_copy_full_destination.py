@@ -6,6 +6,7 @@ connection gives the real SQLITE_FULL a full disk gives."""
 
 from __future__ import annotations
 
+import errno
 import sqlite3
 from pathlib import Path
 
@@ -55,3 +56,30 @@ def test_another_database_error_of_the_copy_is_not_taken_for_a_full_disk(tmp_pat
     with pytest.raises(sqlite3.OperationalError, match="locked"):
         project_copy.copy_project(tmp_path / "P", tmp_path / "copy")
     assert not (tmp_path / "copy").exists()
+
+
+def test_a_full_destination_met_while_files_are_copied_is_named_not_the_hidden_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """A verifier's finding: a saved page that did not fit was said as the disk of the hidden `.P.partial-...`
+    folder (already removed), because a file copy's full disk names the file read from first (Python's sendfile
+    copy sets `filename` to the source, `filename2` to the target), which was taken for the project failing."""
+    with init_project(tmp_path / "P") as opened:
+        import_paths(opened, [DEMO])
+    (tmp_path / "full").mkdir()
+    real_copy = project_copy.shutil.copy2
+
+    def copied_onto_a_full_disk(source: Path, target: Path) -> object:
+        if "snapshots" in Path(target).parts:
+            error = OSError(errno.ENOSPC, "No space left on device")
+            error.filename, error.filename2 = str(source), str(target)  # as shutil's sendfile copy says it
+            raise error
+        return real_copy(source, target)
+
+    monkeypatch.setattr(project_copy.shutil, "copy2", copied_onto_a_full_disk)
+    code = main(["project", "copy", str(tmp_path / "P"), str(tmp_path / "full" / "P")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert f"cannot copy the project to {tmp_path / 'full' / 'P'}: the disk that holds {tmp_path / 'full'} is full" \
+        in err and "copy again (nothing was copied)" in err
+    assert ".partial-" not in err
+    assert list((tmp_path / "full").iterdir()) == []
