@@ -16,6 +16,7 @@ from ..extract.base import SET_BY_RECORDLENS, Extractor
 from ..llm.gemini import answers_without_counts, uncounted_said
 from ..output_paths import writable_folder
 from ..page import formats
+from ..page.dataset import pages_not_read
 from ..runs.engines import Engine
 from ..runs.progress import progress
 from ..runs.run_files import META_DIR, RESTART_STARTS_OVER, WITHOUT_RESTART, RunSummary, exit_status
@@ -173,7 +174,7 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
     from ..runs.evaluate import seeds_not_run_message
     from ..runs.runner import run_extractor, seed_dir
 
-    failed = 0
+    undone = 0  # pages failed, and pages no file of which could be read
     for seed in seeds:
         if method == "replay":
             if not args.answers:
@@ -211,11 +212,13 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
             warn(message)
         for name, reason in summary.failed.items():
             warn(f"page {name} failed: {reason}")
+        # each said above (skipped), left undone: counted, and the status 1 (replay: of the pages it has answers for)
+        not_read = [name for name in pages_not_read(args.pages) if names is None or name in names]
         if not never_began:
-            print(end_of_run_line(summary), file=sys.stderr)
+            print(end_of_run_line(summary, len(not_read)), file=sys.stderr)
         if summary.failed and not summary.stopped:  # a stopped run's stop line says how to go on, these pages too
             print(failed_pages_next_step(summary), file=sys.stderr)
-        failed += len(summary.failed)
+        undone += len(summary.failed) + len(not_read)
         if summary.stopped:  # 3: the budget ran out; 4: the model endpoint failed (as `agent run`)
             given = [s for s in seeds if s is not None]
             # the seeds it never came to (this one too when it stopped before it began), and those of the run it
@@ -227,7 +230,7 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
             earlier = f"; {earlier_pages_said(over)}" if over is not None and over.differences else ""
             print(f"recordlens: stopped: {summary.stopped}{earlier}{not_run}", file=sys.stderr)
             return exit_status(stopped=True, endpoint_failed=summary.endpoint_failed)
-    return exit_status(failed=bool(failed))
+    return exit_status(failed=bool(undone))
 
 
 def _left_by_a_restart(restart: bool, out: Path, extractor: Extractor) -> Restarted | None:
@@ -237,11 +240,14 @@ def _left_by_a_restart(restart: bool, out: Path, extractor: Extractor) -> Restar
     return Restarted(differences_left_by_the_restart(out, extractor)) if restart else None
 
 
-def end_of_run_line(summary: RunSummary) -> str:
-    """What a run did, every page counted once: extracted, already there, failed, and for a run that stopped,
-    the page it stopped on part way (its paid calls kept) and the pages it never reached."""
+def end_of_run_line(summary: RunSummary, not_read: int = 0) -> str:
+    """What a run did, every page counted once: extracted, already there, failed, not extracted (`not_read`: named
+    like pages, no regular file, each said skipped above), and for a run that stopped, the page it stopped on part
+    way (its paid calls kept) and the pages it never reached."""
     parts = [f"{len(summary.extracted)} extracted", f"{len(summary.skipped)} already there",
              f"{len(summary.failed)} failed"]
+    if not_read:
+        parts.append(f"{not_read} not extracted (no page file: said above)")
     if summary.stopped_on:
         parts.append(_stopped_part_way(summary.stopped_on))
     if summary.stopped:

@@ -18,7 +18,7 @@ from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..page.dataset import UNFINISHED_EXPORT
 from ..records.score import DatasetScore
-from ..runs.evaluate import seed_runs, seeds_asked
+from ..runs.evaluate import seed_runs, seeds_asked, seeds_that_ran
 from ..runs.progress import progress
 from ..runs.run_files import STOPPED, holds_a_single_run, made_on_other_pages, other_pages_message
 from ..runs.runner import run_folders_held
@@ -380,7 +380,10 @@ def cmd_export(args: argparse.Namespace) -> int:
           "whole)", file=sys.stderr)
     for message in summary.warnings:
         _warn(message)
-    return 0
+    # A page not written is work left undone (the dataset lacks it): each said, and the status says it
+    for why in summary.refused.values():
+        print(f"not exported: {why}", file=sys.stderr)
+    return 1 if summary.refused else 0
 
 
 def _unfinished_records_left_out(held: dict[str, int]) -> str:
@@ -411,10 +414,11 @@ def _size(size: int) -> str:
 
 def _exported(summary: ExportSummary, fmt: str, all_pages: bool) -> str:
     """What an export wrote, counted as written: with --all-pages, the pages not labelled apart (html only)."""
+    refused = f"; {len(summary.refused)} not exported" if summary.refused else ""  # named below, with why
     if fmt == "nexteval" and all_pages and summary.unlabelled:
         return (f"{summary.pages} labelled page(s) with their {summary.records} record(s) as ground truth and "
-                f"{len(summary.unlabelled)} more page(s) without (html only)")
-    return f"{summary.pages} page(s), {summary.records} record(s)"
+                f"{len(summary.unlabelled)} more page(s) without (html only){refused}")
+    return f"{summary.pages} page(s), {summary.records} record(s){refused}"
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
@@ -450,16 +454,19 @@ def cmd_runs(args: argparse.Namespace) -> int:
 
 def _run_folders(folder: Path) -> list[Path]:
     """The runs a folder given to `runs --add` holds: itself, or for a run written with --seeds N (seed-S/
-    folders and no run of its own) each seed's folder, stored as a run of its own (said)."""
+    folders and no run of its own) each seed's folder the run ran, stored as a run of its own (said). A seed begun
+    but stopped before any page of it is no seed the run ran (`seeds_that_ran`), as `score` has it: left out, and
+    said with the first seed stored; when no seed ran, the seeds are given, each refused with why."""
     seeds = seed_runs(folder)
     if not seeds or holds_a_single_run(folder):
         return [folder]
+    ran = seeds_that_ran(folder) or seeds
     asked = seeds_asked(folder)
-    held = (f"{len(seeds)} of the {len(asked)} seeds asked" if len(asked) > len(seeds)
-            else counted(len(seeds), "seed"))
+    held = (f"{len(ran)} of the {len(asked)} seeds asked" if len(asked) > len(ran)
+            else counted(len(ran), "seed"))
     print(f"{folder} holds a run written with --seeds ({held}): each seed-S/ is stored as a run of its own",
           file=sys.stderr)
-    return list(seeds.values())
+    return list(ran.values())
 
 
 def _add_run_folder(project, folder: Path, method: str | None) -> tuple[int, bool, bool]:  # noqa: ANN001

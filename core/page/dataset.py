@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import glob
 import json
+import os
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
 from ..file_kinds import not_a_page_file
+from ..text_forms import not_utf8, written
 from ..text_search import folded
 from .dom import Page, parse_html
 from .snapshot import Snapshot, read_snapshot
@@ -34,6 +37,37 @@ def natural_key(name: str) -> tuple[object, ...]:
     search's `folded`), the name itself breaking a tie (two names never compare equal)."""
     parts = re.split(r"(\d+)", name)  # text at even places, a run of decimal digits at odd ones
     return tuple(int(part) if i % 2 else folded(part) for i, part in enumerate(parts)), name
+
+
+def page_name_problem(name: str) -> str | None:
+    """Why `name` cannot be a page's name, said up to where a caller's advice begins ("...: rename the file"); None
+    for a good one. Import takes a page's name from its file's stem; a name read from anywhere else (a removed
+    page's copy, which may have been edited, or a colleague's) is checked by this same rule. Refused: a name that
+    is not valid UTF-8 (bytes Python keeps as surrogates), which the project's database and every UTF-8 file that
+    names the page cannot hold; one holding a control character (a line break, a tab) or a line separator, at
+    which every list, message and export that names the page would break; and one holding a path separator (or an
+    absolute path), no file's stem: an export or synth writes each page to `FOLDER/NAME.html`, which for `../x`
+    or `/tmp/x` would be a file outside the folder asked for."""
+    if not_utf8(name):
+        return f"the page name {written(name)} is not valid UTF-8"
+    odd = [c for c in name if unicodedata.category(c) in LINE_BREAKING]
+    if odd:
+        return (f"the page name {name!r} holds {_character(odd[0])}, which would break the lists and messages that "
+                "name the page")
+    held = [separator for separator in _PATH_SEPARATORS if separator in name]
+    if held:
+        return (f"the page name {written(name)} is a path, not a file's name (it holds {held[0]!r}): the files an "
+                "export or synth writes for the page would land outside their folder")
+    return None
+
+
+LINE_BREAKING = ("Cc", "Zl", "Zp")  # control characters (a line break, a tab) and Unicode's line separators
+_PATH_SEPARATORS = tuple(dict.fromkeys(s for s in ("/", os.sep, os.altsep) if s))  # "/", and Windows' "\\"
+
+
+def _character(c: str) -> str:
+    named = {"\n": "a line break", "\r": "a carriage return", "\t": "a tab"}
+    return named.get(c, f"the control character U+{ord(c):04X}")
 
 
 def not_a_folder(path: Path, contents: str, files: str) -> str:
@@ -91,7 +125,7 @@ def _odd_page_entries(folder: Path) -> dict[str, str]:
     odd: dict[str, str] = {}
     for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in _RANK):
         if path.stem not in odd and (what := not_a_page_file(path)) is not None:
-            odd[path.stem] = f"{path.name} in {folder}: {what}; no page"
+            odd[path.stem] = f"{path.name} in {folder}: {what}; not read as the page"
     return odd
 
 
@@ -118,6 +152,16 @@ def page_files(pages_dir: str | Path, warnings: list[str] | None = None, *, odd_
     if warnings is not None and (unfinished := unfinished_dataset(folder)) is not None:
         warnings.append(unfinished)
     return {name: found[name] for name in sorted(found, key=natural_key)}
+
+
+def pages_not_read(pages_dir: str | Path) -> list[str]:
+    """The pages of a folder that `page_files` finds no file of: each entry named like it is no regular file (a
+    FIFO, a folder, a symlink loop, a dangling link), said by `page_files` as skipped. A command over the folder
+    leaves these pages undone, and counts them so (its exit status too), rather than pass the folder as done."""
+    folder = Path(pages_dir)
+    read = page_files(folder)
+    return sorted({p.stem for p in folder.iterdir() if p.suffix.lower() in _RANK and p.stem not in read},
+                  key=natural_key)
 
 
 def unfinished_dataset(pages_dir: Path) -> str | None:

@@ -8,7 +8,9 @@
   under `OUT/html/` without a `gt/N.json` (pages to label elsewhere); a dataset reader then sees pages
   without ground truth. The accepted and edited records of a page left out in progress are counted in the summary
   (`unfinished_records`), as the proposed and rejected records left out of labelled pages are: "not labelled"
-  alone would read as "holds no labels".
+  alone would read as "holds no labels". A page whose stored name is a path (`../../notes`, which no import
+  takes but an edited copy put back, or a database changed by hand, may hold) is not written, and named with
+  why (`refused`): its files would land outside `OUT`.
 - `jsonl`: `OUT/labels.jsonl`, one line per record of every status, with its provenance, flags and texts.
 - `csv`: `OUT/labels.csv`, one row per (record, XPath): the shape a spreadsheet or pandas reads directly.
 
@@ -67,7 +69,7 @@ from pathlib import Path
 from .. import atomic
 from ..errors import RecordLensError
 from ..output_paths import outside_of, writable_file
-from ..page.dataset import UNFINISHED_EXPORT
+from ..page.dataset import UNFINISHED_EXPORT, page_name_problem
 from ..page.snapshot import read_file_bytes
 from ..records.hygiene import xpaths_without_text
 from ..records.model import TextKeyIndex, save_records
@@ -76,7 +78,7 @@ from ..text_forms import unicode_form, written
 from ..wording import listed
 from .adjudication import DELETED, KEPT, MERGED, TAKEN, Decision
 from .db import Provenance, StoreError
-from .files import SNAPSHOTS, Removed, content_hash, remove_stale_files
+from .files import SNAPSHOTS, Removed, content_hash, remove_stale_files, snapshot_name_problem
 from .project import Label, PageInfo, Project
 from .schema import PAGE_STATUS_WORDS, TRUE_PAGE_STATUSES
 
@@ -98,6 +100,9 @@ class ExportSummary:
     # not written as truth until the page is marked labelled
     unfinished_records: dict[str, int] = field(default_factory=dict)
     leftovers_removed: Removed = Removed(0, 0)  # jsonl, csv: hidden files of earlier exports killed part way
+    # nexteval: pages not written, and why: a name that is a path, or a saved copy's name not a hash (the database
+    # changed by hand, a page restored from an edited copy), whose files would land outside `out`
+    refused: dict[str, str] = field(default_factory=dict)  # the why names the page
 
 
 def export_project(project: Project, fmt: str, out: str | Path,
@@ -160,6 +165,8 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
     unfinished = {info.name: info.true_labels for info in pages
                   if info.status not in TRUE_PAGE_STATUSES and info.true_labels}
     chosen = [info for info in pages if all_pages or info.status in TRUE_PAGE_STATUSES]
+    refused = {info.name: why for info in chosen if (why := _why_not_written(info)) is not None}
+    chosen = [info for info in chosen if info.name not in refused]
     missing = [info.name for info in chosen if not project.snapshot_file(info.name).is_file()]
     if missing:  # before anything is written: half a dataset is worse than none
         raise StoreError(saved_copies_missing(project, missing, "nothing exported"))
@@ -188,7 +195,18 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
     marker.unlink()
     atomic.sync_folder(out)
     return ExportSummary(exported, records, tuple(files), unlabelled, proposals, tuple(warnings), rejected,
-                         unfinished_records=unfinished)
+                         unfinished_records=unfinished, refused=refused)
+
+
+def _why_not_written(info: PageInfo) -> str | None:
+    """Why a page's files cannot be written into the dataset, or None: every file of it is named from what the
+    project stores (`html/NAME.SUFFIX`, `gt/NAME.json`, read from `snapshots/HASH.SUFFIX`), and a name that is a
+    path (`../../notes`, `/home/x`) would write over a file outside the folder asked for, whatever wrote it into
+    the project (an edited copy put back by restore-page, the database changed by hand). Import refuses such a
+    name by the same rule (`page_name_problem`)."""
+    if (unsafe := snapshot_name_problem(info.snapshot, info.suffix)) is not None:
+        return f"page {written(info.name)}'s saved copy: {unsafe}"
+    return page_name_problem(info.name)  # it names the page itself
 
 
 def _file_stems(names: Sequence[str], warnings: list[str]) -> dict[str, str]:

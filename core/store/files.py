@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import math
 import os
+import re
 import stat
 import tempfile
 import time
@@ -34,6 +35,8 @@ except ImportError:  # pragma: no cover - Windows: leftovers are removed by age 
     fcntl = None  # type: ignore[assignment]
 
 from .. import atomic
+from ..errors import shortened
+from .db import StoreError
 
 SNAPSHOTS = "snapshots"
 # A temporary snapshot file untouched this long belongs to a write that was stopped (a write touches its file
@@ -48,7 +51,30 @@ def content_hash(data: bytes) -> str:
 
 
 def snapshot_path(root: Path, digest: str, suffix: str) -> Path:
+    """Where the saved copy of hash `digest` is; a StoreError when `digest` or `suffix` (read from the database, or
+    from a removed page's copy, which may have been edited) is not of the form a stored file's name has, which
+    could name a file outside `snapshots/` (`../../x`)."""
+    problem = snapshot_name_problem(digest, suffix)
+    if problem is not None:
+        raise StoreError(problem)
     return root / SNAPSHOTS / digest[:2] / f"{digest}{suffix}"
+
+
+def snapshot_name_problem(digest: str, suffix: str) -> str | None:
+    """Why `digest` and `suffix` name no stored file (a sha256 in lower-case hex, as `content_hash` writes it, and
+    a suffix such as `.mhtml`), or None."""
+    if not isinstance(digest, str) or not _DIGEST.fullmatch(digest):
+        return (f"{shortened(repr(digest))} is not the name of a saved copy (the {_DIGEST_LENGTH} hex digits of its "
+                "sha256): the project's database or the copy it was read from was changed by hand")
+    if not isinstance(suffix, str) or not _SUFFIX.fullmatch(suffix):
+        return (f"{shortened(repr(suffix))} is not the suffix of a saved copy (such as .html or .mhtml): the "
+                "project's database or the copy it was read from was changed by hand")
+    return None
+
+
+_DIGEST_LENGTH = 64  # hex digits of a sha256
+_DIGEST = re.compile(f"[0-9a-f]{{{_DIGEST_LENGTH}}}")
+_SUFFIX = re.compile(r"(\.[A-Za-z0-9]{1,16})?")  # ".mhtml", ".png"; no separator, no "..": inside its folder
 
 
 def store_snapshot(root: Path, data: bytes, suffix: str) -> str:

@@ -57,6 +57,7 @@ from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full
 from ..file_kinds import not_a_page_file
 from ..lazy_import import stop_if_interrupted
 from ..page.dataset import (
+    LINE_BREAKING,
     NOT_A_PAGE_SUFFIX,
     PAGE_FOLDERS,
     PAGE_SUFFIXES,
@@ -65,6 +66,7 @@ from ..page.dataset import (
     natural_key,
     not_a_folder,
     page_files,
+    page_name_problem,
     parse_snapshot,
     record_files,
     synthetic_sources,
@@ -168,7 +170,7 @@ class ImportProblem:
     def __str__(self) -> str:
         path = str(self.path)
         # a line break in a file's name would cut the line that names it
-        shown = repr(path) if any(unicodedata.category(c) in _LINE_BREAKING for c in path) else path
+        shown = repr(path) if any(unicodedata.category(c) in LINE_BREAKING for c in path) else path
         # bytes of a name that are not UTF-8 as `\xff` (the path is not ours to escape otherwise: macOS's NFD)
         shown = visible(shown) if not_utf8(shown) else shown
         return f"{shown}: {self.reason}"
@@ -506,15 +508,19 @@ def _sources_in_the_project(project: Project, folder: Path, report: ImportReport
     return sources
 
 
-def _report_odd_entries(folder: Path, report: ImportReport) -> None:
-    """Entries named like pages that are not regular files: listed as not imported, never skipped silently."""
+def _report_odd_entries(folder: Path, report: ImportReport) -> set[str]:
+    """Entries named like pages that are not regular files: listed as not imported, never skipped silently; their
+    page names, whose labels are then not said again (one page, one line, counted once)."""
     try:
         entries = sorted(folder.iterdir(), key=lambda p: natural_key(p.name))
     except OSError:
-        return
+        return set()
+    said: set[str] = set()
     for entry in entries:
         if entry.suffix.lower() in PAGE_SUFFIXES and (odd := not_a_page_file(entry)) is not None:
             report.problems.append(ImportProblem(entry, odd))
+            said.add(entry.stem)
+    return said
 
 
 def _note_unfinished(pages_dir: Path, report: ImportReport) -> None:
@@ -532,14 +538,15 @@ def _dataset_sources(root: Path, pages_dir: Path, report: ImportReport, labels_o
         return []
     pages = page_files(pages_dir, report.warnings, odd_files=False)
     _note_unfinished(pages_dir, report)
-    _report_odd_entries(pages_dir, report)
+    said = _report_odd_entries(pages_dir, report)
     if others := files_not_pages(pages_dir):
         report.warnings.append(files_not_pages_line(pages_dir, others))
     _say_what_the_dataset_left(root, pages_dir, pages, report)
     made_from = synthetic_sources(pages_dir)
     _say_pages_without_their_source(pages_dir, pages, made_from, report)
     truths = record_files(root / "gt") if (root / "gt").is_dir() else {}
-    return _with_their_labels(pages_dir, pages, truths, str((root / "gt").resolve()), report, labels_onto, made_from)
+    return _with_their_labels(pages_dir, pages, truths, str((root / "gt").resolve()), report, labels_onto, made_from,
+                              said)
 
 
 def _pages_and_labels_beside(folder: Path, pages: dict[str, Path], report: ImportReport, labels_onto: Project | None,
@@ -559,16 +566,20 @@ def _pages_and_labels_beside(folder: Path, pages: dict[str, Path], report: Impor
 
 
 def _with_their_labels(pages_dir: Path, pages: dict[str, Path], truths: dict[str, Path], origin: str,
-                       report: ImportReport, labels_onto: Project | None, made_from: dict[str, str]
-                       ) -> list[PageSource]:
+                       report: ImportReport, labels_onto: Project | None, made_from: dict[str, str],
+                       said: set[str] | None = None) -> list[PageSource]:
     """The pages of a folder, each with its labels of `truths` (where they come from: `origin`); labels without
-    their page go onto `labels_onto`'s page of their name, or are said not imported."""
+    their page go onto `labels_onto`'s page of their name, or are said not imported, but for the pages `said`
+    not imported already (a FIFO named `2.html`): its labels' own line would count the page twice, and say "no
+    2.html" of a folder that holds one."""
     onto: list[PageSource] = []  # labels of the project's own pages, as a folder of labels alone brings them
     without_page = sorted(truths.keys() - pages.keys(), key=natural_key)
     forms = names_by_form(pages) if without_page else {}  # once for the folder, not once per label file
     for name in without_page:
         if labels_onto is not None and labels_onto.has_page(name):
             onto.append(PageSource(name, labels_onto.snapshot_file(name), truths[name], origin))
+            continue
+        if said and name in said:
             continue
         report.problems.append(ImportProblem(truths[name], f"ground truth for page {name}, but no {name}.html or "
                                                            f"{name}.mhtml in {pages_dir}"
@@ -833,24 +844,11 @@ def _say_a_name_in_another_form(name: str, forms: dict[str, str], report: Import
 
 
 def _check_page_name(name: str) -> None:
-    """Refuse a page name that holds a control character (a line break, a tab) or a line separator: every list,
-    message and export that names the page would break at it; and one that is not valid UTF-8 (bytes Python keeps
-    as surrogates), which the project's database and every UTF-8 file that names the page cannot hold."""
-    if not_utf8(name):
-        raise RecordLensError(f"the page name {written(name)} is not valid UTF-8: rename the file (and its labels "
-                              "file) to import it")
-    odd = [c for c in name if unicodedata.category(c) in _LINE_BREAKING]
-    if odd:
-        raise RecordLensError(f"the page name {name!r} holds {_character(odd[0])}, which would break the lists and "
-                              "messages that name the page: rename the file (and its labels file) to import it")
-
-
-_LINE_BREAKING = ("Cc", "Zl", "Zp")  # control characters (a line break, a tab) and Unicode's line separators
-
-
-def _character(c: str) -> str:
-    named = {"\n": "a line break", "\r": "a carriage return", "\t": "a tab"}
-    return named.get(c, f"the control character U+{ord(c):04X}")
+    """Refuse a page name by the rule every name the project takes is held to (`page_name_problem`: not valid
+    UTF-8, a control character or line separator, a path separator), with what to do."""
+    problem = page_name_problem(name)
+    if problem is not None:
+        raise RecordLensError(f"{problem}: rename the file (and its labels file) to import it")
 
 
 def _replace_labels(project: Project, source: PageSource, report: ImportReport) -> None:

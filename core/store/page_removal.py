@@ -13,8 +13,9 @@ was taken since), its labels with their ids and whole history, other annotators'
 scores (of runs still in the project) and its label check. A copy written under an earlier schema version, since
 `schema.PAGE_COPIES_SINCE`, is put back as it is (what later versions added stays empty: a score made before
 schema 7 names no page reader, and is made again). It refuses a copy written under another schema version or in
-another project (its provenances differ), a name the project uses again, and a snapshot file that is gone. The
-copy then moves to `removed/restored/`, so that it is not restored twice.
+another project (its provenances differ), a name the project uses again, a name import would refuse (a path such
+as `../../notes`: a copy may have been edited), a saved copy's hash or suffix not of a stored file's form, and a
+snapshot file that is gone. The copy then moves to `removed/restored/`, so that it is not restored twice.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..page.dataset import page_name_problem
 from .db import StoreError, dumps, now
 from .files import snapshot_path
 from .project import Project
@@ -92,12 +94,12 @@ def restore_page(project: Project, copy: Path) -> RestoredPage:
         raise StoreError(f"{copy} was written by a project at schema version {document.get('schema_version')}, "
                          f"this one is at {project.schema_version()}: it cannot be put back as it is")
     page = dict(document["page"])
-    name = str(page["name"])
+    name = _checked_name(page["name"], copy)
     if project.has_page(name):
         raise StoreError(f"the project holds a page named {name!r} again: remove that one first (it is kept too)")
     snapshots = [row for row in document.get("snapshot") or [] if isinstance(row, dict)]
     suffix = str(snapshots[0]["suffix"]) if snapshots else ""
-    if not snapshot_path(Path(project.root), str(page["snapshot"]), suffix).is_file():
+    if not _saved_copy(project, page["snapshot"], suffix, copy).is_file():
         raise StoreError(f"page {name}'s saved copy ({page['snapshot']}{suffix}) is gone from snapshots/: the page "
                          "cannot be put back")
     try:
@@ -108,6 +110,26 @@ def restore_page(project: Project, copy: Path) -> RestoredPage:
     # (the move failed), it can only be refused next time: the project holds the page again.
     moved_to = move_new(copy, Path(project.root) / REMOVED / RESTORED)
     return RestoredPage(name, rows, left_out, moved_to)
+
+
+def _saved_copy(project: Project, digest: object, suffix: str, copy: Path) -> Path:
+    """The page's saved copy in `snapshots/`, as the copy names it; refused when that name is no stored file's
+    (`snapshot_path`): `../../x` would have the page read from anywhere."""
+    try:
+        return snapshot_path(Path(project.root), str(digest), suffix)
+    except StoreError as error:
+        raise StoreError(f"{copy}: {error}; it cannot be put back") from None
+
+
+def _checked_name(name: object, copy: Path) -> str:
+    """The page's name as the copy holds it, refused as import refuses it (`page_name_problem`): a copy in
+    `removed/` may come from a colleague or have been edited, and a name such as `../../notes` would have every
+    export and synth of the project write the page's files outside the folder they were given."""
+    problem = page_name_problem(name) if isinstance(name, str) else f"the page name {name!r} is not a text"
+    if problem is not None:
+        raise StoreError(f"{copy}: {problem}; remove-page writes the name the project held, so the copy was changed "
+                         "since (or made elsewhere): it cannot be put back")
+    return str(name)
 
 
 def _put_back(project: Project, document: dict[str, object], page: dict[str, object],

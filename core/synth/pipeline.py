@@ -39,6 +39,7 @@ from ..page.dataset import (
     natural_key,
     not_a_folder,
     page_files,
+    page_name_problem,
     record_files,
     synthetic_originals,
     synthetic_sources,
@@ -514,6 +515,8 @@ def project_sources(project_dir: str | Path) -> Sources:
     from ..store.scoring import labelled_page_names
 
     loaders: list[tuple[str, Callable[[], Source]]] = []
+    problems: list[str] = []
+    unreadable: list[str] = []
     with open_project(project_dir) as project:
         names = project.page_names()
         chosen = set(labelled_page_names(project))
@@ -524,7 +527,12 @@ def project_sources(project_dir: str | Path) -> Sources:
         in_progress = [info.name for info in pages if info.name not in chosen and info.true_labels]
         originals = _originals_in(project, labelled)
         for name, records, made_from in labelled:
-            snapshot = project.snapshot_file(name)
+            try:
+                snapshot = project.snapshot_file(name)
+            except RecordLensError as error:  # its saved copy's name is not a hash (the database changed by hand)
+                problems.append(f"page {name}: {error}; left out")
+                unreadable.append(name)
+                continue
 
             def load(name: str = name, records: list[list[str]] = records, snapshot: Path = snapshot,
                      made_from: str | None = made_from) -> Source:
@@ -535,8 +543,9 @@ def project_sources(project_dir: str | Path) -> Sources:
         raise DatasetError(f"no page of the project {project_dir} is marked labelled or reviewed"
                            + (f" ({_in_progress_words(in_progress)})" if in_progress else ""))
     # one line for them all: a project's pages not labelled yet may be most of its pages
-    problems = [_not_labelled_words(unlabelled, in_progress)] if unlabelled else []
-    return Sources(loaders, problems, (Path(project_dir),), unlabelled, frozenset(names))
+    if unlabelled:
+        problems.insert(0, _not_labelled_words(unlabelled, in_progress))
+    return Sources(loaders, problems, (Path(project_dir),), unlabelled + unreadable, frozenset(names))
 
 
 def _not_labelled_words(unlabelled: Sequence[str], in_progress: Sequence[str]) -> str:
@@ -659,7 +668,12 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
 def _synthesise_source(name: str, load: Callable[[], Source], target: Path, options: SynthOptions,
                        manifest: _Manifest, report: SynthReport, taken: frozenset[str] = frozenset()) -> None:
     """Every variant of one labelled page, written. One unreadable page or one failed variant is reported and
-    skipped; the rest of the dataset is made."""
+    skipped; the rest of the dataset is made. A page whose name is a path (`../../notes`: a project's page put back
+    from an edited copy) is refused, as import refuses the name: its files would land outside `target`."""
+    if (unsafe := page_name_problem(name)) is not None:
+        report.problems.append(f"{unsafe}; left out")
+        report.left_out.append(name)
+        return
     try:
         source = load()
     except RecordLensError as error:

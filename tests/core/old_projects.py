@@ -24,13 +24,19 @@ def old_project(folder: Path, version: int, *statements: str) -> Path:
     return folder
 
 
+# A saved copy's name as the project gives one (a sha256 in hex: any other is refused as changed by hand), for the
+# snapshot rows these tests write
+OLD_HASH = "ab" * 32
+
+
 def a_version_3_project(folder: Path) -> Path:
     """A project of schema 3 in `folder`: page 7, its snapshot a list of two items."""
-    old = old_project(folder, 3, "INSERT INTO snapshots VALUES ('h', '.html', 1, 't')",
-                      "INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', 'h', 't', 't')")
-    snapshot_path(old, "h", ".html").parent.mkdir(parents=True, exist_ok=True)
-    snapshot_path(old, "h", ".html").write_text("<html><body><ul><li>a</li><li>b</li></ul></body></html>",
-                                                encoding="utf-8")
+    old = old_project(folder, 3, f"INSERT INTO snapshots VALUES ('{OLD_HASH}', '.html', 1, 't')",
+                      f"INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', '{OLD_HASH}', 't', "
+                      "'t')")
+    snapshot_path(old, OLD_HASH, ".html").parent.mkdir(parents=True, exist_ok=True)
+    snapshot_path(old, OLD_HASH, ".html").write_text("<html><body><ul><li>a</li><li>b</li></ul></body></html>",
+                                                     encoding="utf-8")
     return old
 
 

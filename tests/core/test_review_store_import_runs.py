@@ -21,7 +21,7 @@ from recordlens.core.store.project import open_project
 from recordlens.core.store.project_copy import copy_project
 from recordlens.core.store.schema import SCHEMA_VERSION
 from tests.core.cli_runs import run
-from tests.core.old_projects import old_project
+from tests.core.old_projects import OLD_HASH, old_project
 
 DEMO = resource_path("demo", "dataset")
 PAGE = "<html><body><ul><li>one</li><li>two</li></ul></body></html>"
@@ -142,10 +142,11 @@ def test_a_deletion_that_fails_keeps_the_run_and_leaves_no_folder(project: Path,
 
 
 def test_a_copy_of_an_older_project_leaves_that_project_as_it_was(tmp_path: Path) -> None:
-    old = old_project(tmp_path / "old", 1, "INSERT INTO snapshots VALUES ('h', '.html', 1, 't')",
-                      "INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', 'h', 't', 't')")
-    snapshot_path(old, "h", ".html").parent.mkdir(parents=True, exist_ok=True)
-    snapshot_path(old, "h", ".html").write_text(PAGE, encoding="utf-8")
+    old = old_project(tmp_path / "old", 1, f"INSERT INTO snapshots VALUES ('{OLD_HASH}', '.html', 1, 't')",
+                      f"INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', '{OLD_HASH}', 't', "
+                      "'t')")
+    snapshot_path(old, OLD_HASH, ".html").parent.mkdir(parents=True, exist_ok=True)
+    snapshot_path(old, OLD_HASH, ".html").write_text(PAGE, encoding="utf-8")
     before = (old / "project.db").read_bytes()
     copied = copy_project(old, tmp_path / "copy")
     assert copied.pages == 1
