@@ -1,12 +1,12 @@
-"""`recordlens-annotator [PROJECT] [--screenshot PATH [--page NAME] [--review RUN]]`: the desktop app.
+"""`recordlens-annotator [PROJECT] [--screenshot PATH [--page NAME] [--review RUN] [--wait S]]`: the desktop app.
 
 Without a project it reopens the project last open (on the page last open), or else the demo project (built on
 first use in the user data folder); a project last open that is gone is said, and stays the one the app reopens
 while the demo stands in for it. `--demo` opens the demo project whatever was open last. With `--screenshot`
 it shows the window, opens the page (the first in the list unless named) and, with `--review`, a run's
-review, waits until the page and its overlays are drawn, saves the window as PNG and quits, leaving the
-settings (project, page, selection remembered) as they were: the way to get a picture of the app on a machine
-without a display.
+review, waits until the page and its overlays are drawn (`--wait` seconds at most; by default 30 s and 2 s more
+per MB of the page's file), saves the window as PNG and quits, leaving the settings (project, page, selection
+remembered) as they were: the way to get a picture of the app on a machine without a display.
 """
 
 from __future__ import annotations
@@ -34,6 +34,12 @@ class UsageError(RecordLensError):
     pass
 
 
+# How long a screenshot waits for its page: most pages are drawn in seconds, but Chromium takes about a second per
+# MB of a large one (a 30 MB text node: 10-40 s), so the wait grows with the file.
+BASE_WAIT_S = 30.0
+WAIT_S_PER_MB = 2.0
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=PROG, description="Label and review data records on saved web pages.")
     parser.add_argument("project", nargs="?", type=Path,
@@ -46,9 +52,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--size", default="1530x920", metavar="WxH", help="with --screenshot: window size")
     parser.add_argument("--record", type=int, metavar="K",
                         help="with --screenshot: select the page's K-th record and scroll it into view")
+    parser.add_argument("--wait", type=float, metavar="SECONDS",
+                        help=f"with --screenshot: how long the page may take to load and be drawn (default "
+                             f"{BASE_WAIT_S:g} s, plus {WAIT_S_PER_MB:g} s per MB of the page's file)")
     args = parser.parse_args(argv)
-    if (args.page or args.review or args.record) and not args.screenshot:
-        parser.error("--page, --review and --record go with --screenshot")
+    if (args.page or args.review or args.record or args.wait is not None) and not args.screenshot:
+        parser.error("--page, --review, --record and --wait go with --screenshot")
+    if args.wait is not None and not args.wait > 0:
+        parser.error(f"--wait takes a number of seconds above 0, not {args.wait:g}")
     try:
         args.width, args.height = (int(x) for x in args.size.lower().split("x"))
     except ValueError:
@@ -107,6 +118,33 @@ def find_run(project, wanted: str) -> int:  # noqa: ANN001
     return of_method[-1]
 
 
+def screenshot_wait_s(page_file: Path, wanted: float | None) -> float:
+    """The seconds a screenshot waits for its page: `wanted` (--wait), else a default that grows with the file."""
+    if wanted is not None:
+        return wanted
+    try:
+        size = page_file.stat().st_size
+    except OSError:
+        size = 0
+    return BASE_WAIT_S + WAIT_S_PER_MB * size / 1e6
+
+
+def wait_until_drawn(window, args: argparse.Namespace) -> None:  # noqa: ANN001 - a MainWindow
+    """Until the page and its records are drawn; a page that is not, named by its name and its file (the browser's
+    own address for it is internal), with how to wait longer."""
+    name = window.page_name
+    page_file = window.project.snapshot_file(name)
+    seconds = screenshot_wait_s(page_file, args.wait)
+    try:
+        window.wait_until_drawn(max(1, round(seconds * 1000)))
+    except TimeoutError:
+        size = page_file.stat().st_size / 1e6 if page_file.is_file() else 0.0
+        raise TimeoutError(f"page {name} ({page_file}, {size:.1f} MB) was not drawn within {seconds:g} s; a large "
+                           "page can take longer: give it more time with --wait SECONDS") from None
+    except RuntimeError:  # the browser's load failed
+        raise UsageError(f"page {name} ({page_file}) did not load in the browser") from None
+
+
 def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 - a MainWindow
     window.resize(args.width, args.height)
     window.show()
@@ -118,13 +156,13 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
         window.start_review(find_run(window.project, args.review))
     if window.page_name is None:
         raise UsageError(f"{window.project.root} has no page to show")
-    window.wait_until_drawn()
+    wait_until_drawn(window, args)
     if args.record:
         labels = window.project.labels(window.page_name)
         if not 1 <= args.record <= len(labels):
             raise UsageError(f"page {window.page_name} has {len(labels)} record(s), no record {args.record}")
         window.select_records([labels[args.record - 1].id])
-        window.wait_until_drawn()
+        wait_until_drawn(window, args)
     args.screenshot.parent.mkdir(parents=True, exist_ok=True)
     if not window.snapshot().save(str(args.screenshot), "PNG"):
         raise OSError(f"could not write {args.screenshot}")

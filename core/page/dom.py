@@ -241,9 +241,8 @@ def parse_html(html: str | bytes, *, max_elements: int | None = None, mhtml: boo
     """
     if isinstance(html, bytes):
         html = html.decode("utf-8", errors="replace")
-    # Lexbor stops at NUL in some builds; browsers turn NUL into U+FFFD in text anyway.
-    if "\x00" in html:
-        html = html.replace("\x00", "\ufffd")
+    # NUL is left for the parser, which reads it as HTML5 and Chromium do: dropped from text in the body (and in
+    # tables, selects), U+FFFD in tag and attribute names and values, comments, <title>, <textarea> and SVG.
     warnings: list[str] = []
     html = bound_markup(html, warnings, max_elements=max_elements)
     tree = LexborHTMLParser(html)

@@ -20,9 +20,11 @@ Decisions a caller may need to know:
 - **Undecodable bytes** under a declared charset are replaced with U+FFFD, as a browser does, and a warning says
   where the first one is: the page still opens and the loss is stated.
 - **Truncation.** When the archive ends before its closing boundary, every complete part is kept and the cut
-  part is dropped with a warning naming it. If the cut part is the HTML itself it is kept only when its text
-  still ends with `</html>` (only the closing boundary was lost); otherwise reading fails, because a page with
-  records missing would silently skew every label and score made on it.
+  part is dropped with a warning naming it. A last part that shows it is whole (base64 ending in its final
+  padding) is kept, and the warning says only the closing boundary is missing; one whose end cannot be checked
+  (another encoding, base64 without padding) is dropped as possibly cut. If the cut part is the HTML itself it
+  is kept only when its text still ends with `</html>` (only the closing boundary was lost); otherwise reading
+  fails, because a page with records missing would silently skew every label and score made on it.
 - **Quoted-printable line breaks.** A hard line break decodes to `"\\n"` and an encoded `=0D` / `=0A` to itself,
   so that `read_mhtml(mhtml_bytes(html)).html == html` for any text. Chromium's own CRLF breaks therefore read
   as LF, which the HTML parser would have normalised anyway.
@@ -143,9 +145,8 @@ def read_mhtml(data: bytes, *, name: str | None = None) -> Snapshot:
     main = _main_part_index(parts, headers, closed, label)
     _warn_if_main_part_is_not_the_saved_page(headers, parts, parts[main], warnings)
     html, charset = _main_html(parts[main], label, warnings)
-    if cut:
-        _accept_truncation(parts, main, html, label, warnings)
-    elif not closed:
+    last_dropped = cut and _accept_truncation(parts, main, html, label, warnings)
+    if not cut and not closed:
         warnings.append(
             "The archive ends right after a boundary line, without its closing boundary: "
             "the file may have been truncated after its last complete part."
@@ -155,7 +156,7 @@ def read_mhtml(data: bytes, *, name: str | None = None) -> Snapshot:
         url=_saved_url(headers, parts[main]),
         title=_title_of(headers, html, warnings),
         charset=charset,
-        resources=_resources(parts[:-1] if cut and main < len(parts) - 1 else parts, main, warnings),
+        resources=_resources(parts[:-1] if last_dropped else parts, main, warnings),
         warnings=warnings,
         kind="mhtml",
         media_type=parts[main].mime_type or "text/html",
@@ -469,14 +470,28 @@ def _main_html(part: _Part, label: str, warnings: list[str]) -> tuple[str, str]:
     return decode_html(raw, charset, warnings)
 
 
-def _accept_truncation(parts: list[_Part], main: int, html: str, label: str, warnings: list[str]) -> None:
-    """Keep a cut archive when its HTML is whole; refuse it when the HTML itself was cut."""
+def _accept_truncation(parts: list[_Part], main: int, html: str, label: str, warnings: list[str]) -> bool:
+    """Keep a cut archive when its HTML is whole; refuse it when the HTML itself was cut. True if its last part, a
+    resource, is to be dropped as cut off."""
     if main < len(parts) - 1:
+        last = parts[-1]
+        ending = _ending_of_last_part(last)
+        if ending == "whole":
+            warnings.append(
+                f"The archive lacks only its closing boundary: its last part, {last.describe()}, is whole (its "
+                "base64 ends with its final padding) and was kept."
+            )
+            return False
         warnings.append(
             "The archive ends before its closing boundary (the file is truncated): "
-            f"{parts[-1].describe()} was cut off and was dropped; the HTML and the other parts are complete."
+            f"{last.describe()} was cut off and was dropped; the HTML and the other parts are complete."
+            if ending == "cut" else
+            "The archive ends before its closing boundary (the file may be truncated): "
+            f"{last.describe()} may have been cut off (where it ends cannot be checked) and was dropped; the HTML "
+            "and the other parts are complete."
         )
-    elif html.rstrip().lower().endswith("</html>"):
+        return True
+    if html.rstrip().lower().endswith("</html>"):
         warnings.append(
             "The archive ends before its closing boundary, but its HTML ends with </html> and was read as complete."
         )
@@ -486,6 +501,31 @@ def _accept_truncation(parts: list[_Part], main: int, html: str, label: str, war
             "the file is truncated: it ends inside the HTML part, before the closing boundary, "
             "so part of the page is missing. Save the page again.",
         )
+    return False
+
+
+def _ending_of_last_part(part: _Part) -> str:
+    """How the last part of an archive without its closing boundary ends: "whole", "cut", or "unknown".
+
+    Only base64 tells: a cut almost always leaves letters that are not a whole number of 4-letter groups, and
+    only an encoder's last group carries `=` padding. A part that ends on a group without padding, or that is in
+    another encoding, may be whole or cut: it is not kept on a guess."""
+    letters = _BLANKS.sub(b"", part.body)
+    if not letters:
+        return "cut"  # cut in its headers, or right after them
+    if part.headers.get("content-transfer-encoding", "").strip().lower() != "base64" or _NOT_BASE64.search(letters):
+        return "unknown"
+    if len(letters) % 4:
+        return "cut"
+    return "whole" if letters.endswith(b"=") and _decodes_as_base64(letters) else "unknown"
+
+
+def _decodes_as_base64(letters: bytes) -> bool:
+    try:
+        binascii.a2b_base64(letters, strict_mode=True)
+    except binascii.Error:
+        return False
+    return True
 
 
 def _resources(parts: list[_Part], main: int, warnings: list[str]) -> dict[str, Resource]:

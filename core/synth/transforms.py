@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 from ..page.dom import Element, js_trim
 
@@ -65,13 +66,24 @@ class Layout:
     protected: frozenset[str] = frozenset()  # attributes no transformation may touch (the driver's stamps)
 
     def containers(self) -> list[Element]:
-        return list({id(u.container): u.container for u in self.units}.values())
+        return [container for container, _ in self.units_by_container()]
 
-    def units_in(self, container: Element) -> list[Unit]:
-        return [u for u in self.units if u.container is container]
+    def units_by_container(self) -> list[tuple[Element, list[Unit]]]:
+        """Each container (in the order of its first unit) with its units, in one pass: asking per container
+        would take a page's records times its containers. Read afresh, as transformations move units."""
+        grouped: dict[int, tuple[Element, list[Unit]]] = {}
+        for unit in self.units:
+            container = unit.container
+            grouped.setdefault(id(container), (container, []))[1].append(unit)
+        return list(grouped.values())
 
-    def record_ids(self) -> set[int]:
-        return {id(e) for e in self.record_elements}
+    def record_ids(self) -> frozenset[int]:
+        return self._record_ids
+
+    @cached_property
+    def _record_ids(self) -> frozenset[int]:
+        # Kept: asked once per container and per chrome parent, and the record elements never change.
+        return frozenset(id(e) for e in self.record_elements)
 
     def within_record(self, element: Element) -> bool:
         """True if the element is a record element or lies inside one."""
@@ -132,8 +144,17 @@ def append(parent: Element, child: Element | str) -> None:
 
 
 def position(node: Element) -> int:
+    """The node's index among its parent's children: a scan, so for one node; for many, `positions`."""
     assert node.parent is not None
     return next(i for i, c in enumerate(node.parent.children) if c is node)
+
+
+def positions(parent: Element) -> dict[int, int]:
+    """The index of each of the parent's children, by id: one scan for as many look-ups as a page has records."""
+    found: dict[int, int] = {}
+    for index, child in enumerate(parent.children):
+        found.setdefault(id(child), index)
+    return found
 
 
 def wrap(nodes: list[Element], wrapper: Element) -> Element:
@@ -164,6 +185,34 @@ def remove(node: Element) -> None:
     node.parent = None
 
 
+def remove_all(nodes: Iterable[Element]) -> None:
+    """Remove every one of `nodes` (each with a parent), one pass over each parent's children."""
+    by_parent: dict[int, tuple[Element, set[int]]] = {}
+    for node in nodes:
+        assert node.parent is not None
+        by_parent.setdefault(id(node.parent), (node.parent, set()))[1].add(id(node))
+        node.parent = None
+    for parent, gone in by_parent.values():
+        parent.children[:] = [c for c in parent.children if id(c) not in gone]
+
+
+def wrap_spans(parent: Element, wrapped: list[tuple[int, int, Element]]) -> None:
+    """Put each (start, end) slice of the parent's children into its wrapper, as `wrap` does one, in one pass.
+    The slices are in order and do not overlap."""
+    children = parent.children
+    kept: list[Element | str] = []
+    previous = 0
+    for start, end, wrapper in wrapped:
+        kept += children[previous:start]
+        for child in children[start:end]:
+            append(wrapper, child)
+        wrapper.parent = parent
+        kept.append(wrapper)
+        previous = end
+    kept += children[previous:]
+    parent.children[:] = kept
+
+
 def ancestors(element: Element) -> Iterable[Element]:
     """The element and every ancestor, nearest first."""
     node: Element | None = element
@@ -192,8 +241,9 @@ def wrapper_tag(parent: Element, rng: random.Random) -> str:
 def spans(container: Element, units: list[Unit]) -> list[tuple[int, int, Unit]] | None:
     """Each unit's (start, end) slice of the container's children, in order; None if two units interleave."""
     found = []
+    index = positions(container)
     for unit in units:
-        indexes = [position(n) for n in unit.nodes]
+        indexes = [index[id(n)] for n in unit.nodes]
         found.append((min(indexes), max(indexes) + 1, unit))
     found.sort(key=lambda s: s[0])
     if any(a[1] > b[0] for a, b in zip(found, found[1:], strict=False)):
@@ -204,8 +254,7 @@ def spans(container: Element, units: list[Unit]) -> list[tuple[int, int, Unit]] 
 def separable_units(layout: Layout, minimum: int = 1) -> list[tuple[Element, list[tuple[int, int, Unit]]]]:
     """Containers whose units do not interleave, with their spans (at least `minimum` units)."""
     result = []
-    for container in layout.containers():
-        units = layout.units_in(container)
+    for container, units in layout.units_by_container():
         shared = len({id(e) for u in units for e in u.elements}) != sum(len(u.elements) for u in units)
         found = None if shared else spans(container, units)
         if found is not None and len(found) >= minimum:
@@ -230,8 +279,9 @@ def table_cards(layout: Layout, rng: random.Random) -> Applied:
     card_lists = [c for c, found in separable_units(layout, minimum=2) if _is_card_list(c, found)]
     for table in tables:
         _table_to_cards(table)
+    units = {id(container): units for container, units in layout.units_by_container()}
     for container in card_lists:
-        _cards_to_table(container, {id(u.nodes[0]) for u in layout.units_in(container)})
+        _cards_to_table(container, {id(u.nodes[0]) for u in units[id(container)]})
     parts = [f"{len(tables)} table(s) to cards"] if tables else []
     parts += [f"{len(card_lists)} card list(s) to tables"] if card_lists else []
     return Applied(len(tables) + len(card_lists), ", ".join(parts) or "no table of records or list of cards to turn")
@@ -369,8 +419,7 @@ def remove_chrome(layout: Layout, rng: random.Random) -> Applied:
     holders = layout.holders()
     candidates = [c for p in _chrome_parents(layout) if not in_foreign(p) for c in _chrome_children(p, holders)]
     chosen = [c for c in candidates if rng.random() < 0.35] or candidates[:1]
-    for element in chosen:
-        remove(element)
+    remove_all(chosen)
     return Applied(len(chosen), f"{len(chosen)} of {len(candidates)} non-record elements removed")
 
 
@@ -382,7 +431,8 @@ def reorder_chrome(layout: Layout, rng: random.Random) -> Applied:
         chrome = _chrome_children(parent, holders)
         if len(chrome) < 2 or in_foreign(parent):
             continue
-        slots = [position(c) for c in chrome]
+        index = positions(parent)
+        slots = [index[id(c)] for c in chrome]
         order = _changed_permutation(len(chrome), rng)
         for slot, index in zip(slots, order, strict=True):
             parent.children[slot] = chrome[index]
@@ -513,10 +563,13 @@ def wrap_records(layout: Layout, rng: random.Random) -> Applied:
         tag = wrapper_tag(container, rng)
         attrs = {"class": rng.choice(CLASS_WORDS)}
         # which spans hold a text, read before the first wrap shifts the positions
-        plain = [unit for start, end, unit in found if not _names_a_text(container.children[start:end])]
-        for unit in plain:
-            unit.nodes = [wrap(unit.nodes, new_element(tag, attrs))]
-            wrapped += 1
+        plain = [(start, end, unit) for start, end, unit in found
+                 if not _names_a_text(container.children[start:end])]
+        wrappers = [(start, end, new_element(tag, attrs)) for start, end, _ in plain]
+        wrap_spans(container, wrappers)
+        for (_, _, unit), (_, _, wrapper) in zip(plain, wrappers, strict=True):
+            unit.nodes = [wrapper]
+        wrapped += len(plain)
     return Applied(wrapped, f"{wrapped} records wrapped")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtGui import QImage
 
-from recordlens.annotator.app import main
+from recordlens.annotator.app import BASE_WAIT_S, WAIT_S_PER_MB, main, screenshot_wait_s
 from recordlens.annotator.labelling.demo_project import open_demo_project
 
 pytestmark = pytest.mark.app
@@ -104,3 +104,29 @@ def test_started_without_a_project_the_app_reopens_the_project_last_open(qapp, t
     (folder / "project.db").unlink()  # the project is gone: the demo opens, no error
     with open_project_for(parse_args([])) as fallback:
         assert fallback.root.resolve() != folder.resolve()
+
+
+def test_a_page_not_drawn_in_time_is_named_by_its_file_with_how_to_wait_longer(qapp, tmp_path: Path,
+                                                                                capsys) -> None:
+    # The browser's own address for a page (recordlens-page:/2/<hash>.html) tells a user nothing.
+    shot = tmp_path / "x.png"
+    code = main(["--demo-dir", str(tmp_path / "demo"), "--screenshot", str(shot), "--page", "1", "--wait", "0.001"])
+    error = capsys.readouterr().err
+    with open_demo_project(tmp_path / "demo") as project:
+        page_file = project.snapshot_file("1")
+    assert code == 2 and not shot.exists()
+    assert f"page 1 ({page_file}, " in error and "was not drawn within 0.001 s" in error, error
+    assert "--wait SECONDS" in error and "recordlens-page:" not in error
+
+
+def test_the_screenshot_wait_grows_with_the_page_file_unless_given(tmp_path: Path) -> None:
+    small, large = tmp_path / "small.html", tmp_path / "large.html"
+    small.write_bytes(b"<p>x</p>")
+    large.write_bytes(b"x" * 30_000_000)
+    assert screenshot_wait_s(small, None) == pytest.approx(BASE_WAIT_S, abs=0.01)
+    assert screenshot_wait_s(large, None) == pytest.approx(BASE_WAIT_S + 30 * WAIT_S_PER_MB)
+    assert screenshot_wait_s(large, 5.0) == 5.0
+    with pytest.raises(SystemExit):
+        main(["--wait", "60"])  # goes with --screenshot
+    with pytest.raises(SystemExit):
+        main(["--screenshot", str(tmp_path / "x.png"), "--wait", "0"])

@@ -104,3 +104,17 @@ def test_element_text_joins_descendant_texts_in_order() -> None:
 def test_element_text_follows_document_order_in_mixed_content() -> None:
     page = parse_html("<li><a>Computation and Language</a> (cs.CL) — 3 papers</li>")
     assert page.resolve("/body[1]/li[1]").text() == "Computation and Language (cs.CL) — 3 papers"
+
+
+def test_nul_is_dropped_from_body_text_as_chromium_does_but_is_u_fffd_in_names_and_values() -> None:
+    # HTML5: the "in body" mode ignores a U+0000 character; the tokenizer makes it U+FFFD in tag names,
+    # attributes, RCDATA (<title>, <textarea>) and foreign content. QtWebEngine shows "<p>a\0b</p>" as "ab".
+    page = parse_html(b"<html><head><title>t\x00t</title></head><body><p a='v\x00w'>a\x00b</p><li\x00nk>z</li\x00nk>"
+                      b"<table>\x00<tr><td>\x00c\x00</td></tr></table><p>\x00</p><svg><text>f\x00g</text></svg>"
+                      b"<textarea>q\x00r</textarea></body></html>")
+    assert page.text_map == {
+        "/head[1]/title[1]": "t\ufffdt", "/body[1]/p[1]": "ab", "/body[1]/li\ufffdnk[1]": "z",
+        "/body[1]/table[1]/tbody[1]/tr[1]/td[1]": "c", "/body[1]/svg[1]/text[1]": "f\ufffdg",
+        "/body[1]/textarea[1]": "q\ufffdr"}
+    assert page.resolve("/body[1]/p[1]").attrs == {"a": "v\ufffdw"}
+    assert "/body[1]/p[2]" in page.by_xpath  # an element whose only text was NUL has none

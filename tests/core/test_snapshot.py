@@ -525,6 +525,46 @@ def test_an_archive_cut_after_its_html_keeps_the_complete_parts_and_says_what_wa
     ]
 
 
+PNG_PART = ("Content-Type: image/png\nContent-Location: http://x/b.png\nContent-Transfer-Encoding: base64\n\n"
+            + base64.encodebytes(b"\x89PNG\r\n\x1a\n" + bytes(range(60))).decode())  # a line, then "...Nzg5Ojs="
+
+
+def test_a_whole_last_part_is_kept_when_only_the_closing_boundary_is_missing() -> None:
+    whole = mhtml(HTML_PART, PNG_PART)
+    snapshot = read_mhtml(whole[: whole.rindex(b"\r\n--B--")], name="noclose.mhtml")
+
+    assert snapshot.resources["http://x/b.png"].data == b"\x89PNG\r\n\x1a\n" + bytes(range(60))
+    assert snapshot.warnings == [
+        "The archive lacks only its closing boundary: its last part, part 2 (image/png, http://x/b.png), is whole "
+        "(its base64 ends with its final padding) and was kept."]
+
+
+@pytest.mark.parametrize("cut", [2, 5])  # inside a group of four letters: "...Nzg5Oj", "...Nzg"
+def test_a_last_part_cut_inside_its_base64_is_still_said_cut_off_and_dropped(cut: int) -> None:
+    whole = mhtml(HTML_PART, PNG_PART)
+    end = whole.rindex(b"=\r\n\r\n--B--") + 1
+    snapshot = read_mhtml(whole[: end - cut], name="cut.mhtml")
+
+    assert "http://x/b.png" not in snapshot.resources
+    assert snapshot.warnings == [
+        "The archive ends before its closing boundary (the file is truncated): part 2 (image/png, "
+        "http://x/b.png) was cut off and was dropped; the HTML and the other parts are complete."]
+
+
+def test_a_last_part_whose_end_cannot_be_checked_is_dropped_as_possibly_cut() -> None:
+    # Plain text, and base64 cut after a whole group of four letters (no padding), read the same whole or cut.
+    css = mhtml(HTML_PART, "Content-Type: text/css\nContent-Location: http://x/a.css\n\na{color:red}")
+    png = mhtml(HTML_PART, PNG_PART)
+    for cut, part in [(css[: css.rindex(b"\r\n--B--")], "part 2 (text/css, http://x/a.css)"),
+                      (png[: png.rindex(b"Ojs=")], "part 2 (image/png, http://x/b.png)")]:
+        snapshot = read_mhtml(cut)
+
+        assert len(snapshot.resources) == 0
+        assert snapshot.warnings == [
+            f"The archive ends before its closing boundary (the file may be truncated): {part} may have been cut "
+            "off (where it ends cannot be checked) and was dropped; the HTML and the other parts are complete."]
+
+
 def test_an_archive_that_only_lacks_its_closing_boundary_is_read_with_a_warning() -> None:
     whole = mhtml(HTML_PART)
     snapshot = read_mhtml(whole[: whole.rindex(b"--B--")])
