@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,6 +49,16 @@ def serve(handler: type[BaseHTTPRequestHandler], address: str = "127.0.0.1") -> 
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@contextmanager
+def refusing_port() -> Iterator[int]:
+    """A port of 127.0.0.1 that refuses every connection until the block ends: bound and kept bound, never listened
+    at. A port bound for its number and then freed could be taken meanwhile by a process running beside, which
+    would then answer or hang instead of refusing."""
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        yield int(held.getsockname()[1])
 
 
 def base_url(server: ThreadingHTTPServer) -> str:

@@ -40,25 +40,49 @@ def natural_key(name: str) -> tuple[object, ...]:
 
 
 def page_name_problem(name: str) -> str | None:
-    """Why `name` cannot be a page's name, said up to where a caller's advice begins ("...: rename the file"); None
-    for a good one. Import takes a page's name from its file's stem; a name read from anywhere else (a removed
-    page's copy, which may have been edited, or a colleague's) is checked by this same rule. Refused: a name that
-    is not valid UTF-8 (bytes Python keeps as surrogates), which the project's database and every UTF-8 file that
-    names the page cannot hold; one holding a control character (a line break, a tab) or a line separator, at
-    which every list, message and export that names the page would break; and one holding a path separator (or an
-    absolute path), no file's stem: an export or synth writes each page to `FOLDER/NAME.html`, which for `../x`
-    or `/tmp/x` would be a file outside the folder asked for."""
+    """Why `name` cannot be a new page's name, said up to where a caller's advice begins ("...: rename the file");
+    None for a good one. Import takes a page's name from its file's stem and holds it to this rule. Refused: a name
+    that is not valid UTF-8 (bytes Python keeps as surrogates), which the project's database and every UTF-8 file
+    that names the page cannot hold; one holding a control character (a line break, a tab) or a line separator, at
+    which every list, message and export that names the page would break; and one that is a path
+    (`page_name_is_path`). Import refuses control characters only since 2026-12-05, so an older project may hold
+    a name with a tab: what reads a name back from a project (restore-page, export, synth) refuses only a path."""
     if not_utf8(name):
         return f"the page name {written(name)} is not valid UTF-8"
     odd = [c for c in name if unicodedata.category(c) in LINE_BREAKING]
     if odd:
         return (f"the page name {name!r} holds {_character(odd[0])}, which would break the lists and messages that "
                 "name the page")
+    return page_name_is_path(name)
+
+
+def page_name_is_path(name: str) -> str | None:
+    """Why `name` is a path, not a file's name (it holds a path separator, as an absolute path does), or None: an
+    export or synth writes each page to `FOLDER/NAME.html`, which for `../x` or `/tmp/x` would be a file outside
+    the folder asked for. What writes such a file checks where it lands too (`lands_outside`), which also covers a
+    name only Windows reads as a path (`C:notes`, on another drive)."""
     held = [separator for separator in _PATH_SEPARATORS if separator in name]
     if held:
         return (f"the page name {written(name)} is a path, not a file's name (it holds {held[0]!r}): the files an "
                 "export or synth writes for the page would land outside their folder")
     return None
+
+
+def lands_outside(folder: Path, file_name: str, name: str) -> str | None:
+    """Why the file `file_name` of page `name`, written as `folder / file_name`, would not land in `folder` (a
+    name read from a project's database or a dataset: `../../notes`, `/home/x`, on Windows `D:notes`), said
+    naming the page; None when it lands there. What is compared is the place the write goes to, not the name's
+    characters: the file must be an entry of `folder` as written (`a/../b` is not: it needs a folder `a`) and
+    once resolved (a symbolic link on the way), so a name is refused only where its file would be elsewhere."""
+    target = folder / file_name
+    try:
+        inside = target.parent == folder and target.resolve().parent == folder.resolve()
+    except (OSError, RuntimeError, ValueError):  # a symbolic link loop, a NUL in the name: no place to write to
+        return f"the page name {written(name)} names no file that can be written in {folder}"
+    if inside:
+        return None
+    return (f"the page name {written(name)} is a path, not a file's name: its file would be written outside "
+            f"{folder}")
 
 
 LINE_BREAKING = ("Cc", "Zl", "Zp")  # control characters (a line break, a tab) and Unicode's line separators

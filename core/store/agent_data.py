@@ -18,7 +18,7 @@ from ..agent.model import ModelCall, Task, Trajectory
 from ..agent.targets import Target
 from ..agent.tasks import same_version, task_digest
 from .db import Connection, Provenance, StoreError, dumps, now
-from .files import snapshot_path, store_snapshot
+from .files import store_snapshot, stored_file
 from .runs import StoredRun
 
 if TYPE_CHECKING:
@@ -188,7 +188,7 @@ class AgentData:
         # recording stored again at each step (`replacing`) stored its earlier ones already, under the names its
         # steps give them: they are not hashed again at every step.
         for digest, png in trajectory.screenshots.items():
-            if replacing is None or not snapshot_path(self._store.root, digest, SCREENSHOT_SUFFIX).is_file():
+            if replacing is None or stored_file(self._store.root, digest, SCREENSHOT_SUFFIX) is None:
                 store_snapshot(self._store.root, png, SCREENSHOT_SUFFIX)
         at = now()
         steps = trajectory.steps
@@ -306,9 +306,9 @@ class AgentData:
                 for p, prompt, answer, usage, seconds, error, system, images in rows]
 
     def screenshot_file(self, digest: str) -> Path | None:
-        """The stored PNG a step's screenshot hash names, or None when it is not in the project."""
-        path = snapshot_path(self._store.root, digest, SCREENSHOT_SUFFIX)
-        return path if path.is_file() else None
+        """The stored PNG a step's screenshot hash names, or None when it is not in the project (a step of a
+        trajectory read from a file may name its screenshot `step-1`: no hash, so none of the project's)."""
+        return stored_file(self._store.root, digest, SCREENSHOT_SUFFIX)
 
 
 _TRAJECTORY_COLUMNS = ("task_id", "actor_id", "agent_run_id", "answer", "success", "started_at", "ended_at",

@@ -69,7 +69,7 @@ from pathlib import Path
 from .. import atomic
 from ..errors import RecordLensError
 from ..output_paths import outside_of, writable_file
-from ..page.dataset import UNFINISHED_EXPORT, page_name_problem
+from ..page.dataset import UNFINISHED_EXPORT, lands_outside
 from ..page.snapshot import read_file_bytes
 from ..records.hygiene import xpaths_without_text
 from ..records.model import TextKeyIndex, save_records
@@ -100,8 +100,8 @@ class ExportSummary:
     # not written as truth until the page is marked labelled
     unfinished_records: dict[str, int] = field(default_factory=dict)
     leftovers_removed: Removed = Removed(0, 0)  # jsonl, csv: hidden files of earlier exports killed part way
-    # nexteval: pages not written, and why: a name that is a path, or a saved copy's name not a hash (the database
-    # changed by hand, a page restored from an edited copy), whose files would land outside `out`
+    # nexteval: pages not written, and why: a name whose files would land outside `out` (a path), or a saved copy's
+    # name not a hash (the database changed by hand, a page restored from an edited copy)
     refused: dict[str, str] = field(default_factory=dict)  # the why names the page
 
 
@@ -165,7 +165,7 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
     unfinished = {info.name: info.true_labels for info in pages
                   if info.status not in TRUE_PAGE_STATUSES and info.true_labels}
     chosen = [info for info in pages if all_pages or info.status in TRUE_PAGE_STATUSES]
-    refused = {info.name: why for info in chosen if (why := _why_not_written(info)) is not None}
+    refused = {info.name: why for info in chosen if (why := _why_not_written(info, html_dir, gt_dir)) is not None}
     chosen = [info for info in chosen if info.name not in refused]
     missing = [info.name for info in chosen if not project.snapshot_file(info.name).is_file()]
     if missing:  # before anything is written: half a dataset is worse than none
@@ -198,15 +198,17 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
                          unfinished_records=unfinished, refused=refused)
 
 
-def _why_not_written(info: PageInfo) -> str | None:
+def _why_not_written(info: PageInfo, html_dir: Path, gt_dir: Path) -> str | None:
     """Why a page's files cannot be written into the dataset, or None: every file of it is named from what the
     project stores (`html/NAME.SUFFIX`, `gt/NAME.json`, read from `snapshots/HASH.SUFFIX`), and a name that is a
     path (`../../notes`, `/home/x`) would write over a file outside the folder asked for, whatever wrote it into
-    the project (an edited copy put back by restore-page, the database changed by hand). Import refuses such a
-    name by the same rule (`page_name_problem`)."""
+    the project (an edited copy put back by restore-page, the database changed by hand). Only where the files
+    land is checked (`lands_outside`), not import's whole rule for new names: an older project may hold a name
+    with a tab, which exports as it always did. A page renamed `NAME (2)` (`_file_stems`) lands where NAME does."""
     if (unsafe := snapshot_name_problem(info.snapshot, info.suffix)) is not None:
         return f"page {written(info.name)}'s saved copy: {unsafe}"
-    return page_name_problem(info.name)  # it names the page itself
+    return (lands_outside(html_dir, f"{info.name}{info.suffix}", info.name)
+            or lands_outside(gt_dir, f"{info.name}.json", info.name))  # it names the page itself
 
 
 def _file_stems(names: Sequence[str], warnings: list[str]) -> dict[str, str]:

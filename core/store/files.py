@@ -60,6 +60,17 @@ def snapshot_path(root: Path, digest: str, suffix: str) -> Path:
     return root / SNAPSHOTS / digest[:2] / f"{digest}{suffix}"
 
 
+def stored_file(root: Path, digest: str, suffix: str) -> Path | None:
+    """The stored file a name that may be no stored file's names, or None when there is none: a trajectory step's
+    screenshot is named by whatever wrote the trajectory (`step-1` in a file of someone's), so a name that is no
+    hash is no fault there, only no screenshot of the project. (A snapshot row's hash is asked of `snapshot_path`,
+    which refuses one that is not a hash: the project itself wrote it.)"""
+    if snapshot_name_problem(digest, suffix) is not None:
+        return None
+    path = snapshot_path(root, digest, suffix)
+    return path if path.is_file() else None
+
+
 def snapshot_name_problem(digest: str, suffix: str) -> str | None:
     """Why `digest` and `suffix` name no stored file (a sha256 in lower-case hex, as `content_hash` writes it, and
     a suffix such as `.mhtml`), or None."""

@@ -25,7 +25,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..page.dataset import page_name_problem
+from ..page.dataset import page_name_is_path
 from .db import StoreError, dumps, now
 from .files import snapshot_path
 from .project import Project
@@ -122,10 +122,12 @@ def _saved_copy(project: Project, digest: object, suffix: str, copy: Path) -> Pa
 
 
 def _checked_name(name: object, copy: Path) -> str:
-    """The page's name as the copy holds it, refused as import refuses it (`page_name_problem`): a copy in
+    """The page's name as the copy holds it, refused when it is a path (`page_name_is_path`): a copy in
     `removed/` may come from a colleague or have been edited, and a name such as `../../notes` would have every
-    export and synth of the project write the page's files outside the folder they were given."""
-    problem = page_name_problem(name) if isinstance(name, str) else f"the page name {name!r} is not a text"
+    export and synth of the project write the page's files outside the folder they were given. Import's other
+    rules for new names are not asked: a project imported before 2026-12-05 may hold a page named with a tab,
+    which, once removed, must come back as it was."""
+    problem = page_name_is_path(name) if isinstance(name, str) else f"the page name {name!r} is not a text"
     if problem is not None:
         raise StoreError(f"{copy}: {problem}; remove-page writes the name the project held, so the copy was changed "
                          "since (or made elsewhere): it cannot be put back")

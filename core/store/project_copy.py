@@ -30,7 +30,7 @@ from ..owner_files import owner_line, process_alive
 from ..page.dataset import natural_key
 from ..wording import listed
 from .db import StoreError, connect, full_or_nearly
-from .files import SNAPSHOTS, snapshot_path
+from .files import SNAPSHOTS, snapshot_name_problem, snapshot_path
 from .project import PROJECT_DB, Project, open_project
 from .schema import SCHEMA_VERSION
 
@@ -59,7 +59,7 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
         if missing:  # before anything is written: the copy would lack them too
             names = list(missing)
             raise StoreError(f"the project {root} lacks the saved page of {len(missing)} page(s) ({listed(names)}; "
-                             f"first: {missing[names[0]]} is missing, deleted by hand?): put it back, "
+                             f"first: {missing[names[0]]}): put it back, "
                              "or take the page out (`recordlens project remove-page`), then copy")
         try:
             partial = _partial_folder(dest)
@@ -144,12 +144,22 @@ def _only_readable(root: Path, database: Path) -> bool:
     return held and not (os.access(root, os.W_OK) and os.access(database, os.W_OK))
 
 
-def _missing_snapshots(project: Project) -> dict[str, Path]:
-    """Page -> its saved page's file, for each page whose file is gone; asked in the terms of every schema version
-    (a read-only project of an earlier RecordLens is copied as it is)."""
+def _missing_snapshots(project: Project) -> dict[str, str]:
+    """Page -> why its saved page's file is not there to copy, for each such page: the file is gone, or the row
+    naming it was changed by hand so that it names no stored file (said as one page's fault, among the others,
+    not a stop without a page named); asked in the terms of every schema version (a read-only project of an
+    earlier RecordLens is copied as it is)."""
     rows = project.db.execute("SELECT p.name, s.hash, s.suffix FROM pages p JOIN snapshots s ON s.hash = p.snapshot")
-    files = {name: snapshot_path(project.root, digest, suffix) for name, digest, suffix in rows}
-    return {name: files[name] for name in sorted(files, key=natural_key) if not files[name].is_file()}
+    missing = {name: why for name, digest, suffix in rows if (why := _why_missing(project.root, digest, suffix))}
+    return {name: missing[name] for name in sorted(missing, key=natural_key)}
+
+
+def _why_missing(root: Path, digest: str, suffix: str) -> str | None:
+    """Why the saved page named `digest` and `suffix` is not in the project's `snapshots/`, or None."""
+    if (problem := snapshot_name_problem(digest, suffix)) is not None:
+        return problem
+    path = snapshot_path(root, digest, suffix)
+    return None if path.is_file() else f"{path} is missing, deleted by hand?"
 
 
 def _partial_folder(dest: Path) -> Path:

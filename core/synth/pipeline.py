@@ -36,10 +36,10 @@ from ..output_paths import overlap, writable_folder
 from ..page.dataset import (
     SYNTH_MANIFEST,
     find_page_file,
+    lands_outside,
     natural_key,
     not_a_folder,
     page_files,
-    page_name_problem,
     record_files,
     synthetic_originals,
     synthetic_sources,
@@ -668,9 +668,11 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
 def _synthesise_source(name: str, load: Callable[[], Source], target: Path, options: SynthOptions,
                        manifest: _Manifest, report: SynthReport, taken: frozenset[str] = frozenset()) -> None:
     """Every variant of one labelled page, written. One unreadable page or one failed variant is reported and
-    skipped; the rest of the dataset is made. A page whose name is a path (`../../notes`: a project's page put back
-    from an edited copy) is refused, as import refuses the name: its files would land outside `target`."""
-    if (unsafe := page_name_problem(name)) is not None:
+    skipped; the rest of the dataset is made. A page whose files would land outside `target` (a name that is a
+    path, `../../notes`: a project's page put back from an edited copy, its database changed by hand) is refused.
+    Only that is checked, not import's whole rule for new names: a dataset's file `a<TAB>b.html`, or an older
+    project's page so named, is made as it always was."""
+    if (unsafe := _lands_outside(target, name, options, taken)) is not None:
         report.problems.append(f"{unsafe}; left out")
         report.left_out.append(name)
         return
@@ -787,6 +789,14 @@ def _prepare_output(target: Path, mark_unfinished: Callable[[], None]) -> int:
             shutil.rmtree(target / sub, ignore_errors=True)
     target.mkdir(parents=True, exist_ok=True)
     return removed
+
+
+def _lands_outside(target: Path, name: str, options: SynthOptions, taken: frozenset[str]) -> str | None:
+    """Why the files of page `name`'s variants (`_write_page`'s) would not land in their folders of `target`, or
+    None: asked of its first variant's, as every variant's name is the page's with only its number changed."""
+    variant = output_name(name, first_variant(name, options.seed, taken), options.seed)
+    files = [(target / "gt", f"{variant}.json")] + [(target / kind, f"{variant}.{kind}") for kind in options.formats]
+    return next((why for folder, file_name in files if (why := lands_outside(folder, file_name, name))), None)
 
 
 def _write_page(target: Path, result: SynthPage, options: SynthOptions, report: SynthReport) -> None:

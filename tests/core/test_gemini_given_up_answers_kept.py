@@ -57,7 +57,9 @@ def test_the_stop_line_under_max_tokens_names_the_timeout(
 
 def test_an_answer_after_one_given_up_counts_both() -> None:
     with FakeGemini([TRICKLED, answer(json.dumps(RECORDS), usage=(100, 20))]) as server:
-        caller = GeminiCaller(CallSettings(base_url=server.url, timeout_s=1.0, max_attempts=2, backoff_s=0.01),
+        # 3 s: the answer given up still trips it (trickled over 8 s), and the real one, asked with a client made
+        # anew, is not given up too on a loaded machine
+        caller = GeminiCaller(CallSettings(base_url=server.url, timeout_s=3.0, max_attempts=2, backoff_s=0.01),
                               api_key=KEY, sleep=lambda seconds: None, notify=lambda message: None)
         answered = caller.generate("page")
     assert answered.usage == {"prompt": 100, "completion": 20, "total": 120, UNCOUNTED: 1}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import logging
-import socket
 import threading
 import time
 from pathlib import Path
@@ -23,6 +22,7 @@ from recordlens.core.page.dom import parse_html
 from recordlens.core.resource_files import resource_path
 from tests.core.cli_runs import run
 from tests.fake_gemini import FakeGemini, answer, quota_spent, refused, status, trickle
+from tests.loopback import refusing_port
 
 PAGE = parse_html("<main><ul><li><b>Camera</b> $399</li><li><b>Lens</b> $129</li></ul></main>")
 RECORDS = [["/body[1]/main[1]/ul[1]/li[1]"], ["/body[1]/main[1]/ul[1]/li[2]"]]
@@ -160,17 +160,9 @@ def test_a_permission_denied_points_at_the_key_s_permissions(monkeypatch: pytest
 # finding 9: a refused connection is named with its address, and tried twice, not five times
 
 
-def refusing_port() -> int:
-    """A port of 127.0.0.1 where nothing listens: bound for a free number, then closed."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 def test_a_refused_connection_is_said_with_its_address_and_tried_twice() -> None:
-    port = refusing_port()
     slept: list[float] = []
-    with pytest.raises(GeminiError) as caught:
+    with refusing_port() as port, pytest.raises(GeminiError) as caught:
         caller(None, slept, base_url=f"http://127.0.0.1:{port}", max_attempts=5).generate("page")
     assert f"connection refused by 127.0.0.1:{port}" in str(caught.value)
     assert "a refused connection is tried 2 times, not 5" in str(caught.value)
@@ -181,9 +173,9 @@ def test_a_run_at_a_refusing_address_stops_in_seconds(tmp_path: Path, monkeypatc
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", KEY)
     monkeypatch.setattr(GeminiCaller, "_backoff", lambda self, attempt, wait: 0.01)
-    port = refusing_port()
-    code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
-                       str(tmp_path / "run"), "--base-url", f"http://127.0.0.1:{port}", "-q")
+    with refusing_port() as port:
+        code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+                           str(tmp_path / "run"), "--base-url", f"http://127.0.0.1:{port}", "-q")
     assert code == 4 and f"connection refused by 127.0.0.1:{port}" in err, err
     assert "6 requests" in err, err  # three pages, two tries each (not 15)
 

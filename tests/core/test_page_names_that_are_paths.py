@@ -1,8 +1,8 @@
 """A page's name or its saved copy's hash read from anywhere but an import (a copy in `removed/`, which may come from
-a colleague or have been edited; a database changed by hand) is held to import's rule: `project restore-page`
-refuses a name that is a path (`../../notes`, `/home/x`) and a hash that is no sha256, and `export --format
-nexteval` and `synth --project` never write outside `--out`, whatever the project's database says (the page is
-left out, said, and the command exits 1)."""
+a colleague or have been edited; a database changed by hand) is held to the rule that its files stay in their
+folder: `project restore-page` refuses a name that is a path (`../../notes`, `/home/x`) and a hash that is no
+sha256, and `export --format nexteval` and `synth --project` never write outside `--out`, whatever the project's
+database says (the page is left out, said, and the command exits 1)."""
 
 from __future__ import annotations
 

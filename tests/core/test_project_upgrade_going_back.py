@@ -13,12 +13,13 @@ import pytest
 
 from recordlens.core.store import StoreError, open_project, take_upgrades
 from recordlens.core.store import project as project_module
-from tests.core.old_projects import old_project
+from tests.core.old_projects import OLD_HASH, old_project
 
 
 def a_version_6_project(folder: Path) -> Path:
-    return old_project(folder, 6, "INSERT INTO snapshots VALUES ('h', '.html', 1, 't')",
-                       "INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', 'h', 't', 't')")
+    return old_project(folder, 6, f"INSERT INTO snapshots VALUES ('{OLD_HASH}', '.html', 1, 't')",
+                       "INSERT INTO pages (name, snapshot, imported_at, updated_at) "
+                       f"VALUES ('7', '{OLD_HASH}', 't', 't')")
 
 
 def test_going_back_as_said_undoes_the_upgrade_even_after_a_crash(tmp_path: Path) -> None:
@@ -26,7 +27,7 @@ def test_going_back_as_said_undoes_the_upgrade_even_after_a_crash(tmp_path: Path
     project = open_project(old)
     (upgrade,) = take_upgrades()
     with project.writing() as db:
-        db.execute("INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('8', 'h', 't', 't')")
+        db.execute(f"INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('8', '{OLD_HASH}', 't', 't')")
     shutil.copy(old / "project.db-wal", tmp_path / "wal")  # the log as a process killed now leaves it
     project.close()
     shutil.copy(tmp_path / "wal", old / "project.db-wal")

@@ -175,13 +175,15 @@ def test_scoring_a_folder_and_scoring_it_stored_judge_its_end_alike(
 
 
 def test_a_schema_9_project_takes_the_column_and_says_a_score_dropped_since(tmp_path: Path) -> None:
-    from tests.core.old_projects import old_project
+    from tests.core.old_projects import OLD_HASH, old_project
 
     folder = old_project(
-        tmp_path / "v9", 9, "INSERT INTO snapshots VALUES ('h', '.html', 1, 't')",
-        "INSERT INTO pages (name, snapshot, status, imported_at, updated_at) VALUES ('7', 'h', 'labelled', 't', 't')",
+        tmp_path / "v9", 9, f"INSERT INTO snapshots VALUES ('{OLD_HASH}', '.html', 1, 't')",
+        "INSERT INTO pages (name, snapshot, status, imported_at, updated_at) "
+        f"VALUES ('7', '{OLD_HASH}', 'labelled', 't', 't')",
         "INSERT INTO runs (method, started_at, status, ended_at) VALUES ('mdr', 't', 'finished', 't')",
-        "INSERT INTO pages (name, snapshot, status, imported_at, updated_at) VALUES ('8', 'h', 'labelled', 't', 't')",
+        "INSERT INTO pages (name, snapshot, status, imported_at, updated_at) "
+        f"VALUES ('8', '{OLD_HASH}', 'labelled', 't', 't')",
         "INSERT INTO predictions (run_id, page_id, records, error) VALUES (1, 1, '[]', NULL), (1, 2, '[]', NULL)",
         "INSERT INTO scores (run_id, page_id, precision, recall, f1, predicted_records, true_records, "
         "hallucinated_records, scored_at, page_reader, changes_seen) "

@@ -6,7 +6,6 @@ closed port for an endpoint that refuses."""
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ from recordlens.core.llm import gemini
 from tests.core.cli_runs import DEMO, run
 from tests.demo_agent import SITE_DIR, TASK_IDS, TASKS_FILE
 from tests.fake_gemini import FakeGemini, quota_spent
+from tests.loopback import refusing_port
 
 KEY = "test-key-not-real-wording"
 
@@ -23,13 +23,6 @@ KEY = "test-key-not-real-wording"
 def _key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", KEY)
     monkeypatch.setattr(gemini, "_said_no_key", [], raising=False)
-
-
-def closed_port() -> int:
-    """A port on 127.0.0.1 nothing listens at (bound, then freed)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def test_a_quota_wait_too_long_says_run_again_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -47,9 +40,10 @@ def test_a_quota_wait_too_long_says_run_again_once(tmp_path: Path, capsys: pytes
 def test_an_episode_cut_without_an_answer_says_no_answer_and_its_wait_names_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     task = TASK_IDS[0]
-    code, _, err = run(capsys, "agent", "run", "--project", str(tmp_path / "p"), "--site", str(SITE_DIR), "--tasks",
-                       str(TASKS_FILE), "--task", task, "--runs", "1", "--browser", "text", "--base-url",
-                       f"http://127.0.0.1:{closed_port()}")
+    with refusing_port() as port:
+        code, _, err = run(capsys, "agent", "run", "--project", str(tmp_path / "p"), "--site", str(SITE_DIR),
+                           "--tasks", str(TASKS_FILE), "--task", task, "--runs", "1", "--browser", "text",
+                           "--base-url", f"http://127.0.0.1:{port}")
     assert code == 4, err
     assert f"run 0 {task}: cut in 1 step (model error); no answer" in err, err
     assert "answer None" not in err

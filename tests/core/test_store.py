@@ -27,7 +27,7 @@ from recordlens.core.store.project import (
     open_project,
 )
 from recordlens.core.store.schema import MIGRATIONS, SCHEMA_VERSION, SchemaError, schema_version
-from tests.core.old_projects import old_project
+from tests.core.old_projects import OLD_HASH, old_project
 
 ANA = Provenance.person("ana")
 MDR = Provenance.extractor("mdr", "0.3", "html", seed=7)
@@ -408,8 +408,9 @@ def test_a_version_2_project_gets_the_agent_columns_and_keeps_its_tasks(tmp_path
 
 
 def test_a_version_1_project_is_migrated_on_open_and_keeps_its_data(tmp_path: Path) -> None:
-    folder = old_project(tmp_path / "old", 1, "INSERT INTO snapshots VALUES ('h', '.html', 1, 't')",
-                         "INSERT INTO pages (name, snapshot, imported_at, updated_at) VALUES ('7', 'h', 't', 't')")
+    folder = old_project(tmp_path / "old", 1, f"INSERT INTO snapshots VALUES ('{OLD_HASH}', '.html', 1, 't')",
+                         "INSERT INTO pages (name, snapshot, imported_at, updated_at) "
+                         f"VALUES ('7', '{OLD_HASH}', 't', 't')")
     db = connect(folder / "project.db")
     assert schema_version(db.conn) == 1 and "sites" not in db.table_names()
     db.close()
