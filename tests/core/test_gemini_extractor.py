@@ -73,8 +73,10 @@ def test_a_hang_past_the_timeout_is_retried_then_reported() -> None:
     with FakeGemini([hang(30), answer(json.dumps(RECORDS))]) as server:
         result = extractor(server, timeout_s=3.0).extract(PAGE)
     assert result.records == RECORDS
+    # A server that sends nothing meets two limits of the same length, whichever comes first: the HTTP client's on
+    # its read (nothing came) and the whole attempt's (`_within_the_timeout`: no whole answer came).
     with FakeGemini(default=hang(30)) as server, \
-            pytest.raises(ExtractionFailedError, match="no whole answer within 0.5 s"):
+            pytest.raises(ExtractionFailedError, match=r"no (whole )?answer within 0\.5 s"):
         extractor(server, timeout_s=0.5, max_attempts=2).extract(PAGE)
 
 
