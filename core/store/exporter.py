@@ -162,8 +162,7 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
         stopped = " (an export that was stopped part way)" if marker.exists() else ""
         raise StoreError(f"{out} already holds a dataset{stopped}; export into an empty folder")
     unlabelled = tuple(info.name for info in pages if info.status not in TRUE_PAGE_STATUSES)
-    unfinished = {info.name: info.true_labels for info in pages
-                  if info.status not in TRUE_PAGE_STATUSES and info.true_labels}
+    unfinished = {info.name: info.unfinished_records for info in pages if info.unfinished_records}
     chosen = [info for info in pages if all_pages or info.status in TRUE_PAGE_STATUSES]
     refused = {info.name: why for info in chosen if (why := _why_not_written(info, html_dir, gt_dir)) is not None}
     chosen = [info for info in chosen if info.name not in refused]

@@ -51,6 +51,7 @@ from .schema import (
     REJECTED,
     SCHEMA_VERSION,
     TRUE_LABEL_STATUSES,
+    TRUE_PAGE_STATUSES,
     SchemaError,
     migrate,
     sql_list,
@@ -145,6 +146,12 @@ class PageInfo:
     flagged: int = 0
     rejected: int = 0  # kept, never deleted: the page list shows them so that no record seems lost
     edited: int = 0  # of the true labels, those a person changed after accepting them (the rest are accepted)
+
+    @property
+    def unfinished_records(self) -> int:
+        """Its accepted and edited records while it is not marked labelled or reviewed: ground truth no export,
+        score or synth takes until it is (0 on a page marked so)."""
+        return 0 if self.status in TRUE_PAGE_STATUSES else self.true_labels
 
 
 @dataclass(frozen=True)

@@ -524,7 +524,7 @@ def project_sources(project_dir: str | Path) -> Sources:
         labelled = [(info.name, project.true_records(info.name), synthetic_source(info.source))
                     for info in pages if info.name in chosen]  # name, true records, made from
         unlabelled = [info.name for info in pages if info.name not in chosen]
-        in_progress = [info.name for info in pages if info.name not in chosen and info.true_labels]
+        in_progress = [info.name for info in pages if info.unfinished_records]
         originals = _originals_in(project, labelled)
         for name, records, made_from in labelled:
             try:
