@@ -175,6 +175,7 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
     from ..runs.runner import run_extractor, seed_dir
 
     undone = 0  # pages failed, and pages no file of which could be read
+    unreadable: list[str] | None = None  # one folder for every seed: listed once, after the first seed's run
     for seed in seeds:
         if method == "replay":
             if not args.answers:
@@ -213,7 +214,9 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
         for name, reason in summary.failed.items():
             warn(f"page {name} failed: {reason}")
         # each said above (skipped), left undone: counted, and the status 1 (replay: of the pages it has answers for)
-        not_read = [name for name in pages_not_read(args.pages) if names is None or name in names]
+        if unreadable is None:
+            unreadable = pages_not_read(args.pages)
+        not_read = [name for name in unreadable if names is None or name in names]
         if not never_began:
             print(end_of_run_line(summary, len(not_read)), file=sys.stderr)
         if summary.failed and not summary.stopped:  # a stopped run's stop line says how to go on, these pages too
