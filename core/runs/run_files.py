@@ -573,9 +573,12 @@ class ResumedRun:
     as_recorded_now: Callable[[dict[str, object]], dict[str, object]] = dict
 
     @classmethod
-    def of(cls, out: Path, extractor: object = None) -> ResumedRun:
+    def of(cls, out: Path, extractor: object = None, described: dict[str, object] | None = None) -> ResumedRun:
+        """The run in `out` as `extractor` reads its records; `described`: the run's description when it is not
+        the folder's run.json (a --restart's, whose run.json is not written yet)."""
         as_recorded_now = getattr(extractor, "as_recorded_now", None)
-        return cls(out, run_description_and_problem(out)[0], as_recorded_now if callable(as_recorded_now) else dict)
+        return cls(out, run_description_and_problem(out)[0] if described is None else described,
+                   as_recorded_now if callable(as_recorded_now) else dict)
 
     def made_otherwise(self, name: str) -> list[str]:
         """How page `name`'s records were made otherwise than the run says ([] when alike, or not said)."""
@@ -590,12 +593,17 @@ class ResumedRun:
 def made_otherwise_message(pages: Mapping[str, list[str]], whose: str, then: str) -> str:
     """The pages of a run whose records other settings than the run's made (`ResumedRun.pages_made_otherwise`), said
     once: which, how (each way once), and `then` (what is done of them, or what to do)."""
-    ways = list(dict.fromkeys(way for said in pages.values() for way in said))
+    ways = ways_made_otherwise(pages)
     names = list(pages)
     hold = "holds" if len(names) == 1 else "hold"
     return (f"{counted(len(names), 'page')} of {whose} ({listed(names, 8, total=True)}) {hold} records an earlier "
             f"run of the folder made with other settings ({'; '.join(ways)}), kept by a --restart that stopped "
             f"before it came to {'it' if len(names) == 1 else 'them'}: {then}")
+
+
+def ways_made_otherwise(pages: Mapping[str, list[str]]) -> list[str]:
+    """The ways the pages' records were made otherwise (`ResumedRun.pages_made_otherwise`), each once."""
+    return list(dict.fromkeys(way for said in pages.values() for way in said))
 
 
 def identity_differences(before: Mapping[str, object], now: Mapping[str, object]) -> list[str]:

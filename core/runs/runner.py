@@ -50,6 +50,7 @@ from .run_files import (
     predicted_on_other_pages,
     run_description_and_problem,
     run_identity,
+    ways_made_otherwise,
 )
 
 LOCK_FILE = ".extract.lock"  # hidden: no page's N.json, and gone once the run ends (`owner_files`)
@@ -396,8 +397,8 @@ def differences_left_by_the_restart(out: Path, extractor: Extractor) -> list[str
     """How the pages of `out` that hold records other settings than `extractor`'s made (the run before a --restart
     that stopped, which had not come to them) were made otherwise, each way once: what resuming the run extracts
     again (`extracted_before`); [] for none."""
-    pages = ResumedRun(out, _run_description(extractor), ResumedRun.of(out, extractor).as_recorded_now)
-    return list(dict.fromkeys(way for said in pages.pages_made_otherwise(record_files(out)).values() for way in said))
+    run = ResumedRun.of(out, extractor, described=_run_description(extractor))
+    return ways_made_otherwise(run.pages_made_otherwise(record_files(out)))
 
 
 @dataclass(frozen=True)
