@@ -8,7 +8,12 @@ best-candidate oracle (also kept out of page chrome) and the ground-truth ceilin
 of the largest page extracted with the shipped model, including the model's load, in a fresh process as one
 `extract` command runs it: not inside this one, whose state after a long cross-validation is not a user's.
 
+A change to how regions are *chosen* (`selector.select`), not to what is learnt, is measured without fitting the
+folds again: `--save-probabilities FILE` keeps every split's out-of-fold probabilities, and `--from-probabilities
+FILE` scores today's choice on them (refused when the candidates, labels or folds differ: core/runs/saved_folds.py).
+
 Usage: python bench/offline_extractor.py [--folds K] [--seed S] [--splits R] [--per-page] [--json FILE]
+                                         [--save-probabilities FILE | --from-probabilities FILE]
        python bench/offline_extractor.py --time-page FILE   (the timing line alone)"""
 
 from __future__ import annotations
@@ -39,12 +44,16 @@ def main() -> int:
     parser.add_argument("--per-page", action="store_true", help="print every page's figures")
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON to FILE")
     parser.add_argument("--time-page", metavar="FILE", help="only time the extraction of this page file")
+    saved = parser.add_mutually_exclusive_group()
+    saved.add_argument("--save-probabilities", metavar="FILE", help="keep the out-of-fold probabilities in FILE")
+    saved.add_argument("--from-probabilities", metavar="FILE",
+                       help="score today's choice of regions on the probabilities kept in FILE, fitting nothing")
     args = parser.parse_args()
     if args.time_page:
         print(time_extraction(Path(args.time_page)))
         return 0
-    cv = cross_validate_sets(development_sets(), args.folds, args.seed,
-                             splits=args.splits)
+    cv = cross_validate_sets(development_sets(), args.folds, args.seed, splits=args.splits,
+                             save_probabilities=args.save_probabilities, from_probabilities=args.from_probabilities)
     print(f"{len(cv.pages)} pages: candidates {cv.seconds['prepare']:.1f} s, cross-validation "
           f"{cv.seconds['cross_validation']:.1f} s", file=sys.stderr)
     print(format_report(cv, per_page=args.per_page))

@@ -72,6 +72,7 @@ from ..records.hygiene import ceiling_score
 from ..records.model import TextKeyIndex
 from ..records.score import PageScore, score_expanded
 from .in_sample import InSample, PageDigests, trained_on, tuned_on
+from .saved_folds import read_fold_results, save_fold_results
 
 KINDS = ("selector", "repeats", "oracle", "main_oracle", "ceiling")
 NOTE_WIDTH = 100  # the notes under the table, as wide as its own lines
@@ -291,9 +292,11 @@ def labelled_sets(sets: Sequence[tuple[str | Path, str | Path]], variants: Varia
 
 def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = 5, seed: int = 0,
                         config: FitConfig | None = None, progress: Wrap = lambda pages: pages,
-                        splits: int = 1) -> CrossValidation:
+                        splits: int = 1, save_probabilities: str | Path | None = None,
+                        from_probabilities: str | Path | None = None) -> CrossValidation:
     """The selector cross-validated over the datasets' pages (over `splits` fold splits), with repeats, the
-    oracle and the ceiling beside."""
+    oracle and the ceiling beside. The folds' out-of-fold probabilities can be saved to a file, or read from one
+    instead of fitting the folds (`saved_folds`: for a change to how regions are chosen, not to what is learnt)."""
     config = config or FitConfig()
     if splits < 1:
         raise RecordLensError(f"--splits must be at least 1 (got {splits})")
@@ -304,9 +307,14 @@ def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = 
     check_folds(k, len(labelled), len(set(groups)))
     examples = prepare(progress(labelled))
     prepared = time.perf_counter()
-    results = cross_validate(examples, k, seed, config, groups=groups)
-    more_splits = [[_selector_score(r) for r in cross_validate(examples, k, seed + i, config, groups=groups)]
-                   for i in range(1, splits)]
+    if from_probabilities is not None:
+        fold_results = read_fold_results(from_probabilities, examples, k, seed, config, splits)
+    else:
+        fold_results = [cross_validate(examples, k, seed + i, config, groups=groups) for i in range(splits)]
+    if save_probabilities is not None:
+        save_fold_results(save_probabilities, fold_results, k, seed, config)
+    results = fold_results[0]
+    more_splits = [[_selector_score(r) for r in split] for split in fold_results[1:]]
     fitted = time.perf_counter()
     figures = []
     tuning = repeats_tuning(examples, variants)

@@ -209,3 +209,45 @@ def test_the_benchmark_times_a_page_in_a_fresh_process() -> None:
     assert re.fullmatch(r"\(\d+\.\d\d MB\): model load \d+\.\d{3} s \+ parse \d+\.\d{3} s \+ extract \d+\.\d{3} s "
                         r"= \d+\.\d{3} s = \d+\.\dx a bare lxml\.html parse of the page in the same process "
                         r"\(\d+\.\d{3} s, best of \d+\)\n", done.stdout), done.stdout
+
+
+def test_saved_out_of_fold_probabilities_give_back_every_split_without_fitting(
+        datasets: list[tuple[Path, Path]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from recordlens.core.runs import cross_validation
+
+    kept = tmp_path / "oof.json"
+    fitted = cross_validate_sets(datasets, K, SEED, splits=2, save_probabilities=kept)
+
+    def no_fit(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        raise AssertionError("the folds were fitted again")
+
+    monkeypatch.setattr(cross_validation, "cross_validate", no_fit)
+    again = cross_validate_sets(datasets, K, SEED, splits=2, from_probabilities=kept)
+    assert again.as_dict()["pages"] == fitted.as_dict()["pages"]
+    assert [[s.f1 for s in split] for split in again.split_scores()] == \
+        [[s.f1 for s in split] for split in fitted.split_scores()]
+    # Fewer splits than were kept: the first ones.
+    first = cross_validate_sets(datasets, K, SEED, from_probabilities=kept)
+    assert first.as_dict()["pages"] == fitted.as_dict()["pages"]
+
+
+def test_saved_probabilities_are_refused_for_other_folds_or_other_candidates(
+        datasets: list[tuple[Path, Path]], tmp_path: Path) -> None:
+    from recordlens.core.errors import DatasetError
+
+    kept = tmp_path / "oof.json"
+    cross_validate_sets(datasets, K, SEED, save_probabilities=kept)
+    with pytest.raises(DatasetError, match="saved for other folds .*seed 0, not 1"):
+        cross_validate_sets(datasets, K, SEED + 1, from_probabilities=kept)
+    with pytest.raises(DatasetError, match="1 split\\(s\\) saved, 2 asked for"):
+        cross_validate_sets(datasets, K, SEED, splits=2, from_probabilities=kept)
+    # A page whose candidates changed since (its features digest no longer the same) is named.
+    document = json.loads(kept.read_text())
+    page = document["splits"][0][3]
+    page["features"] = "0" * 64
+    kept.write_text(json.dumps(document))
+    with pytest.raises(DatasetError, match=f"{page['page']} has other labels or candidates than when saved"):
+        cross_validate_sets(datasets, K, SEED, from_probabilities=kept)
+    kept.write_text('{"format": 1, "k": 3,')  # cut off mid-write by hand
+    with pytest.raises(DatasetError, match="cannot read the saved probabilities"):
+        cross_validate_sets(datasets, K, SEED, from_probabilities=kept)

@@ -1,0 +1,93 @@
+"""Out-of-fold probabilities kept in a file, so that a change to how regions are *chosen* is measured in a minute.
+
+Choosing regions (`selector.select`) changes nothing a fold's model learns: the cut is the model's constant and no
+fit reads the choice. So the probabilities every held-out page got in a cross-validation (all its splits) can be
+saved once (`bench/offline_extractor.py --save-probabilities FILE`, an hour and more on the 80 pages) and scored
+again with today's `select` (`--from-probabilities FILE`, a minute). They are read back only for the very
+candidates they were made of: each page's features are digested, and the folds' settings (K, seed, splits, the
+learner's settings) must be the same, else the file is refused with what differs. A change to candidates,
+features or the learner needs the folds fitted again."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+
+import numpy as np
+
+from ..atomic import write_text
+from ..errors import DatasetError
+from ..extract.training import Example, FitConfig, FoldResult
+
+__all__ = ["features_digest", "read_fold_results", "save_fold_results"]
+
+FORMAT = 1
+
+
+def features_digest(e: Example) -> str:
+    """A digest of the page's candidate features: another candidate, or another feature of one, changes it."""
+    features = np.ascontiguousarray(e.features, dtype=np.float64)
+    return hashlib.sha256(repr(features.shape).encode() + features.tobytes()).hexdigest()
+
+
+def save_fold_results(path: str | Path, splits: Sequence[Sequence[FoldResult]], k: int, seed: int,
+                      config: FitConfig) -> Path:
+    """Every split's held-out probabilities and thresholds, with what they were made of (written whole or not)."""
+    document = {"format": FORMAT, "k": k, "seed": seed, "config": _settings(config),
+                "splits": [[_page(r) for r in split] for split in splits]}
+    return write_text(path, json.dumps(document) + "\n")
+
+
+def read_fold_results(path: str | Path, examples: Sequence[Example], k: int, seed: int, config: FitConfig,
+                      splits: int) -> list[list[FoldResult]]:
+    """The first `splits` splits' results saved in `path`, for these examples in their order; DatasetError when the
+    file is not of these folds or of these candidates."""
+    document = _document(Path(path))
+    wanted = {"k": k, "seed": seed, "config": _settings(config)}
+    differ = [key for key, value in wanted.items() if document.get(key) != value]
+    if differ:
+        said = ", ".join(f"{key} {document.get(key)!r}, not {wanted[key]!r}" for key in differ)
+        raise DatasetError(f"{path}: saved for other folds ({said}); fit the folds again without --from-probabilities")
+    saved = document.get("splits") or []
+    if len(saved) < splits:
+        raise DatasetError(f"{path}: {len(saved)} split(s) saved, {splits} asked for")
+    return [_split_of(path, pages, examples) for pages in saved[:splits]]
+
+
+def _settings(config: FitConfig) -> dict[str, object]:
+    return json.loads(json.dumps(asdict(config)))  # tuples as lists, as they read back
+
+
+def _page(r: FoldResult) -> dict[str, object]:
+    e = r.example
+    return {"source": e.source, "page": e.name, "digest": e.digest, "features": features_digest(e),
+            "fold": r.fold, "threshold": float(r.threshold),
+            "probabilities": [float(p) for p in r.probabilities]}  # repr round-trips a float exactly
+
+
+def _document(path: Path) -> dict:
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise DatasetError(f"{path}: cannot read the saved probabilities ({exc})") from exc
+    if not isinstance(document, dict) or document.get("format") != FORMAT:
+        raise DatasetError(f"{path}: not a file of saved out-of-fold probabilities (format {FORMAT})")
+    return document
+
+
+def _split_of(path: str | Path, pages: list[dict], examples: Sequence[Example]) -> list[FoldResult]:
+    by_page = {(p.get("source"), p.get("page")): p for p in pages}
+    results = []
+    for e in examples:
+        saved = by_page.get((e.source, e.name))
+        if saved is None:
+            raise DatasetError(f"{path}: no saved probabilities for {e.source}/{e.name}")
+        if saved.get("digest") != e.digest or saved.get("features") != features_digest(e):
+            raise DatasetError(f"{path}: {e.source}/{e.name} has other labels or candidates than when saved; "
+                               "fit the folds again without --from-probabilities")
+        results.append(FoldResult(e, np.asarray(saved["probabilities"], dtype=np.float64), float(saved["threshold"]),
+                                  int(saved["fold"])))
+    return results
