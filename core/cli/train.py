@@ -256,7 +256,8 @@ def _say_in_place(out: Path, model: SelectorModel, own: bool, start: float) -> N
 def _warn_few_pages(model: SelectorModel, which: str = "The model written") -> None:
     """A model of one stage said as the app's Learn and Propose say it, with the way to a better one; `which`
     model it is (one written now, or the one already there)."""
-    from ..extract.training import ModelShape, few_pages_warning, fewest_bagged_pages
+    from ..extract.model_shape import ModelShape, few_pages_warning
+    from ..extract.training import fewest_bagged_pages
 
     written = ModelShape.of(model)
     if (risk := few_pages_warning(written)) is not None:  # in the words of the app's Learn and Propose
@@ -270,7 +271,8 @@ def _say_cross_validation(examples: list[Example], args: argparse.Namespace, mod
                           groups: list[str]) -> None:
     """`--cv K`: these settings cross-validated on these pages (variants in their source's fold: `groups`) beside
     the shipped model, and what the folds' weaker models mean for the figure."""
-    from ..extract.training import ModelShape, fold_shapes, weaker_folds_note
+    from ..extract.model_shape import ModelShape
+    from ..extract.training import fold_shapes, weaker_folds_note
     from ..runs.cross_validation import check_training
 
     for line in check_training(examples, args.cv, args.seed, workers=args.workers, groups=groups).lines():

@@ -23,6 +23,7 @@ import numpy as np
 from ..page.dom import Page
 from .base import Extraction
 from .candidates import Claims, PageCandidates, page_candidates
+from .model_shape import ModelShape, few_pages_warning
 from .repeats import Region, join_split_tables
 from .selector_model import ModelError, SelectorModel, checked_threshold
 
@@ -105,8 +106,6 @@ class SelectorExtractor:
         """What makes this model's proposals doubtful, for the one who proposes with it or has just learnt it (a
         model of one stage, from few pages), as `train` says it too; "" for a model of both stages, such as the
         shipped one."""
-        from .training import ModelShape, few_pages_warning  # training's own words; it imports this module
-
         return few_pages_warning(ModelShape.of(self.model)) or ""
 
     def extract(self, page: Page) -> Extraction:

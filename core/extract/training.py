@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +37,7 @@ from .context import _layout as context_layout
 from .context import context_features
 from .fit_pool import map_fits, requested_workers
 from .labels_match import expanded_records, matched_targets, region_targets
+from .model_shape import FULL_MODEL_PAGES, INNER_FOLDS, ModelShape
 from .selector import load_model, select
 from .selector_model import (
     FEATURES,
@@ -55,8 +55,6 @@ if TYPE_CHECKING:
 
 POSITIVE = 0.5  # a region whose records match true records this well on average is a region of records
 THRESHOLD = 0.5  # an even-odds cut: fixed, not searched on the development pages
-INNER_FOLDS = 3
-FULL_MODEL_PAGES = 2 * INNER_FOLDS  # the fewest labelled pages from which both stages are learnt
 BAG_SEED = 100  # offset of the bags' page draws from the fit's seed (the fits themselves use seed + bag)
 MAX_SEED = 2**31 - 1  # the fits use seed + bag and seed + 1 as scikit-learn seeds, which stop at 2**32 - 1
 
@@ -94,40 +92,6 @@ class FitConfig:
     # records fall in one true record). Each kind gets its `bags` members on the same page shares; the two
     # kinds' members disagree on different pages, and their mean scored above either kind alone (README).
     targets: tuple[str, ...] = ("best", "matched")
-
-
-@dataclass(frozen=True)
-class ModelShape:
-    """What a fit makes of some pages: its members, the page shares they were fitted on (bags) and the stages
-    every member has. Pages too few for a full model give one share (not bagged) and, below FULL_MODEL_PAGES,
-    one stage (`bags`, `_has_second_stage`)."""
-
-    pages: int
-    members: int
-    bags: int  # distinct page shares: 1 when not bagged
-    stages: int
-
-    @classmethod
-    def of(cls, model: SelectorModel) -> ModelShape:
-        """The shape of a fitted model, as its members and provenance record it. The members of one kind of
-        target were each fitted on a share of their own, so they count at least that many shares whatever the
-        pages are named; the names of the pages they left out tell shares of different kinds apart (two datasets
-        may name their pages alike: by names alone, two shares could look like one)."""
-        described = [m for m in model.provenance.get("members", []) if isinstance(m, dict)]
-        by_names = {tuple(m.get("left_out", [])) for m in described}
-        kinds = Counter(str(m.get("target", "")) for m in described)
-        shares = max(len(by_names), *kinds.values(), 1)
-        return cls(len(model.provenance.get("pages", [])), len(model.members), shares, model.stages)
-
-    def weaker_than(self, other: ModelShape) -> bool:
-        return self.stages < other.stages or self.bags < other.bags or self.members < other.members
-
-    def as_dict(self) -> dict[str, int]:
-        return {"pages": self.pages, "members": self.members, "bags": self.bags, "stages": self.stages}
-
-    def __str__(self) -> str:
-        bagged = f" on {self.bags} page shares" if self.bags > 1 else ", not bagged"
-        return f"{counted(self.stages, 'stage')}, {counted(self.members, 'member')}{bagged}"
 
 
 @dataclass
@@ -780,21 +744,6 @@ def _folds_said(held: Sequence[tuple[int, int]]) -> str:
     if len(pages) == 1:
         return f"folds {numbers} ({pages[0]} pages each)"
     return f"folds {numbers} ({', '.join(str(p) for _, p in held)} pages)"
-
-
-def few_pages_warning(shape: ModelShape) -> str | None:
-    """What a model of one stage is and risks, in the words that `train`, the app's Learn and its Propose all say
-    (each adds its own way out); None for a model of both stages. FULL_MODEL_PAGES is where the code itself stops
-    learning the second stage."""
-    if shape.stages >= 2:
-        return None
-    if not shape.pages:  # a model whose provenance lists no pages
-        learnt = "too few labelled pages"
-    elif shape.pages < FULL_MODEL_PAGES:
-        learnt = f"{counted(shape.pages, 'labelled page')} (a second stage needs {FULL_MODEL_PAGES})"
-    else:
-        learnt = f"{counted(shape.pages, 'labelled page')}, too few of them with records for a second stage"
-    return f"one stage only, from {learnt}: its proposals may be far off on pages it was not trained on"
 
 
 def labelled_pages_said(count: int) -> str:

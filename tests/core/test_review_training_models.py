@@ -1,6 +1,6 @@
 """Review of training's models: `train --out` and the app's Learn write over any selector model file, of any
 version (a model this version can no longer load is what they must replace, not a reason to refuse); train, the
-app's Learn and Propose say a model from few pages in one wording (`training.few_pages_warning`); and what a model
+app's Learn and Propose say a model from few pages in one wording (`model_shape.few_pages_warning`); and what a model
 records of being fitted smaller than asked counts its page shares by index (two datasets may share page names)
 and gives the reason that applied."""
 
@@ -15,17 +15,10 @@ import pytest
 
 from recordlens.core.cli.command import main as cli_main
 from recordlens.core.extract import training
+from recordlens.core.extract.model_shape import ModelShape, few_pages_warning
 from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor
 from recordlens.core.extract.selector_model import ModelError, SelectorModel
-from recordlens.core.extract.training import (
-    FitConfig,
-    ModelShape,
-    bags,
-    few_pages_warning,
-    fit,
-    planned_shape,
-    prepare,
-)
+from recordlens.core.extract.training import FitConfig, bags, fit, planned_shape, prepare
 from recordlens.core.store import import_paths, init_project, train_on_project
 from recordlens.core.store.learnt_model import project_model_path
 from tests.core.catalogue_pages import SMALL, labelled_pages, write_dataset

@@ -178,7 +178,7 @@ def test_learning_in_a_project_whose_models_folder_is_a_file_fails_before_any_wo
 
 
 def test_training_on_too_few_pages_says_the_model_has_one_stage(tmp_path: Path, capsys) -> None:
-    """In the words of the app's Learn and Propose (training.few_pages_warning): it may propose far off."""
+    """In the words of the app's Learn and Propose (model_shape.few_pages_warning): it may propose far off."""
     pages, gt = write_dataset(tmp_path / "data", [None] * 2, seed=5)  # type: ignore[list-item]
     assert cli_main(["train", "--pages", str(pages), "--gt", str(gt), "--out", str(tmp_path / "m.json"), "-q"]) == 0
     assert "warning: one stage only, from 2 labelled pages (a second stage needs 6)" in capsys.readouterr().err

@@ -13,9 +13,10 @@ import pytest
 
 from recordlens.core.cli.command import main as cli_main
 from recordlens.core.extract.fit_pool import WORKERS_VARIABLE
+from recordlens.core.extract.model_shape import ModelShape
 from recordlens.core.extract.selector import DEFAULT_MODEL
 from recordlens.core.extract.selector_model import SelectorModel
-from recordlens.core.extract.training import FitConfig, ModelShape, fit, fold_shapes, planned_shape, prepare
+from recordlens.core.extract.training import FitConfig, fit, fold_shapes, planned_shape, prepare
 from tests.core.catalogue_pages import SMALL, labelled_pages, write_dataset
 
 
