@@ -151,7 +151,9 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
     if args.page:
         if not window.project.has_page(args.page):
             raise UsageError(f"no page {args.page!r} in {window.project.root}")
-        window.open_page(args.page)
+        # Raises when the page cannot be shown: the window would keep the page it opened on, and the picture
+        # saved would be of that page, not of the one named.
+        window.show_page(args.page)
     if args.review:
         window.start_review(find_run(window.project, args.review))
     if window.page_name is None:

@@ -110,6 +110,10 @@ OF_THE_PAGE_ON_SHOW = frozenset({
 })
 
 
+class PageNotShown(RecordLensError):
+    """A page whose snapshot cannot be read (gone, not a file, not a page): the page on show stays."""
+
+
 class Breadcrumb(QLabel):
     """The hovered element's XPath, text and records on one line above the page.
 
@@ -725,15 +729,23 @@ class MainWindow(QMainWindow):
         return pages
 
     def open_page(self, name: str) -> None:
+        """Show page `name`; one whose snapshot cannot be read is said, and the page on show stays."""
+        try:
+            self.show_page(name)
+        except PageNotShown as error:
+            self.message(str(error), 15000)
+            self.page_list.select(self.page_name)
+
+    def show_page(self, name: str) -> None:
+        """Show page `name`, or raise a PageNotShown saying why it cannot be (the page on show then stays): for a
+        caller that must not go on with another page than the one it named (`--screenshot --page`)."""
         if self.page_name is not None and self.page_loaded:
             self._positions[self.page_name] = self.page_view.scroll_y
         try:
             path = self.project.snapshot_file(name)
             self.page_view.open(path)
         except (RecordLensError, OSError) as error:
-            self.message(f"page {name} cannot be shown: {error}", 15000)
-            self.page_list.select(self.page_name)
-            return
+            raise PageNotShown(f"page {name} cannot be shown: {error}") from error
         self.page_name = name
         self.page_loaded = False
         self.record_panel.forget_finder()  # what was looked for on the last page, not on this one

@@ -9,24 +9,16 @@ from PySide6.QtGui import QImage
 
 from recordlens.annotator.app import BASE_WAIT_S, WAIT_S_PER_MB, main, screenshot_wait_s
 from recordlens.annotator.labelling.demo_project import open_demo_project
+from tests.app.window_helpers import keep_app_state_private
 
 pytestmark = pytest.mark.app
 
 
 @pytest.fixture(autouse=True)
-def no_real_keyring(monkeypatch):
-    """The app's window asks for the OS keyring; here it gets a session store and never touches a real one."""
-    from recordlens.annotator.labelling import main_window
-    from recordlens.annotator.settings import SessionKeyStore
-
-    monkeypatch.setattr(main_window, "default_key_store", SessionKeyStore)
-
-
-@pytest.fixture(autouse=True)
-def private_settings(monkeypatch, tmp_path: Path):
-    from recordlens.annotator.labelling import main_window
-
-    monkeypatch.setattr(main_window, "settings_path", lambda: tmp_path / "settings.json")
+def private_app_state(monkeypatch, tmp_path: Path) -> None:
+    """The app's window asks for the OS keyring and its settings file; here it gets a session store and a
+    settings file of the test's own."""
+    keep_app_state_private(monkeypatch, tmp_path)
 
 
 def test_the_demo_project_shows_every_stage(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from recordlens.core.page.mhtml_writer import mhtml_bytes
 from recordlens.core.store.db import Provenance
 from recordlens.core.store.importer import import_paths
 from recordlens.core.store.project import init_project
+from tests.app.window_helpers import keep_app_state_private
 
 pytestmark = pytest.mark.app
 
@@ -31,11 +32,7 @@ RECORDS = [["/body[1]/ul[1]/li[1]"], ["/body[1]/ul[1]/li[2]"]]
 
 @pytest.fixture(autouse=True)
 def private_app_state(monkeypatch, tmp_path: Path) -> None:
-    from recordlens.annotator.labelling import main_window
-    from recordlens.annotator.settings import SessionKeyStore
-
-    monkeypatch.setattr(main_window, "default_key_store", SessionKeyStore)
-    monkeypatch.setattr(main_window, "settings_path", lambda: tmp_path / "settings.json")
+    keep_app_state_private(monkeypatch, tmp_path)
 
 
 @pytest.fixture

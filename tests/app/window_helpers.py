@@ -18,6 +18,16 @@ from recordlens.core.store.project import init_project, open_project
 from tests.app.page_helpers import click_element
 
 
+def keep_app_state_private(monkeypatch, folder: Path) -> None:  # noqa: ANN001 - pytest's MonkeyPatch
+    """A window started by `app.main` in a test reads and writes its settings in `folder` and keeps keys in a
+    session store: never the user's settings file or a real OS keyring."""
+    from recordlens.annotator.labelling import main_window
+    from recordlens.annotator.settings import SessionKeyStore
+
+    monkeypatch.setattr(main_window, "default_key_store", SessionKeyStore)
+    monkeypatch.setattr(main_window, "settings_path", lambda: folder / "settings.json")
+
+
 def imported_project(folder: Path, files: Mapping[str, str | bytes]) -> Path:
     """A project in `folder`/project, imported from a dataset in `folder`/dataset holding `files` (path in the
     dataset -> content: `html/N.html` or `.mhtml` pages, `gt/N.json` their labels); every page must import, in
