@@ -30,7 +30,6 @@ from ...core.store import (
     Provenance,
     history_actions,
     history_numbers,
-    history_records,
     history_steps,
     is_merge,
     status_moved,
@@ -156,14 +155,6 @@ def step_what(step: list[Change], numbers: dict[int, int]) -> str:
     return text
 
 
-def step_numbers(steps: list[list[Change]]) -> list[dict[int, int]]:
-    """For each step of a page's history (`history_steps`), the number each record it touched had as the person
-    saw the step: a record it left on the page by its number after the whole step, one it removed by its number
-    just before it. Numbered change by change, records 5 and 6 deleted together were both "record 5" (the second
-    was 5 once the first had gone): so a step is numbered as the one change it was to the person."""
-    return history_numbers([_as_one_change(step) for step in steps])
-
-
 def _as_one_change(step: list[Change]) -> Change:
     """A step's changes as one: the records they touched as they were before the step (not those it made), and
     those it left on the page as they are after it."""
@@ -272,23 +263,101 @@ class KeptRecord:
     theirs: tuple[str, ...]
 
 
-def kept_records(history: list[Change]) -> dict[int, KeptRecord]:
-    """History id -> what each keep of the page's history (a merge's aside: its edit names the record) concerns.
-    A keep changes no label, so its record is found among the page's records of the moment (`history_records`, as
-    `history_numbers` numbers them), by the XPaths the keep names (`Adjudication.keep` checks them so)."""
+@dataclass(frozen=True)
+class HistoryNumbers:
+    """The numbers a page's history shows, the badge's and the list's, from one replay of the page (a page of
+    10,000 records judged one by one has 20,000 changes: each replay of it costs): `changes`, for each change id,
+    the number each record it touched had (`history_numbers`); `steps`, for each step (`history_steps`), the
+    number each record it touched had as the person saw the step, its changes as one (`_as_one_change`): a record
+    it left on the page by its number after the whole step, one it removed by its number just before it (numbered
+    change by change, records 5 and 6 deleted together were both "record 5"); `kept`, for each keep (a merge's
+    aside: its edit names the record), what it concerns."""
+
+    changes: dict[int | None, dict[int, int]]
+    steps: list[dict[int, int]]
+    kept: dict[int, KeptRecord]
+
+
+class _Replay:
+    """The changes `history_numbers` replays once, with looks at the page among them: a look names records as the
+    page holds them at that moment and changes nothing, so its numbers are theirs then. Read back by `numbered`."""
+
+    def __init__(self) -> None:
+        self.replayed: list[Change] = []
+        # For each change replayed, what its numbers are of: ("change", its id), ("before" or "after", a step's
+        # index), ("kept", a keep's id)
+        self._marks: list[tuple[str, int | None]] = []
+
+    def change(self, change: Change) -> None:
+        self.replayed.append(change)
+        self._marks.append(("change", change.id))
+
+    def look(self, at: Change, labels: tuple[Label, ...], mark: tuple[str, int | None]) -> None:
+        self.replayed.append(replace(at, before=labels, after=labels))
+        self._marks.append(mark)
+
+    def numbered(self) -> list[tuple[tuple[str, int | None], dict[int, int]]]:
+        return list(zip(self._marks, history_numbers(self.replayed), strict=True))
+
+
+def history_numbers_of(history: list[Change], steps: list[list[Change]]) -> HistoryNumbers:
+    """The numbers the history's entries show (`HistoryNumbers`), `steps` being `history_steps(history)`. A step
+    of several changes is looked at before and after it; a keep's record (it changes no label) is found among the
+    page's records of its moment by the XPaths the keep names (`Adjudication.keep` checks them so), and looked at
+    there for its number."""
+    replay = _Replay()
     kept: dict[int, KeptRecord] = {}
-    if not any(change.action == "keep" for change in history):
-        return kept  # not replayed for nothing: the page of 10,000 records judged is sorted 20,000 times
-    for change, records in zip(history, history_records(history), strict=True):
-        if change.action != "keep" or change.ends_a_merge or change.id is None:
-            continue
-        sides = change.detail.get("kept")
-        sides = sides if isinstance(sides, dict) else {}
-        ours, theirs = sides.get("ours"), sides.get("theirs") or ()
-        held = next(((label, k + 1) for k, label in enumerate(records)
-                     if ours is not None and label.is_true and list(label.xpaths) == list(ours)), (None, 0))
-        kept[change.id] = KeptRecord(str(change.detail.get("adjudicated", "")), *held, tuple(map(str, theirs)))
-    return kept
+    # The page's records as they are, for keeps only: a history without one is not walked for them
+    records: dict[int, Label] | None = {} if any(change.action == "keep" for change in history) else None
+    for index, step in enumerate(steps):
+        whole = _as_one_change(step) if len(step) > 1 else None
+        if whole is not None:
+            replay.look(whole, whole.before, ("before", index))
+        for change in step:
+            replay.change(change)
+            if records is not None:
+                _follow(records, change)
+                _look_at_kept(replay, records, change, kept)
+        if whole is not None:
+            replay.look(whole, whole.after, ("after", index))
+    touched: dict[int | None, dict[int, int]] = {}
+    steps_seen: list[dict[int, int]] = [{} for _ in steps]
+    for (what, of), numbers in replay.numbered():
+        if what == "change":
+            touched[of] = numbers
+        elif what == "kept" and of is not None and (label := kept[of].label) is not None:
+            kept[of] = replace(kept[of], number=numbers.get(label.id, 0))
+        elif of is not None:  # a step's records before it, then after it: the numbers after it win
+            steps_seen[of].update(numbers)
+    for index, step in enumerate(steps):
+        if len(step) == 1:  # a step of one change: seen as that change is numbered
+            steps_seen[index] = touched.get(step[0].id, {})
+    # A keep touches no record: its entry names the one it kept, numbered as it was then
+    changes = touched | {keep_id: {keep.label.id: keep.number} for keep_id, keep in kept.items() if keep.label}
+    return HistoryNumbers(changes, steps_seen, kept)
+
+
+def _follow(records: dict[int, Label], change: Change) -> None:
+    """`records` (the page's, by id) as `change` left them."""
+    for label in change.before:
+        records.pop(label.id, None)
+    records.update((label.id, label) for label in change.after)
+
+
+def _look_at_kept(replay: _Replay, records: dict[int, Label], change: Change, kept: dict[int, KeptRecord]) -> None:
+    """A keep's record, the first in display order that is true and has the XPaths it kept, looked at for its
+    number (0 and no record: the project held none there, the keep is of the annotator's record alone)."""
+    if change.action != "keep" or change.ends_a_merge or change.id is None:
+        return
+    sides = change.detail.get("kept")
+    sides = sides if isinstance(sides, dict) else {}
+    ours, theirs = sides.get("ours"), sides.get("theirs") or ()
+    held = [label for label in records.values()
+            if ours is not None and label.is_true and list(label.xpaths) == list(ours)]
+    label = min(held, key=lambda label: (label.position, label.id)) if held else None
+    kept[change.id] = KeptRecord(str(change.detail.get("adjudicated", "")), label, 0, tuple(map(str, theirs)))
+    if label is not None:
+        replay.look(change, (label,), ("kept", change.id))
 
 
 def _number(label: Label, numbers: dict[int, int]) -> str:
@@ -321,7 +390,7 @@ def _not_held(keeps: list[KeptRecord]) -> str:
 
 def records_text(changes: Change | list[Change], numbers: dict[int, int],
                  kept: Mapping[int, KeptRecord] | None = None) -> str:
-    """The records a change (or a step's changes) touched, or kept (`kept_records`), by the numbers the list and
+    """The records a change (or a step's changes) touched, or kept (`HistoryNumbers.kept`), by the numbers the list and
     the badges use (`history_numbers`); an annotator's record a keep concerns where the project held none, said."""
     kept = kept or {}
     labels = sorted(_concerned(changes, kept), key=lambda label: numbers.get(label.id, 0))
@@ -412,12 +481,9 @@ class HistoryDialog(QDialog):
         self.entries.headerItem().setToolTip(1, times.header_tip)
         self.entries.setRootIsDecorated(bool(grouped))
         self.entries.setColumnWidth(0, 110 if grouped else 44)  # "12–251" beside the step's arrow
-        numbers = dict(zip((c.id for c in history), history_numbers(history), strict=True))
-        keeps = kept_records(history)
-        for keep_id, keep in keeps.items():  # a keep touches no record: the one it kept numbered as it was then
-            if keep.label is not None:
-                numbers[keep_id] = {keep.label.id: keep.number}
-        for step, seen in zip(reversed(steps), reversed(step_numbers(steps)), strict=True):
+        shown = history_numbers_of(history, steps)  # the page replayed once for all of them
+        numbers, keeps = shown.changes, shown.kept
+        for step, seen in zip(reversed(steps), reversed(shown.steps), strict=True):
             item = self._entry(step, changes, numbers, times, keeps, seen)
             done = history_actions(step)
             if len(done) > 1:  # the step's own actions inside it, newest first, each one a place to restore to
@@ -442,7 +508,8 @@ class HistoryDialog(QDialog):
     def _entry(step: list[Change], changes: dict[int, int], numbers: dict[int | None, dict[int, int]],
                times: Times, kept: Mapping[int, KeptRecord], seen: Mapping[int, int]) -> QTreeWidgetItem:
         """One row: a change (a merge's two are one), or a step of several (restoring to it restores to its last
-        change). Its records are numbered as the person saw the step they are part of (`seen`, `step_numbers`)."""
+        change). Its records are numbered as the person saw the step they are part of (`seen`: the step's numbers
+        in `HistoryNumbers.steps`)."""
         first, last = step[0], step[-1]
         records = {k: v for change in step for k, v in numbers[change.id].items()}  # each record's latest number
         records.update(seen)  # a record the step made and took out again is not in it: its own change numbers it
