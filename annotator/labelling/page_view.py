@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QWidget
 from shiboken6 import Shiboken
 
 from ...core.page import LoadedPage, Page, Snapshot, load_page, mhtml_bytes, read_file_bytes
+from ..qt.contrast import ink_on
 from ..qt.event_loop import run_until_quit, settled_grab
 from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
 from ..qt.page_scripts import document_script
@@ -42,6 +43,19 @@ PALETTE = (
 # Review mode: a state's colour replaces the record's own, so the four kinds read at a glance (green, violet,
 # orange, crimson: apart from each other for the common colour-vision deficiencies as well as on white).
 STATE_COLOURS = {"matched": "#2b8a3e", "partial": "#7048e8", "missed": "#e8590c", "spurious": "#c2255c"}
+
+
+def _drawn(record: dict[str, Any], colour: str, index: int) -> dict[str, Any]:
+    """A record as overlay.js draws it: in `colour`, its badge's number in the ink that reads on it (`ink_on`:
+    the overlay chooses none itself, so the page and the app judge a colour by one rule)."""
+    return {
+        "xpaths": [str(x) for x in record.get("xpaths", ())],
+        "colour": colour,
+        "ink": ink_on(colour).name(),
+        "label": str(record.get("label", index + 1)),
+        "selected": bool(record.get("selected", False)),
+        "outline": str(record.get("outline", "")),
+    }
 
 
 def record_colour(colour_index: int, state: str | None = None) -> str:
@@ -357,16 +371,8 @@ class PageView(QWidget):
         a review pair's true record, drawn dashed and unfilled beside the predicted one), replacing any.
 
         Before the page has loaded they are kept and drawn when it has; `overlays_drawn` follows either way."""
-        self._records = [
-            {
-                "xpaths": [str(x) for x in r.get("xpaths", ())],
-                "colour": record_colour(int(r.get("colour_index", i)), r.get("state")),
-                "label": str(r.get("label", i + 1)),
-                "selected": bool(r.get("selected", False)),
-                "outline": str(r.get("outline", "")),
-            }
-            for i, r in enumerate(records)
-        ]
+        self._records = [_drawn(r, record_colour(int(r.get("colour_index", i)), r.get("state")), i)
+                         for i, r in enumerate(records)]
         if self._is_loaded:
             self._send_records()
 

@@ -1,6 +1,8 @@
 """Text colours readable on the background they are drawn on: a colour chosen on white (the page's boxes) is
 made lighter on a dark palette's base, or darker on a light one, until it reads at WCAG's 4.5:1 for text. The
-app's warning text is red in this way (`keep_as_warning`, `warning_style`), whatever the theme."""
+app's warning text is red in this way (`keep_as_warning`, `warning_style`), whatever the theme. Text on a colour
+that must stay as it is (a record's badge, on the page and in the app) is white or black (`ink_on`): the page's
+overlay is given that choice, and makes none of its own."""
 
 from __future__ import annotations
 
@@ -24,6 +26,16 @@ def contrast(first: QColor, second: QColor) -> float:
     """WCAG's contrast ratio of two colours, 1 (the same) to 21 (black on white)."""
     lighter, darker = sorted((_luminance(first), _luminance(second)), reverse=True)
     return (lighter + 0.05) / (darker + 0.05)
+
+
+def ink_on(fill: str | QColor) -> QColor:
+    """White or black, whichever reads better on `fill`: the number on a record's badge, which keeps its record's
+    colour so that the colours stay as far apart as they are. White reads at only 2 to 3.4:1 on the palette's
+    light colours (#bcbd22, #17becf, #ff7f0e), under the 4.5:1 small text needs; of white and black one always
+    reads at 4.58:1 or more. The overlay draws a badge's number in the colour this gives (`PageView`), so that
+    the page and the app's own widgets judge a colour by this one rule."""
+    white, black = QColor("#ffffff"), QColor("#000000")
+    return white if contrast(white, QColor(fill)) >= contrast(black, QColor(fill)) else black
 
 
 def readable_on(colour: str | QColor, base: QColor) -> QColor:

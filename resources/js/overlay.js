@@ -126,24 +126,6 @@
     .tip .text { font-family: system-ui, sans-serif; color: #e8eaed; overflow-wrap: break-word; text-align: start; }
   `;
 
-  // A badge's number in white or black, whichever reads better on the badge's colour by WCAG's contrast (as
-  // annotator/qt/contrast.py works it out): white reads at only 2 to 3.4:1 on the palette's light colours (#bcbd22,
-  // #17becf, #ff7f0e, #e377c2, #2ca02c), under the 4.5:1 small text needs, and of white and black one always
-  // reads at 4.58:1 or more. The badge keeps its record's colour: the colours stay as far apart as they are.
-  const luminance = (colour) => {
-    const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour);
-    if (!hex) return null;
-    const digits = hex[1].length === 3 ? [...hex[1]].map((d) => d + d).join("") : hex[1];
-    const linear = (c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-    const [r, g, b] = [0, 2, 4].map((i) => linear(parseInt(digits.slice(i, i + 2), 16) / 255));
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-  };
-  const inkOn = (colour) => {
-    const l = luminance(colour);
-    if (l === null) return "#fff"; // a colour not given as #rgb or #rrggbb (the app gives none)
-    return 1.05 / (l + 0.05) >= (l + 0.05) / 0.05 ? "#fff" : "#000";
-  };
-
   let host = null;
   let scale = 1; // 1 / the page's zoom (setScale)
   let layer = null;
@@ -661,7 +643,9 @@
         badge = document.createElement("div");
         badge.className = "badge";
         badge.style.setProperty("--c", colour);
-        badge.style.setProperty("--ink", inkOn(colour));
+        // White or black, as the app chose for the colour (annotator/qt/contrast.py `ink_on`: the one home of the
+        // rule, which the app's widgets use too); a record given none keeps the style's white.
+        if (r.ink) badge.style.setProperty("--ink", String(r.ink));
         badge.textContent = label;
         fresh.push(badge);
       }
