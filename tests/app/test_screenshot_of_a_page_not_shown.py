@@ -69,3 +69,17 @@ def test_the_page_named_is_the_page_saved(qapp, project: Path, tmp_path: Path, c
     assert code == 0, capsys.readouterr().err
     assert shot.is_file()
 
+
+
+@pytest.mark.timeout(180)
+def test_with_no_page_named_the_page_that_cannot_be_shown_is_said(qapp, project: Path, tmp_path: Path,
+                                                                   capsys) -> None:
+    """No --page, and the page the window opens on cannot be shown: why is said, not "has no page to show"."""
+    with open_project(project) as opened:
+        _spoil(opened.snapshot_file("first"), "missing")
+    shot = tmp_path / "shot.png"
+    code = main([str(project), "--screenshot", str(shot), "--size", "900x600"])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert "page first cannot be shown" in err and "no page to show" not in err, err
+    assert not shot.exists()
