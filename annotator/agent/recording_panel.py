@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.agent import Task, Trajectory
+from ...core.agent import Step, Task, Trajectory
 from ...core.errors import RecordLensError
 from ..qt.contrast import keep_as_warning
 from ..qt.widgets import button
@@ -195,12 +195,14 @@ class RecordingPanel(QWidget):
         menu.exec(self.steps.viewport().mapToGlobal(at))
 
     def _on_step(self, index: int) -> None:
-        self.steps.addItem(self._item(index))
+        step = self.recorder.steps[index]
+        self.steps.addItem(self._item(index, step))
         self.steps.scrollToBottom()
-        self.status.setText(f"recording: step {index + 1} ({describe(self.recorder.steps[index])}) recorded")
+        self.status.setText(f"recording: step {index + 1} ({describe(step)}) recorded")
 
-    def _item(self, index: int) -> QListWidgetItem:
-        text = f"{index + 1}. {describe(self.recorder.steps[index])}"
+    @staticmethod
+    def _item(index: int, step: Step) -> QListWidgetItem:
+        text = f"{index + 1}. {describe(step)}"
         item = QListWidgetItem(text)
         item.setToolTip(text)
         return item
@@ -208,8 +210,8 @@ class RecordingPanel(QWidget):
     def _show_steps(self) -> None:
         row = self.steps.currentRow()
         self.steps.clear()
-        for index in range(len(self.recorder.steps)):
-            self.steps.addItem(self._item(index))
+        for index, step in enumerate(self.recorder.steps):  # a copy of the steps, taken once for the whole list
+            self.steps.addItem(self._item(index, step))
         self.steps.setCurrentRow(min(row, self.steps.count() - 1))
 
     def _on_recording(self, on: bool) -> None:
