@@ -29,17 +29,17 @@ after the screenshot, and a page that changed all the same (what it loads or is 
 says its files may show different moments. A navigation that the page's script or meta refresh starts while it
 loads or settles is checked by the rules as a redirect is, followed (up to `MAX_CLIENT_HOPS` in a row, within the
 page's --timeout; counted by the guard as each is asked, so that a 0-second meta refresh Chromium follows during the
-load counts as one a script starts later does, and the HTTP redirects between them do not), and recorded among its
-redirects with `"kind": "script or meta refresh"`; one to the page itself too (a check page that reloads itself
-once its cookie is set). A loop fails as one, on every run, whatever the timing:
-a navigation that goes round the page's chain (its redirects, meta refreshes, scripts' navigations) again is
-rejected when it is asked for ("it redirects in a loop (/a → /b → /a) …"): one that would request a URL of the
-chain a third time, or that leaves an address the chain came back to by the way it left it the first time (/a →
-/b → /a → /b). A chain that came back to an address once and went elsewhere from it is no loop (a check page: the
-page sends the browser to /check, which sends it back, and the page, its cookie set, goes on to /welcome). A chain
-that still goes on after `MAX_CLIENT_HOPS` fails too ("… more than 5 times in a row …"), its next navigation
-rejected when it is asked for: the page it stopped at is a "Redirecting…" page, no page to save. An HTTP redirect
-loop is said so too (when it goes round again, before Chromium's 20 hops would end it as
+load counts as one a script starts later does, and the HTTP redirects between them do not, though the page's
+script edits its history entry while they come: `_Hops`), and recorded among its redirects with `"kind": "script or
+meta refresh"`; one to the page itself too (a check page that reloads itself once its cookie is set). A loop
+fails as one, on every run, whatever the timing: a navigation that goes round the page's chain (its redirects, meta
+refreshes, scripts' navigations) again is rejected when it is asked for ("it redirects in a loop (/a → /b → /a) …"):
+one that would request a URL of the chain a third time, or that leaves an address the chain came back to by the way
+it left it the first time (/a → /b → /a → /b). A chain that came back to an address once and went elsewhere from it
+is no loop (a check page: the page sends the browser to /check, which sends it back, and the page, its cookie set,
+goes on to /welcome). A chain that still goes on after `MAX_CLIENT_HOPS` fails too ("… more than 5 times in a row
+…"), its next navigation rejected when it is asked for: the page it stopped at is a "Redirecting…" page, no page to
+save. An HTTP redirect loop is said so too (when it goes round again, before Chromium's 20 hops would end it as
 net::ERR_TOO_MANY_REDIRECTS).
 A page that `history.pushState`d another URL is kept under the URL it was served from (put back with
 `history.replaceState` before it is read), with a warning.
@@ -207,6 +207,8 @@ class ChromiumRenderer(OnlinePage):
         self.page.authenticationRequired.connect(self._on_login_asked)
         self.page.renderProcessTerminated.connect(self._on_renderer_ended)
         self.guard = _NavigationGuard()
+        # (a document shown is noted as it is, before the page's script can edit its entry: `note_shown`)
+        self.page.urlChanged.connect(lambda _url: self.guard.note_shown())
         marker = "about:blank"
         self.page.load(QUrl(marker))
         self._wait(lambda: self._finished is not None, 20)
@@ -264,17 +266,18 @@ class ChromiumRenderer(OnlinePage):
         try:
             self.page.load(QUrl(url))
             pending = self._loaded(url)
-            hops = 0
+            hops = self.guard.hops  # (the page's one count of them: the guard's, and what is seen here)
+            hops.settled()
             # A navigation its script or meta refresh starts while it settles ("Redirecting…") is followed as a
             # redirect is: checked by the rules first, then loaded and settled in turn (within the --timeout). The
-            # guard holds the chain to MAX_CLIENT_HOPS as each is asked, those Chromium follows during the load too.
-            # Counted here as well: a navigation that cuts short one still under way (a script that navigates twice
-            # at once) shows nothing in between, so the guard takes it for a redirect's hop.
+            # guard counts each as it is asked, those Chromium follows during the load too, and rejects the one too
+            # many; a page that went elsewhere with none counted is one more all the same (`_Hops`).
             while self._leaves_while_settling():
-                if hops == MAX_CLIENT_HOPS and not self.guard.halted:
+                hops.left_after_settling()
+                if hops.too_many and not self.guard.halted:
                     raise self._never_settled()
-                hops += 1
                 pending = self._loaded(url)
+                hops.settled()
         finally:
             self.guard.watch("", None)  # what the page does once settled is no navigation of this capture
         redirects, status, _, _ = self._navigation()
@@ -308,13 +311,15 @@ class ChromiumRenderer(OnlinePage):
             self._wait(lambda: not self.page.isLoading(), STOP_WAIT_S)
         spin(20)  # (the queued signals of the load that ended)
 
-    def _shown_entry(self) -> tuple[int, str, int]:
+    def _shown_entry(self) -> tuple[tuple[int, str, int], str]:
         """The history entry the page shows (its index, URL and the time it was shown), read from Chromium as it
-        is: a new one once a document is committed, even one that replaced the last (a meta refresh, a script's
-        navigation during the load); never one for an HTTP redirect's hop, which shows nothing."""
+        is, and its URL: a new one once a document is committed, even one that replaced the last (a meta refresh, a
+        script's navigation during the load); never one for an HTTP redirect's hop, which shows nothing. (The
+        page's script makes a new one too, by editing its entry: history.replaceState, pushState.)"""
         history = self.page.history()
         item = history.currentItem()
-        return history.currentItemIndex(), item.url().toString(), item.lastVisited().toMSecsSinceEpoch()
+        url = item.url().toString()
+        return (history.currentItemIndex(), url, item.lastVisited().toMSecsSinceEpoch()), url
 
     def _on_leave(self) -> None:
         """The guard let the page go to another document after its load: that load is waited for in turn."""
@@ -334,14 +339,15 @@ class ChromiumRenderer(OnlinePage):
             target, reason = self.guard.refused
             return PageFailed(reason, redirected_to=target)
         if self.guard.too_long:
-            return _sent_on_too_often(self.guard.too_long)
+            return _Hops.failure(self.guard.too_long)
         return PageFailed(f"it redirects in a loop ({self.guard.loop}): its redirects, meta refresh or script lead "
                           "back to an address it came from, so it never settles on a page to save")
 
     def _never_settled(self) -> PageFailed:
         """The failure of a page that still goes elsewhere after MAX_CLIENT_HOPS navigations of its script or meta
-        refresh, its last one stopped: a loop when its chain went round (`_loop_closed`; the guard rejects such a
-        navigation as it comes, so this is only said of one it did not see), else a chain too long."""
+        refresh (`_Hops.too_many`, though the guard let the last through: one it took for a redirect's hop), its last
+        one stopped: a loop when its chain went round (`_loop_closed`; the guard rejects such a navigation as it
+        comes, so this is only said of one it did not see), else a chain too long."""
         if self._finished is None:
             self._stop()
         chain = self.guard.asked
@@ -349,7 +355,7 @@ class ChromiumRenderer(OnlinePage):
         if loop:
             self.guard.loop = _loop_said(loop)
             return self._halted()
-        return _sent_on_too_often(chain)
+        return _Hops.failure(chain)
 
     def _loaded(self, url: str) -> list[str]:
         """Wait for the page's load (within what is left of its --timeout) and check it: a PageFailed when it
@@ -707,6 +713,45 @@ class ChromiumRenderer(OnlinePage):
         super().close()
 
 
+class _Hops:
+    """The navigations of a page's script or meta refresh in a row (its hops; an HTTP redirect's is none), held to
+    MAX_CLIENT_HOPS: the one count, the limit and what a page that goes past it is said to do (`failure`).
+    Counted two ways, into one count: by the guard as each is asked (`sent_on`: a document was shown since the
+    navigation asked before), so that one Chromium follows during the load counts as one a script starts after it;
+    and by `render`, when the page it waited to settle went elsewhere with none counted since it loaded
+    (`left_after_settling`: a navigation that cut short another still under way, a script navigating twice at
+    once, shows no document in between, so the guard took it for a redirect's hop)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._counted_when_settled = 0
+
+    def sent_on(self) -> None:
+        """A navigation asked from a document the page showed: one more."""
+        self.count += 1
+
+    def settled(self) -> None:
+        """The page loaded, and is waited for to settle."""
+        self._counted_when_settled = self.count
+
+    def left_after_settling(self) -> None:
+        """The page went elsewhere while it settled: a navigation of its script, counted unless the guard did."""
+        if self.count == self._counted_when_settled:
+            self.count += 1
+
+    @property
+    def too_many(self) -> bool:
+        return self.count > MAX_CLIENT_HOPS
+
+    @staticmethod
+    def failure(chain: list[str]) -> PageFailed:
+        """The failure of a page whose script or meta refresh sent it on too many times in a row (`chain`: the URLs
+        it was sent to, the one rejected last)."""
+        return PageFailed(f"its script or meta refresh sent it on to another page more than {MAX_CLIENT_HOPS} times "
+                          f"in a row ({' → '.join(chain)}): it never settled on a page to save, and is not followed "
+                          "further")
+
+
 class _NavigationGuard:
     """Asks `check` about every main-frame navigation of the page (its `navigationRequested`, which Chromium's
     navigation throttle emits before a redirect is followed, the request held until it is answered) but the
@@ -717,11 +762,13 @@ class _NavigationGuard:
     itself twice) is rejected then, whenever it comes, so that a loop is said as one on every run, never saved as
     one of its pages. (Coming back once is let through: a page may come back, its cookie set, as a check page sends
     it, and go on elsewhere.)
-    `hops`: the navigations of the page's script or meta refresh among them, told from an HTTP redirect's hop by
-    the page's history (`shown`): a document was shown since the navigation asked before (Chromium gives both
-    kinds as redirects when a meta refresh or a script sends the page on during its load). The one after
-    MAX_CLIENT_HOPS is rejected as it is asked (`too_long`: the chain to it), whenever it comes: a chain of meta
-    refreshes Chromium follows during the load is held to the limit as a script's navigations after it are.
+    `hops`: the navigations of the page's script or meta refresh among them (`_Hops`), told from an HTTP
+    redirect's hop by the page's history (`shown`): the document of the navigation asked before was shown since it
+    was asked (Chromium gives both kinds as redirects when a meta refresh or a script sends the page on during its
+    load). Its entry is new then, and of that URL: an entry the page's script edited meanwhile (history.replaceState,
+    pushState, while the redirects of its navigation come) is of another, and no document shown. The one too many
+    is rejected as it is asked (`too_long`: the chain to it), whenever it comes: a chain of meta refreshes Chromium
+    follows during the load is held to the limit as a script's navigations after it are.
     Between two pages (`watch("", None)`) every navigation but about:blank is rejected: what a page does once it
     was captured is no page of the capture's."""
 
@@ -729,19 +776,21 @@ class _NavigationGuard:
         self.watch("", None)
 
     def watch(self, url: str, check: RedirectCheck | None, *, on_leave: Callable[[], None] = lambda: None,
-              loaded: Callable[[], bool] = lambda: False, shown: Callable[[], object] = lambda: None) -> None:
+              loaded: Callable[[], bool] = lambda: False,
+              shown: Callable[[], tuple[object, str]] = lambda: (None, "")) -> None:
         """Judge the navigations of the page loading `url` with `check`. Once `loaded()`, a navigation to another
         document calls `on_leave()`, whether `check` lets it through (its load is waited for) or not (the end of
         the load it started is). `shown()`: the history entry the page shows now (a new value once another
-        document is shown)."""
+        document is shown, or its script edited it) and its URL."""
         self.url, self.check = url, check
         self.on_leave, self.loaded, self.shown = on_leave, loaded, shown
         self.refused: tuple[str, str] | None = None
         self.asked: list[str] = []
         self.loop = ""
-        self.hops = 0
+        self.hops = _Hops()
         self.too_long: list[str] = []  # the chain, to the navigation rejected, when it went on past MAX_CLIENT_HOPS
-        self._shown_when_asked = shown()
+        self._shown_when_asked = shown()[0]
+        self._document_shown = False  # the document of the navigation asked last was shown since
 
     @property
     def halted(self) -> bool:
@@ -749,11 +798,21 @@ class _NavigationGuard:
         too long)."""
         return self.refused is not None or bool(self.loop) or bool(self.too_long)
 
+    def note_shown(self) -> None:
+        """Note whether the page shows the document of the navigation asked last: its entry is another than when
+        that was asked, and of that URL. Asked as the page shows another URL (its `urlChanged`), before its script
+        can edit the entry, and as the next navigation is asked."""
+        entry, url = self.shown()
+        if entry != self._shown_when_asked and self.asked and _same_url(url, self.asked[-1:]):
+            self._document_shown = True
+
     def _sent_on(self) -> bool:
         """Whether the navigation asked now leaves a document the page showed (its script's or meta refresh's), not
-        a request that was answered by an HTTP redirect (nothing shown since the navigation asked before)."""
-        before, self._shown_when_asked = self._shown_when_asked, self.shown()
-        return self._shown_when_asked != before
+        a request that was answered by an HTTP redirect (the navigation asked before showed nothing)."""
+        self.note_shown()
+        sent_on, self._document_shown = self._document_shown, False
+        self._shown_when_asked = self.shown()[0]
+        return sent_on
 
     def on_navigation(self, request) -> None:  # noqa: ANN001 - QWebEngineNavigationRequest
         if not request.isMainFrame():
@@ -770,14 +829,15 @@ class _NavigationGuard:
             return
         after_load = self.loaded()
         self.asked.append(target)
-        self.hops += sent_on
+        if sent_on:
+            self.hops.sent_on()
         loop = _loop_closed(self.asked)
         if self.loop or self.too_long:
             request.reject()  # the chain was ended already
         elif loop:
             request.reject()
             self.loop = _loop_said(loop)
-        elif self.hops > MAX_CLIENT_HOPS:
+        elif self.hops.too_many:
             request.reject()
             self.too_long = list(self.asked)
         elif (reason := self.check(target)) is not None:
@@ -786,13 +846,6 @@ class _NavigationGuard:
                 self.refused = (target, reason)
         if after_load:  # (a navigation rejected ends as a load that failed, waited for before the next page)
             self.on_leave()
-
-
-def _sent_on_too_often(chain: list[str]) -> PageFailed:
-    """The failure of a page whose script or meta refresh sent it on more than MAX_CLIENT_HOPS times in a row
-    (`chain`: the URLs it was sent to, the one rejected last)."""
-    return PageFailed(f"its script or meta refresh sent it on to another page more than {MAX_CLIENT_HOPS} times in "
-                      f"a row ({' → '.join(chain)}): it never settled on a page to save, and is not followed further")
 
 
 def _loop_closed(chain: list[str]) -> list[str]:

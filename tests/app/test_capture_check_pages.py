@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from recordlens.annotator.agent.site_capture import _loop_closed, _NavigationGuard
+from recordlens.annotator.agent.site_capture import _Hops, _loop_closed, _NavigationGuard
 from tests import loopback
 from tests.capture_site import capture_argv
 from tests.loopback import base_url
@@ -157,18 +157,27 @@ def test_a_loop_is_said_from_where_it_began_to_where_it_came_back() -> None:
 def _held(steps: str) -> tuple[list[bool], _NavigationGuard]:
     """Whether the guard rejects each navigation of a page loading the first of `steps`, the others asked in turn:
     `/x` a navigation of its script or meta refresh (the document asked before was shown first), `>/x` an HTTP
-    redirect's hop (nothing shown since the navigation asked before). Nothing says whether the page had loaded:
-    a 0-second meta refresh Chromium follows during the load is asked so."""
+    redirect's hop (nothing shown since the navigation asked before); no navigation: `+` the document asked before
+    is shown now (else it is when `/x` comes), `~` the page's script edits the history entry it shows
+    (history.replaceState, pushState). Nothing says whether the page had loaded: a 0-second meta refresh Chromium
+    follows during the load is asked so."""
     guard = _NavigationGuard()
-    shown = [0]  # the page's history entry: a new one each time a document is shown
+    shown = [0, ""]  # the page's history entry (a new one each time a document is shown, or it is edited), its URL
     first, *rest = steps.split()
-    guard.watch(f"http://site.test{first}", lambda target: None, shown=lambda: shown[0])
-    requests = []
+    guard.watch(f"http://site.test{first}", lambda target: None, shown=lambda: (shown[0], shown[1]))
+    requests: list[_Request] = []
+    shown_since_asked = False
     for step in (first, *rest):
-        if requests and not step.startswith(">"):
-            shown[0] += 1  # the document asked before was shown, and sends the page on
+        if step in ("+", "~") or (requests and not step.startswith(">") and not shown_since_asked):
+            edited = f"http://site.test/edited-{shown[0]}"
+            shown[:] = [shown[0] + 1, edited if step == "~" else requests[-1].address]
+            shown_since_asked = shown_since_asked or step != "~"
+            guard.note_shown()  # (the page's urlChanged)
+        if step in ("+", "~"):
+            continue
         requests.append(_Request(f"http://site.test{step.removeprefix('>')}"))
         guard.on_navigation(requests[-1])
+        shown_since_asked = False
     return [request.rejected for request in requests], guard
 
 
@@ -181,8 +190,34 @@ def test_the_guard_rejects_the_sixth_navigation_of_a_script_or_meta_refresh() ->
 
 def test_the_http_redirects_of_a_chain_are_not_counted() -> None:
     rejected, guard = _held("/p0 >/r0 /p1 >/r1 /p2 >/r2 /p3 >/r3 /p4 >/r4 /p5 >/r5")
-    assert not any(rejected) and guard.hops == 5 and not guard.halted
+    assert not any(rejected) and guard.hops.count == 5 and not guard.halted
     assert _held(">/p0 >/r0 >/r1 /p1 /p2 /p3 /p4 /p5 /p6")[0][-1]  # the sixth, after the page's own redirects
+
+
+def test_a_history_entry_the_page_edits_is_no_document_shown() -> None:
+    # sent on once, the page edits its entry while the (slow) redirects of that navigation come: one navigation
+    rejected, guard = _held("/p0 ~ /p1 ~ >/r1 ~ >/r2 ~ >/r3 ~ >/r4 ~ >/r5 ~ >/r6 ~ >/end")
+    assert not any(rejected) and guard.hops.count == 1, guard.hops.count
+    # a document shown is noted as it is: the page that edits its entry before it sends the page on still does
+    rejected, guard = _held("/p0 + ~ /p1 + ~ /p2 + ~ /p3 + ~ /p4 + ~ /p5 + ~ /p6")
+    assert rejected == [False] * 6 + [True] and guard.too_long
+
+
+def test_the_page_gone_elsewhere_with_no_navigation_counted_is_one_all_the_same() -> None:
+    hops = _Hops()
+    hops.sent_on()  # a meta refresh Chromium followed during the load
+    hops.settled()
+    hops.left_after_settling()  # a script's navigation the guard took for a redirect's hop
+    assert hops.count == 2
+    hops.sent_on()  # the guard counted the next one
+    hops.left_after_settling()  # as render saw it go: not counted twice
+    assert hops.count == 3 and not hops.too_many
+    for _ in range(3):
+        hops.settled()
+        hops.left_after_settling()
+    assert hops.count == 6 and hops.too_many
+    assert hops.failure(["/a", "/b"]).args[0].startswith(
+        "its script or meta refresh sent it on to another page more than 5 times in a row (/a → /b): ")
 
 
 def test_a_loop_is_said_as_a_loop_though_it_is_also_the_sixth() -> None:
