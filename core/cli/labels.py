@@ -7,12 +7,16 @@ import argparse
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import RecordLensError
 from ..page.dataset import unfinished_dataset
 from ..records.hygiene import PageCheck, check_page, dataset_labels, summarise
 from ..wording import listed
 from .output import print_json, refuse_a_project_with_a_dataset, warn
+
+if TYPE_CHECKING:
+    from ..store.project import Project
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,7 +46,7 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
         from ..store.project_copy import open_to_read
 
         with open_to_read(args.project) as project:  # a project on read-only media is checked where it is
-            yield from project.label_checks.labelled(scored_only=scored_only)
+            yield from _project_checks(project, scored_only, unreadable)
             if changed is not None:
                 changed += project.label_checks.changed_by_hand
         return
@@ -50,6 +54,27 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
         raise RecordLensError("labels check needs --pages DIR and --gt DIR, or --project DIR")
     for name, page, records in dataset_labels(args.pages, args.gt, unreadable, warnings=warnings):
         yield check_page(name, page, records)
+
+
+def _project_checks(project: Project, scored_only: bool, unreadable: list[str] | None) -> Iterator[PageCheck]:
+    """The checks of the project's labelled pages (`labelled_page_names`), one at a time. With `unreadable`, a page
+    that cannot be checked (its saved copy gone, or its row in the database changed by hand so that it names
+    none) is said there and the walk goes on with the others; without it, its error stops the walk."""
+    from ..store.scoring import labelled_page_names
+
+    for name in labelled_page_names(project, scored_only=scored_only):
+        if unreadable is None:
+            yield project.label_checks.check(name)
+            continue
+        # asked first: a copy gone is no error to the check, which may be remembered from before
+        why = project.saved_copy_problem(name)
+        if why is None:
+            try:
+                yield project.label_checks.check(name)
+                continue
+            except (RecordLensError, OSError) as error:
+                why = str(error)
+        unreadable.append(f"page {name}: cannot be checked: {why}")
 
 
 def with_its_exit(unfinished: str, what: str) -> str:
@@ -74,9 +99,7 @@ def run(args: argparse.Namespace) -> int:
 
         for name in changed:
             warn(changed_since_import(name, "checked as it is now"))
-    gone, in_progress = _project_state(args.project, [c.page for c in checks]) if args.project else ({}, [])
-    unreadable += list(gone.values())
-    checks = [c for c in checks if c.page not in gone]
+    in_progress = _in_progress(args.project, [c.page for c in checks]) if args.project else []
     if not checks and not unreadable:
         # a mean over no page would read as perfect labels
         raise RecordLensError((f"no page of {args.project} holds labels" if args.project else
@@ -94,15 +117,12 @@ def run(args: argparse.Namespace) -> int:
     return 1 if unreadable or unfinished is not None else 0
 
 
-def _project_state(project_dir: str, checked: list[str]) -> tuple[dict[str, str], list[str]]:
-    """Of the pages checked (remembered checks need no page), those whose saved copy is gone (page -> why, said
-    as export would say it), and those still in progress (not marked labelled or reviewed), which runs are not
-    scored on."""
+def _in_progress(project_dir: str, checked: list[str]) -> list[str]:
+    """Of the pages checked, those still in progress (not marked labelled or reviewed), which runs are not scored
+    on."""
     from ..store.project_copy import open_to_read
     from ..store.scoring import labelled_page_names
 
     with open_to_read(project_dir) as project:
-        gone = {name: f"page {name}: its saved copy {project.snapshot_file(name)} is missing (export and score "
-                      "need it)" for name in checked if not project.snapshot_file(name).is_file()}
         scored = set(labelled_page_names(project))
-    return gone, [name for name in checked if name not in scored and name not in gone]
+    return [name for name in checked if name not in scored]

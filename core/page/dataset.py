@@ -9,7 +9,7 @@ import json
 import os
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -128,47 +128,93 @@ def no_page_file(name: str, pages_dir: str | Path) -> str:
 
 def why_no_page_file(pages_dir: str | Path) -> Callable[[str], str]:
     """Why a page has no file in `pages_dir` (a folder) to read, for a message: an entry named like the page that
-    is no regular file (a folder, a FIFO) is named for what it is, as `page_files` skips it; else none is named
+    is no regular file (a folder, a FIFO) is said as every command says it (`OddPageEntry`); else none is named
     so. The folder is listed once, at the first page asked about, however many pages lack a file (labels for
     thousands of pages scored against another folder would list it thousands of times)."""
-    folder = Path(pages_dir)
-    odd: dict[str, str] | None = None
+    odd_entry = odd_page_entry_of(pages_dir)
 
     def why(name: str) -> str:
-        nonlocal odd
-        if odd is None:
-            odd = _odd_page_entries(folder)
-        return odd.get(name, f"no page {name}.html or {name}.mhtml in {folder}")
+        entry = odd_entry(name)
+        return str(entry) if entry is not None else f"no page {name}.html or {name}.mhtml in {pages_dir}"
 
     return why
 
 
-def _odd_page_entries(folder: Path) -> dict[str, str]:
-    """Page name -> what the first entry named like it (by name) is, for the names whose entries include one that
-    is no regular file."""
-    odd: dict[str, str] = {}
-    for path in sorted(p for p in folder.iterdir() if p.suffix.lower() in _RANK):
-        if path.stem not in odd and (what := not_a_page_file(path)) is not None:
-            odd[path.stem] = f"{path.name} in {folder}: {what}; not read as the page"
-    return odd
+# What becomes of an entry named like a page that is no regular file, in every command's words
+NOT_READ_AS_THE_PAGE = "not read as the page"
+
+
+@dataclass(frozen=True)
+class OddPageEntry:
+    """An entry of a folder of pages named like a page (`2.html`, `3.MHTML`) that is no regular file: a folder, a
+    FIFO, a socket, a device, a symbolic link loop or a link to nothing. No command reads it (a FIFO would be
+    waited on for ever); each says it in the words of `str` (`import` as `not imported: ` and them)."""
+
+    path: Path
+    what: str  # `not_a_page_file`'s words: "a FIFO (named pipe), not a regular file"
+
+    @property
+    def page(self) -> str:
+        return self.path.stem
+
+    @property
+    def reason(self) -> str:
+        """What is said after the entry's path: what it is, and that it is not read."""
+        return f"{self.what}; {NOT_READ_AS_THE_PAGE}"
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.reason}"
+
+
+def odd_page_entries(pages_dir: str | Path, entries: Iterable[Path] | None = None) -> list[OddPageEntry]:
+    """The entries of a folder of pages named like pages (`PAGE_SUFFIXES`, in any case) that are no regular file,
+    in the natural order of their names: the one home of what `page_files` skips, `why_no_page_file` and `labels
+    check` name, `pages_not_read` counts and `import` lists as not imported. `entries`: the folder's entries named
+    like pages, listed already by the caller; [] for a folder that cannot be listed."""
+    try:
+        named = list(entries) if entries is not None else _named_like_pages(Path(pages_dir))
+    except OSError:
+        return []
+    odd = [OddPageEntry(path, what) for path in named if (what := not_a_page_file(path)) is not None]
+    return sorted(odd, key=lambda entry: natural_key(entry.path.name))
+
+
+def odd_page_entry_of(pages_dir: str | Path) -> Callable[[str], OddPageEntry | None]:
+    """Page name -> the first entry named like it that is no regular file (`odd_page_entries`), or None. The
+    folder is listed once, at the first name asked about, and not at all when none is."""
+    found: dict[str, OddPageEntry] | None = None
+
+    def entry(name: str) -> OddPageEntry | None:
+        nonlocal found
+        if found is None:
+            found = {}
+            for odd in odd_page_entries(pages_dir):
+                found.setdefault(odd.page, odd)
+        return found.get(name)
+
+    return entry
+
+
+def _named_like_pages(folder: Path) -> list[Path]:
+    return [p for p in folder.iterdir() if p.suffix.lower() in _RANK]  # 7.HTML is a page too
 
 
 def page_files(pages_dir: str | Path, warnings: list[str] | None = None, *, odd_files: bool = True
                ) -> dict[str, Path]:
     """Page name -> file, for every saved page in a folder; a name saved twice (12.html and 12.mhtml) takes
-    the MHTML. Both, and entries named like pages that are no regular file (unless `odd_files` is false: the
-    caller reports those its own way), are reported in `warnings` when given."""
+    the MHTML. Both, and entries named like pages that are no regular file (`odd_page_entries`; unless
+    `odd_files` is false: the caller says those its own way), are reported in `warnings` when given."""
     folder = Path(pages_dir)
     if not folder.is_dir():
         raise DatasetError(not_a_folder(folder, "pages", "N.html / N.mhtml"))
-    saved = [p for p in folder.iterdir() if p.suffix.lower() in _RANK]  # 7.HTML is a page too
+    saved = _named_like_pages(folder)
+    odd = odd_page_entries(folder, saved)
+    if warnings is not None and odd_files:
+        warnings += map(str, odd)
+    skipped = {entry.path for entry in odd}
     found: dict[str, Path] = {}
     # The least wanted suffix first, so that the MHTML of a page saved twice is the one kept.
-    for path in sorted(saved, key=lambda p: (-_RANK[p.suffix.lower()], p.name)):
-        if (odd := not_a_page_file(path)) is not None:
-            if warnings is not None and odd_files:
-                warnings.append(f"{path.name} in {folder}: {odd}; skipped")
-            continue
+    for path in sorted((p for p in saved if p not in skipped), key=lambda p: (-_RANK[p.suffix.lower()], p.name)):
         if path.stem in found and warnings is not None:
             warnings.append(f"page {path.stem}: both {found[path.stem].name} and {path.name} in {folder}; "
                             f"{path.name} is used")
@@ -179,13 +225,11 @@ def page_files(pages_dir: str | Path, warnings: list[str] | None = None, *, odd_
 
 
 def pages_not_read(pages_dir: str | Path) -> list[str]:
-    """The pages of a folder that `page_files` finds no file of: each entry named like it is no regular file (a
-    FIFO, a folder, a symlink loop, a dangling link), said by `page_files` as skipped. A command over the folder
-    leaves these pages undone, and counts them so (its exit status too), rather than pass the folder as done."""
-    folder = Path(pages_dir)
-    read = page_files(folder)
-    return sorted({p.stem for p in folder.iterdir() if p.suffix.lower() in _RANK and p.stem not in read},
-                  key=natural_key)
+    """The pages of a folder that `page_files` finds no file of: each entry named like it is no regular file
+    (`odd_page_entries`), said by `page_files`. A command over the folder leaves these pages undone, and counts
+    them so (its exit status too), rather than pass the folder as done."""
+    read = page_files(pages_dir)
+    return sorted({entry.page for entry in odd_page_entries(pages_dir) if entry.page not in read}, key=natural_key)
 
 
 def unfinished_dataset(pages_dir: Path) -> str | None:

@@ -46,7 +46,15 @@ from pathlib import Path
 
 from ..errors import DatasetError, RecordLensError
 from ..page.chrome import PageChrome
-from ..page.dataset import load_page, not_a_folder, page_files, record_files, unfinished_dataset
+from ..page.dataset import (
+    OddPageEntry,
+    load_page,
+    not_a_folder,
+    odd_page_entries,
+    page_files,
+    record_files,
+    unfinished_dataset,
+)
 from ..page.dom import Page
 from ..text_forms import unicode_form
 from ..wording import counted, listed, shown
@@ -530,11 +538,15 @@ def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[s
     if not Path(pages_dir).is_dir():
         raise DatasetError(not_a_folder(Path(pages_dir), "pages", "N.html / N.mhtml"))
     files = _page_files_said(Path(pages_dir), warnings)
+    truths = record_files(gt_dir)
+    odd = _odd_entries_said(Path(pages_dir), files, truths if unreadable is not None else {}, warnings)
     forms: dict[str, str] | None = None  # the pages' names by form, built at the first label file without its page
-    for name, truth in record_files(gt_dir).items():
+    for name, truth in truths.items():
         page_file = files.get(name)
         if page_file is None:  # labels without their page: said, as score says it (it refuses them)
-            if unreadable is not None:
+            if unreadable is not None and name in odd:  # a FIFO named 2.html: said for what it is, not "no page"
+                unreadable.append(f"page {name}: cannot be checked: {odd[name]}")
+            elif unreadable is not None:
                 forms = names_by_form(files) if forms is None else forms
                 unreadable.append(f"page {name}: cannot be checked: {truth} has no page {name} in {pages_dir}"
                                   f"{same_name_in_another_form(name, forms)}")
@@ -560,11 +572,26 @@ def _page_files_said(pages_dir: Path, warnings: list[str] | None) -> dict[str, P
     """The dataset's page files as every reader chooses them (`page_files`: the MHTML of a page saved twice, said in
     `warnings`), but for the note of an unfinished dataset, which `labels check` says with its exit status."""
     said: list[str] = []
-    files = page_files(pages_dir, said)
+    files = page_files(pages_dir, said, odd_files=False)  # those said by `_odd_entries_said`
     if warnings is not None:
         unfinished = unfinished_dataset(pages_dir)
         warnings += [line for line in said if line != unfinished]
     return files
+
+
+def _odd_entries_said(pages_dir: Path, files: Mapping[str, Path], truths: Mapping[str, Path],
+                      warnings: list[str] | None) -> dict[str, OddPageEntry]:
+    """The entries named like pages that are no regular file (`odd_page_entries`), by the page of labels in
+    `truths` each leaves without a file (the first of its name): the page's own line says it, once. The others
+    (an entry of a page without labels, or beside the file read) go to `warnings`, as `page_files` says them."""
+    lacking: dict[str, OddPageEntry] = {}
+    for entry in odd_page_entries(pages_dir):
+        said_by_its_page = entry.page in truths and entry.page not in files and entry.page not in lacking
+        if said_by_its_page:
+            lacking[entry.page] = entry
+        elif warnings is not None:
+            warnings.append(str(entry))
+    return lacking
 
 
 def names_by_form(pages: Iterable[str]) -> dict[str, str]:

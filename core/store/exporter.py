@@ -78,8 +78,8 @@ from ..text_forms import unicode_form, written
 from ..wording import listed
 from .adjudication import DELETED, KEPT, MERGED, TAKEN, Decision
 from .db import Provenance, StoreError
-from .files import SNAPSHOTS, Removed, content_hash, remove_stale_files, snapshot_name_problem
-from .project import Label, PageInfo, Project
+from .files import SNAPSHOTS, Removed, content_hash, remove_stale_files
+from .project import Label, PageInfo, Project, snapshot_row_problem
 from .schema import PAGE_STATUS_WORDS, TRUE_PAGE_STATUSES
 
 FORMATS = ("nexteval", "jsonl", "csv")
@@ -204,7 +204,7 @@ def _why_not_written(info: PageInfo, html_dir: Path, gt_dir: Path) -> str | None
     the project (an edited copy put back by restore-page, the database changed by hand). Only where the files
     land is checked (`lands_outside`), not import's whole rule for new names: an older project may hold a name
     with a tab, which exports as it always did. A page renamed `NAME (2)` (`_file_stems`) lands where NAME does."""
-    if (unsafe := snapshot_name_problem(info.snapshot, info.suffix)) is not None:
+    if (unsafe := snapshot_row_problem(info)) is not None:  # its snapshot's row too, gone or changed
         return f"page {written(info.name)}'s saved copy: {unsafe}"
     return (lands_outside(html_dir, f"{info.name}{info.suffix}", info.name)
             or lands_outside(gt_dir, f"{info.name}.json", info.name))  # it names the page itself

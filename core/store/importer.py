@@ -65,6 +65,7 @@ from ..page.dataset import (
     dataset_pages,
     natural_key,
     not_a_folder,
+    odd_page_entries,
     page_files,
     page_name_problem,
     parse_snapshot,
@@ -509,18 +510,11 @@ def _sources_in_the_project(project: Project, folder: Path, report: ImportReport
 
 
 def _report_odd_entries(folder: Path, report: ImportReport) -> set[str]:
-    """Entries named like pages that are not regular files: listed as not imported, never skipped silently; their
-    page names, whose labels are then not said again (one page, one line, counted once)."""
-    try:
-        entries = sorted(folder.iterdir(), key=lambda p: natural_key(p.name))
-    except OSError:
-        return set()
-    said: set[str] = set()
-    for entry in entries:
-        if entry.suffix.lower() in PAGE_SUFFIXES and (odd := not_a_page_file(entry)) is not None:
-            report.problems.append(ImportProblem(entry, odd))
-            said.add(entry.stem)
-    return said
+    """Entries named like pages that are not regular files (`odd_page_entries`): listed as not imported, never
+    skipped silently; their page names, whose labels are then not said again (one page, one line, counted once)."""
+    odd = odd_page_entries(folder)
+    report.problems += [ImportProblem(entry.path, entry.reason) for entry in odd]
+    return {entry.page for entry in odd}
 
 
 def _note_unfinished(pages_dir: Path, report: ImportReport) -> None:

@@ -35,12 +35,12 @@ from pathlib import Path
 
 import sqlite_utils
 
-from ..errors import full_disk
+from ..errors import full_disk, shortened
 from ..page.dataset import PAGE_SUFFIXES, LoadedPage, dataset_pages, load_page, natural_key
 from .adjudication import KEEP, MERGED, Adjudication
 from .agent_data import AgentData
 from .db import Connection, Provenance, StoreError, connect, dumps, full_or_nearly, now
-from .files import SNAPSHOTS, snapshot_path
+from .files import SNAPSHOTS, snapshot_name_problem, snapshot_path
 from .label_checks import LabelChecks
 from .label_sets import Annotators
 from .removed_files import REMOVED, copy_database, stamped
@@ -136,7 +136,7 @@ class PageInfo:
     title: str | None
     charset: str | None
     snapshot: str                      # sha256 of the snapshot file
-    suffix: str
+    suffix: str | None                 # None: the snapshot has no row (the database changed by hand)
     source: str | None
     warnings: tuple[str, ...]
     imported_at: str
@@ -388,8 +388,24 @@ class Project(Connection):
         return self.one("SELECT 1 FROM pages WHERE name = ?", (name,)) is not None
 
     def snapshot_file(self, name: str) -> Path:
+        """Where the page's saved copy is; a StoreError when its row names none (changed by hand: a snapshot that
+        is not a hash, a suffix that is a path, or no row of the snapshot at all)."""
         info = self.page(name)
+        if (problem := snapshot_row_problem(info)) is not None:
+            raise StoreError(problem)
         return snapshot_path(self.root, info.snapshot, info.suffix)
+
+    def saved_copy_problem(self, name: str) -> str | None:
+        """Why page `name`'s saved copy cannot be read, said to follow "page NAME: " (its row changed by hand so
+        that it names no saved copy, `snapshot_file`; or the file gone from `snapshots/`), or None. A command over
+        every page says it of that page and goes on with the others, or names every such page at once."""
+        try:
+            path = self.snapshot_file(name)
+        except StoreError as error:
+            return str(error)
+        if not path.is_file():
+            return f"its saved copy {path} is missing (export and score need it)"
+        return None
 
     def load(self, name: str, *, data: bytes | None = None) -> LoadedPage:
         """Read and parse a page's snapshot (the DOM, text map and XPaths labels refer to); `data`: its bytes, read
@@ -705,7 +721,9 @@ class Project(Connection):
                    (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.unresolved != '[]'),
                    (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.status = 'rejected'),
                    (SELECT COUNT(*) FROM records r WHERE r.page_id = p.id AND r.status = 'edited')
-            FROM pages p JOIN snapshots s ON s.hash = p.snapshot {where}""", params).fetchall()
+            FROM pages p LEFT JOIN snapshots s ON s.hash = p.snapshot {where}""", params).fetchall()
+        # LEFT JOIN: a page whose snapshot lost its row (the database changed by hand) is still listed, with no
+        # suffix, and said by what reads its copy (`snapshot_file`), not dropped from every list without a word
         return [_page_info(row) for row in rows]
 
     def _rows(self, page_id: int) -> dict[int, Row]:
@@ -893,6 +911,29 @@ def _label(row: Row, provenances: dict[int, Provenance]) -> Label:
 def _page_info(row: Sequence[object]) -> PageInfo:
     (name, status, url, title, charset, snapshot, suffix, source, warnings, imported_at, updated_at,
      true_labels, proposed, flagged, rejected, edited) = row
-    return PageInfo(name, status, url, title, charset, snapshot, suffix, source, tuple(json.loads(warnings)),
+    return PageInfo(name, status, url, title, charset, snapshot, suffix, source, _stored_warnings(warnings),
                     imported_at, updated_at, int(true_labels), int(proposed), int(flagged),
                     int(rejected), int(edited))
+
+
+def snapshot_row_problem(info: PageInfo) -> str | None:
+    """Why a page's row names no saved copy, the database changed by hand (a snapshot that is not a hash, a suffix
+    that is a path, `snapshot_name_problem`; or no row of the snapshot at all: `_page_rows` lists the page with no
+    suffix), said to follow "page NAME: "; None for a row that names one (whether the file is there or not)."""
+    if info.suffix is None:
+        return (f"its saved copy {shortened(repr(info.snapshot))} has no row in the project's snapshots table: the "
+                "project's database was changed by hand")
+    return snapshot_name_problem(info.snapshot, info.suffix)
+
+
+def _stored_warnings(column: object) -> tuple[str, ...]:
+    """A page's stored warnings (a JSON list); a column changed by hand into anything else is said as the page's one
+    warning, rather than stop every list of the pages at it."""
+    try:
+        warnings = json.loads(column)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        warnings = None
+    if not isinstance(warnings, list):
+        return (f"the warnings stored with the page ({shortened(repr(column))}) cannot be read: the project's "
+                "database was changed by hand",)
+    return tuple(str(warning) for warning in warnings)

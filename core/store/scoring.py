@@ -57,9 +57,7 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     truth_pages = _scored_pages(project)
     if not truth_pages:
         raise StoreError(f"the project {project.root} has no page marked labelled or reviewed to score against")
-    missing = [name for name in truth_pages if not project.snapshot_file(name).is_file()]
-    if missing:  # as export stops: a stored score of the page kept would pass for one of a page still there
-        raise StoreError(saved_copies_missing(project, missing, "nothing scored"))
+    _refuse_unreadable_copies(project, truth_pages)
     predictions = project.runs.predictions(run_id)
     errors = project.runs.errors(run_id)
     labelled = set(truth_pages)
@@ -97,6 +95,25 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
         project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
     return result, warnings, left_out
+
+
+def _refuse_unreadable_copies(project: Project, truth_pages: Sequence[str]) -> None:
+    """Stop the score before anything is stored when the saved copy of a page it needs cannot be read, naming
+    every such page at once (a mean over fewer pages would pass for the run's, as `score` of folders refuses it):
+    copies gone from `snapshots/`, as export stops; and pages whose row in the database was changed by hand so
+    that it names no saved copy, each with what is wrong."""
+    missing, rows = [], []
+    for name in truth_pages:
+        try:
+            if not project.snapshot_file(name).is_file():
+                missing.append(name)
+        except StoreError as error:  # its row names no saved copy (`Project.snapshot_file`)
+            rows.append(f"page {name}: {error}")
+    said = [f"{'; '.join(rows)}: nothing scored. Put the row back as it was, or take the page(s) out of the "
+            "project (recordlens project remove-page)"] if rows else []
+    said += [saved_copies_missing(project, missing, "nothing scored")] if missing else []
+    if said:
+        raise StoreError("; ".join(said))
 
 
 def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[str, PageScore]:

@@ -260,7 +260,7 @@ def test_extract_reads_pages_whatever_the_case_of_their_suffix_and_says_what_it_
                        "-q")
     assert code == 1  # page 7 left undone (README: a command that leaves work undone exits 1)
     assert sorted(p.name for p in (tmp_path / "run").glob("*.json")) == ["1.json", "2.json"]
-    assert "7.html in" in err and "a folder, not a page file; skipped" in err and "1 not extracted" in err
+    assert f"{pages / '7.html'}: a folder, not a page file; not read as the page" in err and "1 not extracted" in err
     assert "page 2: both 2.html and 2.mhtml" in err and "2.mhtml is used" in err
 
 

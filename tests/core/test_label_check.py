@@ -199,7 +199,7 @@ def test_a_project_remembers_its_label_checks_until_the_labels_change(tmp_path: 
     snapshot.chmod(0o644)
     snapshot.unlink()
     assert cli_main(["labels", "check", "--project", str(tmp_path / "p")]) == 1
-    assert f"page 3: its saved copy {snapshot} is missing" in capsys.readouterr().out
+    assert f"page 3: cannot be checked: its saved copy {snapshot} is missing" in capsys.readouterr().out
     assert cli_main(["labels", "check", "--project", str(tmp_path / "p"), "--json"]) == 1
     document = json.loads(capsys.readouterr().out)  # counted once: unreadable, not checked as well
     assert document["pages"] == [] and len(document["unreadable"]) == 3  # the three pages share one saved copy

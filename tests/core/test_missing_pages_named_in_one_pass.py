@@ -36,7 +36,7 @@ def test_why_a_page_has_no_file_lists_the_folder_once(tmp_path: Path, monkeypatc
     said = [why(f"q{i}") for i in range(MANY)]
     assert listings == [pages]
     assert said[0] == f"no page q0.html or q0.mhtml in {pages}"
-    assert why("odd") == f"odd.html in {pages}: a folder, not a page file; not read as the page"
+    assert why("odd") == f"{pages / 'odd.html'}: a folder, not a page file; not read as the page"
 
 
 def label_files(gt: Path, names: list[str]) -> Path:

@@ -95,8 +95,8 @@ def test_score_names_a_page_file_that_is_a_fifo_or_a_folder(tmp_path: Path, caps
                        str(root / "html"), "-q")
     assert code == 2
     message = " ".join(err.split())
-    assert "2.html in " in message and "a FIFO (named pipe), not a regular file" in message
-    assert "3.mhtml in " in message and "a folder, not a page file" in message
+    assert f"{root / 'html' / '2.html'}: a FIFO (named pipe), not a regular file" in message
+    assert f"{root / 'html' / '3.mhtml'}: a folder, not a page file" in message
     assert "no page 2.html" not in message and "no page 3.html" not in message
     assert "no page 4.html" not in message  # the pages that are there are not named
 
