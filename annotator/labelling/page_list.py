@@ -18,7 +18,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.store import PAGE_STATUS_WORDS, PAGE_STATUSES, TRUE_PAGE_STATUSES, PageInfo
+from ...core.store import PAGE_STATUS_WORDS, PAGE_STATUSES, PageInfo
 from ...core.text_search import folded
 from ..qt.combo_keys import keeps_its_own_keys
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
@@ -195,7 +195,7 @@ class PageList(QWidget):
         return matches(info, self.status_filter.currentData() or ALL, self.search.text())
 
     def _labelled(self) -> int:
-        return sum(1 for p in self._pages if p.status in TRUE_PAGE_STATUSES)
+        return sum(1 for p in self._pages if p.finished)
 
     def _say_progress(self) -> None:
         """The project's progress, and how many pages the list shows while a search or a filter narrows it: the

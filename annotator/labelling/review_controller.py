@@ -37,7 +37,6 @@ from ...core.store import (
     PROJECT_SET,
     REJECTED,
     TRUE_LABEL_STATUSES,
-    TRUE_PAGE_STATUSES,
     Change,
     Project,
     Provenance,
@@ -791,7 +790,7 @@ class ReviewController:
         if failure is None and predicted is None:  # a failure is said first, by the panel (not as found nothing)
             notes.append(f"annotator {self.annotator()} did not label this page" if self.annotator()
                          else "the run has no prediction for this page")
-        if window.project.page(name).status not in TRUE_PAGE_STATUSES:
+        if not window.project.page(name).finished:
             notes.append("page not marked labelled: its labels may be incomplete")
         records = self.review.records
         kept, merged = self._kept_indices(other, name, self.review) if other is not None else ((), ())
@@ -900,7 +899,7 @@ class ReviewController:
         runs = window.project.runs
         scores, stale = runs.scores(self.run_id), runs.stale_pages(self.run_id)  # read once per redraw
         stored = next((s for s in scores if s.page == name), None)
-        marked = window.project.page(name).status in TRUE_PAGE_STATUSES
+        marked = window.project.page(name).finished
         # A page the run was not scored on keeps out of its means, as in `recordlens score`.
         if stored is not None and marked and (_figures(stored) != _figures(review.score) or name in stale):
             runs.add_scores(self.run_id, DatasetScore([review.score]), changes_seen=self._changes_seen)

@@ -80,7 +80,7 @@ from .adjudication import DELETED, KEPT, MERGED, TAKEN, Decision
 from .db import Provenance, StoreError
 from .files import SNAPSHOTS, Removed, content_hash, remove_stale_files
 from .project import Label, PageInfo, Project, snapshot_row_problem
-from .schema import PAGE_STATUS_WORDS, TRUE_PAGE_STATUSES
+from .schema import PAGE_STATUS_WORDS
 
 FORMATS = ("nexteval", "jsonl", "csv")
 
@@ -161,9 +161,9 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
         # A page unlabelled since an earlier export would keep its old gt/N.json and score as ground truth.
         stopped = " (an export that was stopped part way)" if marker.exists() else ""
         raise StoreError(f"{out} already holds a dataset{stopped}; export into an empty folder")
-    unlabelled = tuple(info.name for info in pages if info.status not in TRUE_PAGE_STATUSES)
+    unlabelled = tuple(info.name for info in pages if not info.finished)
     unfinished = {info.name: info.unfinished_records for info in pages if info.unfinished_records}
-    chosen = [info for info in pages if all_pages or info.status in TRUE_PAGE_STATUSES]
+    chosen = [info for info in pages if all_pages or info.finished]
     refused = {info.name: why for info in chosen if (why := _why_not_written(info, html_dir, gt_dir)) is not None}
     chosen = [info for info in chosen if info.name not in refused]
     missing = [info.name for info in chosen if not project.snapshot_file(info.name).is_file()]
@@ -184,7 +184,7 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
         if not _copy_checked(project.snapshot_file(info.name), target, info.snapshot):
             warnings.append(changed_since_import(info.name, "exported as it is now"))
         files.append(target)
-        if info.status in TRUE_PAGE_STATUSES:
+        if info.finished:
             truth = project.true_records(info.name)
             files.append(save_records(gt_dir / f"{stem}.json", truth))
             records += len(truth)

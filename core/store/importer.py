@@ -147,7 +147,6 @@ from .run_matching import (
 )
 from .run_matching import stopped_on as stopped_on_pages
 from .runs import RunInfo
-from .schema import TRUE_PAGE_STATUSES
 
 Progress = Callable[[Sequence["PageSource"]], Iterable["PageSource"]]
 
@@ -641,7 +640,7 @@ def _labels_are_stored(project: Project, source: PageSource) -> bool:
     (said as that, not as labels the project lacks)."""
     assert source.truth is not None
     records = [list(r) for r in load_records(source.truth).records]
-    if not records and project.page(source.name).status not in TRUE_PAGE_STATUSES:
+    if not records and not project.page(source.name).finished:
         return False  # the dataset's "no records here" is a decision the page, new or in progress, does not hold
     return records == project.true_records(source.name)  # proposals added since do not count
 

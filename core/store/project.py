@@ -148,10 +148,15 @@ class PageInfo:
     edited: int = 0  # of the true labels, those a person changed after accepting them (the rest are accepted)
 
     @property
+    def finished(self) -> bool:
+        """Marked labelled or reviewed: its records are ground truth that export, score, synth and training take."""
+        return self.status in TRUE_PAGE_STATUSES
+
+    @property
     def unfinished_records(self) -> int:
         """Its accepted and edited records while it is not marked labelled or reviewed: ground truth no export,
         score or synth takes until it is (0 on a page marked so)."""
-        return 0 if self.status in TRUE_PAGE_STATUSES else self.true_labels
+        return 0 if self.finished else self.true_labels
 
 
 @dataclass(frozen=True)

@@ -169,7 +169,7 @@ def labelled_page_names(project: Project, *, scored_only: bool = True) -> list[s
     labelled (the annotator decided it holds none): score counts it and export writes its `[]`."""
     if scored_only:
         return _scored_pages(project)
-    return [p.name for p in project.pages() if p.status in TRUE_PAGE_STATUSES or p.true_labels]
+    return [p.name for p in project.pages() if p.finished or p.true_labels]
 
 
 def labelled_pages(project: Project, *, scored_only: bool = True) -> Iterator[tuple[str, Page, list[list[str]]]]:
