@@ -925,10 +925,16 @@ def snapshot_row_problem(info: PageInfo) -> str | None:
     """Why a page's row names no saved copy, the database changed by hand (a snapshot that is not a hash, a suffix
     that is a path, `snapshot_name_problem`; or no row of the snapshot at all: `_page_rows` lists the page with no
     suffix), said to follow "page NAME: "; None for a row that names one (whether the file is there or not)."""
-    if info.suffix is None:
-        return (f"its saved copy {shortened(repr(info.snapshot))} has no row in the project's snapshots table: the "
+    return row_problem(info.snapshot, info.suffix)
+
+
+def row_problem(snapshot: str, suffix: str | None) -> str | None:
+    """`snapshot_row_problem` of a page's snapshot column and its snapshot row's suffix (None: no such row), for a
+    reader of the rows themselves (a copy of a project of any schema)."""
+    if suffix is None:
+        return (f"its saved copy {shortened(repr(snapshot))} has no row in the project's snapshots table: the "
                 "project's database was changed by hand")
-    return snapshot_name_problem(info.snapshot, info.suffix)
+    return snapshot_name_problem(snapshot, suffix)
 
 
 def _stored_warnings(column: object) -> tuple[str, ...]:

@@ -30,8 +30,8 @@ from ..owner_files import owner_line, process_alive
 from ..page.dataset import natural_key
 from ..wording import listed
 from .db import StoreError, connect, full_or_nearly
-from .files import SNAPSHOTS, snapshot_name_problem, snapshot_path
-from .project import PROJECT_DB, Project, open_project
+from .files import SNAPSHOTS, snapshot_path
+from .project import PROJECT_DB, Project, open_project, row_problem
 from .schema import SCHEMA_VERSION
 
 _DATABASE_FILES = {PROJECT_DB, f"{PROJECT_DB}-wal", f"{PROJECT_DB}-shm", f"{PROJECT_DB}-journal"}
@@ -149,14 +149,17 @@ def _missing_snapshots(project: Project) -> dict[str, str]:
     naming it was changed by hand so that it names no stored file (said as one page's fault, among the others,
     not a stop without a page named); asked in the terms of every schema version (a read-only project of an
     earlier RecordLens is copied as it is)."""
-    rows = project.db.execute("SELECT p.name, s.hash, s.suffix FROM pages p JOIN snapshots s ON s.hash = p.snapshot")
+    rows = project.db.execute("SELECT p.name, p.snapshot, s.suffix FROM pages p "
+                              "LEFT JOIN snapshots s ON s.hash = p.snapshot")
     missing = {name: why for name, digest, suffix in rows if (why := _why_missing(project.root, digest, suffix))}
     return {name: missing[name] for name in sorted(missing, key=natural_key)}
 
 
-def _why_missing(root: Path, digest: str, suffix: str) -> str | None:
-    """Why the saved page named `digest` and `suffix` is not in the project's `snapshots/`, or None."""
-    if (problem := snapshot_name_problem(digest, suffix)) is not None:
+def _why_missing(root: Path, digest: str, suffix: str | None) -> str | None:
+    """Why the saved page named `digest` and `suffix` (None: its snapshot has no row) is not in the project's
+    `snapshots/`, or None."""
+    problem = row_problem(digest, suffix)  # never None for a missing row
+    if problem is not None or suffix is None:
         return problem
     path = snapshot_path(root, digest, suffix)
     return None if path.is_file() else f"{path} is missing, deleted by hand?"

@@ -114,3 +114,16 @@ def test_warnings_that_are_no_json_are_said_and_the_pages_listed(tmp_path: Path,
         assert "cannot be read: the project's database was changed by hand" in opened.page("2").warnings[0]
     assert run(capsys, "labels", "check", "--project", str(project))[0] == 0
     assert run(capsys, "score", "--project", str(project), "--run", "1", "-q")[0] == 0
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_a_copy_of_the_project_is_refused_naming_the_page(edit: str, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """`project copy` would lack page 2's saved copy: refused before anything is written, the page and the fault
+    named (a page whose snapshot row is gone was left out of the check, and its copy out of the copy)."""
+    project = edited(tmp_path, capsys, EDITS[edit][0])
+    before = pages_and_snapshots(project)
+    code, _out, err = run(capsys, "project", "copy", str(project), str(tmp_path / "copy"))
+    assert code != 0
+    assert "lacks the saved page of 1 page(s) (2;" in err and EDITS[edit][1] in err, err
+    assert not (tmp_path / "copy").exists() and pages_and_snapshots(project) == before
