@@ -245,7 +245,7 @@ def _left_by_a_restart(restart: bool, out: Path, extractor: Extractor) -> Restar
 
 def end_of_run_line(summary: RunSummary, not_read: int = 0) -> str:
     """What a run did, every page counted once: extracted, already there, failed, not extracted (`not_read`: named
-    like pages, no regular file, each said skipped above), and for a run that stopped, the page it stopped on part
+    like pages, no regular file, each said above as not read), and for a run that stopped, the page it stopped on part
     way (its paid calls kept) and the pages it never reached."""
     parts = [f"{len(summary.extracted)} extracted", f"{len(summary.skipped)} already there",
              f"{len(summary.failed)} failed"]
