@@ -20,7 +20,15 @@ from ..page.dataset import UNFINISHED_EXPORT
 from ..records.score import DatasetScore
 from ..runs.evaluate import seed_runs, seeds_asked, seeds_that_ran
 from ..runs.progress import progress
-from ..runs.run_files import STOPPED, holds_a_single_run, made_on_other_pages, other_pages_message
+from ..runs.run_files import (
+    STOPPED,
+    holds_a_single_run,
+    made_on_other_pages,
+    made_otherwise_message,
+    other_pages_message,
+    pages_of_other_settings,
+    records_read_once,
+)
 from ..runs.runner import run_folders_held
 from ..store import StoreError, check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
@@ -431,9 +439,11 @@ def cmd_runs(args: argparse.Namespace) -> int:
         # every seed's lock (and their folder's), before any is stored and until the last is: a run with --seeds is
         # stored whole or not yet, and an extract started into any of them meanwhile is refused
         notes: list[str] = []
-        with run_folders_held(folders, ADD_IT_THEN, notes):
+        with run_folders_held(folders, ADD_IT_THEN, notes), records_read_once():
             for note in notes:
                 _warn(note)
+            for folder in folders:  # every seed checked before any is stored
+                _refuse_pages_of_other_settings(folder)
             for folder in folders:
                 run_id, stored, lacking = _add_run_folder(project, folder, args.method)
                 added[run_id], left_out = stored, left_out or lacking
@@ -467,6 +477,21 @@ def _run_folders(folder: Path) -> list[Path]:
     print(f"{folder} holds a run written with --seeds ({held}): each seed-S/ is stored as a run of its own",
           file=sys.stderr)
     return list(ran.values())
+
+
+def _refuse_pages_of_other_settings(folder: Path) -> None:
+    """A run folder some of whose pages hold records other settings than its run's made (a --restart with other
+    settings that stopped before it came to them), named as `score` names them, is refused: stored, the run's
+    figures would mix two settings' records under one run's settings, in the project's table and comparisons, where
+    no warning follows them. Its extract command run again without --restart extracts those pages again with the
+    run's settings (the pages a resume reads as the run's, as `score` does, are the run's here too)."""
+    if not folder.is_dir():  # storing it says what it is instead ("no such folder of predictions", a file)
+        return
+    made = pages_of_other_settings(folder)
+    if made:
+        raise RecordLensError(made_otherwise_message(
+            made, f"the run in {folder}", "nothing stored: run its extract command again without --restart, which "
+            "extracts them again with the run's settings, then add the folder"))
 
 
 def _add_run_folder(project, folder: Path, method: str | None) -> tuple[int, bool, bool]:  # noqa: ANN001

@@ -76,7 +76,7 @@ class PromptTemplate:
     def text_sha256(self) -> str:
         """The SHA-256 of the texts sent around a page (system instruction and user template, as one JSON object):
         the shipped prompt's identity, and what runs recorded as a prompt file's `prompt_sha256` before the file's
-        own bytes were hashed (`GeminiExtractor.as_recorded_now` reads such a run as made with this prompt)."""
+        own bytes were hashed (`run_files.prompt_as_recorded_now` reads such a run as made with this prompt)."""
         text = json.dumps({"system": self.system, "user": self.user}, ensure_ascii=False, sort_keys=True)
         return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
@@ -346,17 +346,6 @@ class GeminiExtractor:
         return {"model": settings.model, "temperature": settings.temperature, "seed": settings.seed,
                 "input_format": self.input_format, PROMPT_SOURCE: self.prompt.source,
                 PROMPT_SHA256: self.prompt.sha256}
-
-    def as_recorded_now(self, described: dict[str, object]) -> dict[str, object]:
-        """A run's description (its run.json) with its prompt's hash as this extractor records it now: a run made
-        with this very prompt file before a prompt file's own SHA-256 was recorded holds the SHA-256 of its texts
-        (`PromptTemplate.text_sha256`), read here as the file's, so that such a run resumes with the same file; any
-        other hash is left as it is (another prompt, which resuming refuses)."""
-        parameters = described.get("parameters")
-        if (not isinstance(parameters, dict) or self.prompt.file_sha256 is None
-                or parameters.get(PROMPT_SHA256) != self.prompt.text_sha256):
-            return described
-        return {**described, "parameters": {**parameters, PROMPT_SHA256: self.prompt.sha256}}
 
     @property
     def settings(self) -> dict[str, object]:

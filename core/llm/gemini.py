@@ -259,6 +259,12 @@ class Budget:
                 raise BudgetExceededError(spent)
             self.requests += 1
 
+    def release_request(self) -> None:
+        """Give back a request reserved for an attempt that never reached a server (its connection refused): it
+        was neither sent nor paid for, so it spends no cap and no count says it."""
+        with self._lock:
+            self.requests -= 1
+
     def used_up(self) -> str | None:
         """Why no further request may be made (the message a stopped run gives), or None while one may."""
         return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens, self.uncounted,
@@ -310,6 +316,7 @@ class CallLog:
     errors: list[str] = field(default_factory=list)
     waited_s: float = 0.0  # backoff sleeps between attempts
     given_up: int = 0  # attempts given up at --timeout-s: answers paid for whose tokens are unknown
+    refused: int = 0  # attempts whose connection was refused: never sent, so no request (`requests_of_call`)
 
     def given_up_tokens(self) -> dict[str, int]:
         """The tokens of the attempts given up (`given_up`), as an account of tokens holds them: unknown, counted
@@ -322,13 +329,23 @@ class CallLog:
 
     def as_dict(self) -> dict[str, object]:
         return {"attempts": self.attempts, "statuses": list(self.statuses), "errors": list(self.errors),
-                "waited_s": round(self.waited_s, 3), **({GIVEN_UP: self.given_up} if self.given_up else {})}
+                "waited_s": round(self.waited_s, 3), **({GIVEN_UP: self.given_up} if self.given_up else {}),
+                **({REFUSED: self.refused} if self.refused else {})}
 
 
 # The key of a call's record (`CallLog.as_dict`) that counts its attempts given up at --timeout-s: paid for, their
 # tokens unknown. An answered call's tokens hold them already (`Answer.usage`); a call that ended without an answer
 # has only this to say them (`given_up_in_calls`).
 GIVEN_UP = "given_up"
+# The key of a call's record that counts its attempts whose connection was refused (nothing listened at the address):
+# made, but never sent to a server, so neither paid for nor counted as requests (`requests_of_call`).
+REFUSED = "refused"
+
+
+def requests_of_call(call: Mapping[str, object]) -> int:
+    """The requests a call's record (`CallLog.as_dict`) says were sent, as a budget counts them: its attempts but
+    those whose connection was refused."""
+    return int(call.get("attempts") or 0) - int(call.get(REFUSED) or 0)  # type: ignore[call-overload]
 
 
 # How `Answer.incomplete` begins for a refused or cut-off answer: what reads a stored step's error as one (the
@@ -516,6 +533,9 @@ class GeminiCaller:
             except Exception as error:  # noqa: BLE001 - classified below, re-raised as GeminiError
                 retryable, reason = self._classify(error)
                 log.given_up += isinstance(error, _WholeRequestTimeoutError)
+                if _connection_refused(error):  # nothing listened: the request never left, so it is no request
+                    log.refused += 1
+                    self.budget.release_request()
                 log.statuses.append(_status_of(error))
                 log.errors.append(self.redact(reason))
                 if not retryable or attempt >= self._attempts_for(error):

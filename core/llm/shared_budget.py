@@ -1,9 +1,10 @@
 """One Gemini limiter for every worker of a distributed run: requests per minute, a request cap, a token cap.
 
 `Limiter` is the plain state (testable without Ray); on Ray it lives in one actor, and `SharedBudget` is the
-handle each worker's `GeminiCaller` uses in place of its local `Budget` (the same two calls, `reserve_request`
-and `add_tokens`). Calls from one handle reach the actor in order, so a worker's tokens are counted before
-its next reservation. Retries and backoff stay in `GeminiCaller`: every attempt reserves, as locally.
+handle each worker's `GeminiCaller` uses in place of its local `Budget` (the same calls, `reserve_request`,
+`release_request` and `add_tokens`). Calls from one handle reach the actor in order, so a worker's tokens are
+counted before its next reservation. Retries and backoff stay in `GeminiCaller`: every attempt reserves, as
+locally (an attempt whose connection was refused gives its reservation back).
 """
 
 from __future__ import annotations
@@ -15,6 +16,9 @@ from collections.abc import Callable
 from .gemini import Budget, BudgetExceededError, budget_used_up
 
 WINDOW_S = 60.0
+# What a shared budget counted, read in one question: requests, tokens, answers without token counts, and of them the
+# answers given up at --timeout-s (`Budget`'s fields of the same names)
+Counts = tuple[int, int, int, int]
 
 
 class Limiter:
@@ -49,6 +53,10 @@ class Limiter:
         self.requests += 1
         return "ok", 0.0
 
+    def release(self) -> None:
+        """A request reserved that never reached a server (`Budget.release_request`)."""
+        self.requests -= 1
+
     def add_tokens(self, count: int) -> None:
         self.tokens += count
 
@@ -60,15 +68,16 @@ class Limiter:
         return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens, self.uncounted,
                               self.given_up)
 
-    def counts(self) -> tuple[int, int, int]:
-        """Requests, tokens, and answers without token counts: all three, since a token cap is held by each."""
-        return self.requests, self.tokens, self.uncounted
+    def counts(self) -> Counts:
+        """Requests, tokens, answers without token counts, and of them those given up at --timeout-s: all four,
+        since a token cap is held by each and its stop says which answers it could not count (`budget_used_up`)."""
+        return self.requests, self.tokens, self.uncounted, self.given_up
 
 
 class CountsAsked:
     """A budget whose counts are asked for (of an actor, in one question): `requests` and `tokens` read `counts`."""
 
-    def counts(self) -> tuple[int, int, int]:
+    def counts(self) -> Counts:
         raise NotImplementedError
 
     @property
@@ -101,6 +110,9 @@ class SharedBudget(CountsAsked):
                 raise BudgetExceededError(str(value))
             self._sleep(float(value))
 
+    def release_request(self) -> None:
+        self._actor.release.remote()  # type: ignore[attr-defined] - ordered after this handle's reservation
+
     def add_tokens(self, count: int) -> None:
         self._actor.add_tokens.remote(count)  # type: ignore[attr-defined] - ordered after this handle's calls
 
@@ -112,14 +124,14 @@ class SharedBudget(CountsAsked):
 
         return ray.get(self._actor.used_up.remote())  # type: ignore[attr-defined]
 
-    def counts(self, timeout: float | None = None) -> tuple[int, int, int]:
-        """Requests, tokens and answers without token counts so far (`Limiter.counts`); with `timeout`, an actor
-        that does not answer within it raises Ray's GetTimeoutError (a TimeoutError) instead of being waited for."""
+    def counts(self, timeout: float | None = None) -> Counts:
+        """What the workers counted so far (`Limiter.counts`); with `timeout`, an actor that does not answer within
+        it raises Ray's GetTimeoutError (a TimeoutError) instead of being waited for."""
         import ray
 
-        requests, tokens, uncounted = ray.get(self._actor.counts.remote(),  # type: ignore[attr-defined]
-                                              timeout=timeout)
-        return int(requests), int(tokens), int(uncounted)
+        requests, tokens, uncounted, given_up = ray.get(self._actor.counts.remote(),  # type: ignore[attr-defined]
+                                                        timeout=timeout)
+        return int(requests), int(tokens), int(uncounted), int(given_up)
 
 
 def start_shared_budget(budget: Budget, requests_per_minute: int | None = None) -> SharedBudget:
@@ -136,5 +148,6 @@ def start_shared_budget(budget: Budget, requests_per_minute: int | None = None) 
 def copy_counts(shared: SharedBudget, budget: Budget) -> None:
     """What the workers counted, into the driver's `budget` (which the command reports and later seeds use).
     The answers without token counts come back too: a later shipping of `budget` seeds its actor with them, so
-    under a token cap the run still stops after the first such answer, not the first of each shipping."""
-    budget.requests, budget.tokens, budget.uncounted = shared.counts()
+    under a token cap the run still stops after the first such answer, not the first of each shipping; and of them
+    those given up at --timeout-s, so that the driver's stop line says them as such, as a local run's does."""
+    budget.requests, budget.tokens, budget.uncounted, budget.given_up = shared.counts()

@@ -49,7 +49,7 @@ from pathlib import Path
 from ..errors import DatasetError, RecordLensError
 from ..extract import create
 from ..extract.base import Extractor
-from ..llm.gemini import Budget, BudgetExceededError, TokenCounter, answers_without_counts
+from ..llm.gemini import Budget, BudgetExceededError, TokenCounter, answers_without_counts, requests_of_call
 from ..page import formats as represent
 from ..page.dataset import dataset_hint, dataset_pages, load_page, page_files, record_files, synthetic_sources
 from ..records.model import TextKeyIndex, load_records
@@ -434,7 +434,7 @@ class MethodOnPage:
         prompt again), or, without calls, a replayed answer's (`tokens`)."""
         calls = model_calls(raw)
         for call in calls:
-            self.spent.requests += int(call.get("attempts") or 0)
+            self.spent.requests += requests_of_call(call)
             add_tokens(self.spent.tokens, call.get("tokens") or {})
         prompts = [int(call["tokens"].get("prompt") or 0) for call in calls if isinstance(call.get("tokens"), dict)]
         if not calls and tokens:

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from .. import atomic
 from ..extract.base import Extractor
-from ..llm.gemini import UNCOUNTED, Budget, budget_used_up
+from ..llm.gemini import GIVEN_UP, UNCOUNTED, Budget, budget_used_up, requests_of_call
 from .engines import ClusterLostError, Engine, UnitFailedError, told_of_lost_calls, worker_name
 from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, EndpointRow
 from .run_files import (
@@ -114,20 +114,22 @@ def _pages_written_since(out: Path, before: dict[str, tuple[int, int] | None]) -
     return sum(1 for name, was in before.items() if after[name] is not None and after[name] != was)
 
 
-def _calls_recorded(out: Path, parts: dict[str, RunSummary]) -> tuple[int, int, int]:
-    """The model requests, tokens and answers without token counts that the records (`_run/N.json`) of the pages
-    this run did (extracted, failed, stopped on) hold of their own calls; what earlier runs paid (their `earlier`)
-    is not this run's."""
-    requests = tokens = uncounted = 0
+def _calls_recorded(out: Path, parts: dict[str, RunSummary]) -> tuple[int, int, int, int]:
+    """The model requests, tokens, answers without token counts and of them those given up at --timeout-s, that
+    the records (`_run/N.json`) of the pages this run did (extracted, failed, stopped on) hold of their own calls;
+    what earlier runs paid (their `earlier`) is not this run's."""
+    requests = tokens = uncounted = given_up = 0
     for name, part in parts.items():
         if name not in part.extracted and name not in part.failed and part.stopped_on != name:
             continue
         record = page_record(out, name)
-        requests += sum(int(call.get("attempts") or 0) for call in model_calls(record.get("raw")))
+        calls = model_calls(record.get("raw"))
+        requests += sum(map(requests_of_call, calls))
+        given_up += sum(int(call.get(GIVEN_UP) or 0) for call in calls)  # type: ignore[call-overload]
         kept = record_tokens(record)
         tokens += int(kept.get("total") or 0)
         uncounted += int(kept.get(UNCOUNTED) or 0)
-    return requests, tokens, uncounted
+    return requests, tokens, uncounted, given_up
 
 
 def _keep_calls_lost_with_a_worker(out: Path, resume: bool, name: str, reason: str, requests: int | None) -> None:

@@ -29,8 +29,9 @@ Progress = Callable[[Iterable[str]], Iterable[str]]
 # Told of a unit whose worker died, before it runs again: the item, why, and the model requests the dead worker
 # reserved for it (paid for, their answers lost with it; None when they cannot be told)
 Retried = Callable[[T, str, int | None], None]
-# What a run's units recorded of their model calls: requests, tokens, answers without token counts
-Recorded = Callable[[], tuple[int, int, int]]
+# What a run's units recorded of their model calls: requests, tokens, answers without token counts, and of them the
+# answers given up at --timeout-s (as a shared budget counts them: `shared_budget.Counts`)
+Recorded = Callable[[], tuple[int, int, int, int]]
 
 
 @dataclass

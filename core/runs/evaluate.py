@@ -19,7 +19,6 @@ from .run_files import (
     META_DIR,
     SEEDS_ASKED,
     STOPPED,
-    ResumedRun,
     description_differences,
     done_without_a_file,
     failed_pages,
@@ -27,6 +26,7 @@ from .run_files import (
     left_out_pages,
     made_otherwise_message,
     not_in_project,
+    pages_of_other_settings,
     predicted_on_other_pages,
     ran_to_its_end,
     read_page_costs,
@@ -69,7 +69,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     left_out = left_out_pages(described)
     records = _FolderRecords.of(pred_dir)  # what the run's own records say of the pages it holds no N.json for
     predictions = record_files(pred_dir)
-    if made := ResumedRun(pred_dir, described).pages_made_otherwise(predictions):  # a stopped --restart's leftovers
+    if made := pages_of_other_settings(pred_dir, described):  # a stopped --restart's leftovers
         warnings.append(made_otherwise_message(made, "the run", MADE_OTHERWISE_SCORED))
     unreadable: dict[str, str] = {}
     unscorable: list[str] = []  # every page that cannot be scored, named at once rather than the first alone

@@ -47,7 +47,7 @@ from typing import TypeVar
 
 from ..errors import RecordLensError
 from ..llm.gemini import WAIT_NOTICE_S, Answer, Budget, GeminiCaller
-from ..llm.shared_budget import CountsAsked, SharedBudget, copy_counts, start_shared_budget
+from ..llm.shared_budget import Counts, CountsAsked, SharedBudget, copy_counts, start_shared_budget
 from ..signals_held import signals_held
 from ..wording import counted
 from .engines import (
@@ -349,10 +349,11 @@ def _count_back(shared: _DriverBudget, budget: Budget, recorded: Recorded | None
         if asked:
             print(f"warning: {lost}; the model calls of this run are not counted back", file=sys.stderr)
         return
-    requests, tokens, uncounted = recorded()
+    requests, tokens, uncounted, given_up = recorded()
     budget.requests += requests
     budget.tokens += tokens
     budget.uncounted += uncounted
+    budget.given_up += given_up
     if asked:
         print(f"warning: {lost}; the model calls of this run are counted from its pages' records "
               f"({counted(requests, 'request')}; a call of a Ray worker that died is in no record)", file=sys.stderr)
@@ -374,7 +375,7 @@ class _DriverBudget(CountsAsked):
         _, args = self._shared.__reduce__()[:2]
         return _budget_on_a_worker, args
 
-    def counts(self) -> tuple[int, int, int]:  # requests, tokens, answers without token counts
+    def counts(self) -> Counts:
         from ray import exceptions
 
         try:
@@ -656,6 +657,9 @@ class _Notices:
     def reserved(self, unit: Tally) -> None:
         self._requests[unit] = self._requests.get(unit, 0) + 1
 
+    def released(self, unit: Tally) -> None:
+        self._requests[unit] = self._requests.get(unit, 0) - 1
+
     def requests_of(self, unit: Tally) -> int:
         return self._requests.get(unit, 0)
 
@@ -729,17 +733,24 @@ class _BudgetOnAWorker(SharedBudget):
         super().reserve_request()
         _tell_the_request()
 
+    def release_request(self) -> None:
+        super().release_request()
+        _tell_the_request(released=True)
 
-def _tell_the_request() -> None:
+
+def _tell_the_request(released: bool = False) -> None:
     """A request reserved for the unit this worker runs, told before it is made (waited for: a worker killed as it
-    makes it has told it), so that a worker's death says what it had paid for; untold, it costs the count only."""
+    makes it has told it), so that a worker's death says what it had paid for; untold, it costs the count only.
+    `released`: one reserved that never reached a server (its connection refused), told so that it is not counted
+    among those a dead worker paid for."""
     told = _told
     if told is None or told.notices is None:
         return
     import ray
 
+    tell = told.notices.released if released else told.notices.reserved  # type: ignore[attr-defined]
     with suppress(Exception):
-        ray.get(told.notices.reserved.remote(told.tally), timeout=NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
+        ray.get(tell.remote(told.tally), timeout=NOTICE_TIMEOUT_S)
 
 
 class _CallerOnAWorker(GeminiCaller):

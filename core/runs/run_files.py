@@ -10,6 +10,8 @@ import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -17,7 +19,7 @@ from pathlib import Path
 from .. import atomic
 from ..errors import RecordLensError
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
-from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE
+from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE, PromptTemplate, prompt_from_file
 from ..llm.endpoint import endpoint_identity
 from ..llm.gemini import (
     UNCOUNTED,
@@ -562,23 +564,61 @@ def _both_name(part: Mapping[str, object], other: Mapping[str, object]) -> dict[
     return {name: value for name, value in part.items() if name in other}
 
 
+def prompt_as_recorded_now(described: Mapping[str, object], prompt: PromptTemplate | None) -> dict[str, object]:
+    """A run's or a page's description with its prompt's hash as a run made with `prompt` records it now: one made
+    with this very prompt file before a prompt file's own SHA-256 was recorded holds the SHA-256 of its texts
+    (`PromptTemplate.text_sha256`), read here as the file's, so that such a run resumes with the same file, and its
+    pages are that run's; any other hash is left as it is (another prompt, which resuming refuses). The one reading
+    of an older prompt hash: a resume's (`prompt` the one given), `score`'s and `runs --add`'s (`recorded_prompt`)."""
+    parameters = described.get("parameters")
+    if (prompt is None or prompt.file_sha256 is None or not isinstance(parameters, dict)
+            or parameters.get(PROMPT_SHA256) != prompt.text_sha256):
+        return dict(described)
+    return {**described, "parameters": {**parameters, PROMPT_SHA256: prompt.sha256}}
+
+
+def recorded_prompt(described: Mapping[str, object]) -> PromptTemplate | None:
+    """The prompt file a run's description names (its `parameters`' source and SHA-256), read where it names it
+    while its bytes are still the run's: what tells, without the file given again, which older hash of its texts
+    is the same prompt (`prompt_as_recorded_now`). None for the shipped prompt, a run that names none, or a file
+    gone or changed since (the run's own hash is then all there is to go by)."""
+    parameters = described.get("parameters")
+    if not isinstance(parameters, dict) or parameters.get(PROMPT_SOURCE) in (None, "shipped"):
+        return None
+    try:
+        prompt = prompt_from_file(str(parameters[PROMPT_SOURCE]))
+    except (RecordLensError, OSError):
+        return None
+    return prompt if prompt.file_sha256 == parameters.get(PROMPT_SHA256) else None
+
+
+def prompt_of(extractor: object) -> PromptTemplate | None:
+    """The prompt an extractor sends around a page (a Gemini one's), None for a method that sends none."""
+    prompt = getattr(extractor, "prompt", None)
+    return prompt if isinstance(prompt, PromptTemplate) else None
+
+
 @dataclass
 class ResumedRun:
     """The run a folder holds as a resume reads its pages against it: its description (run.json, {} when it has
-    none or it cannot be read: its pages' own records then speak for it), and how the extractor resuming it reads
-    an older record (`made_otherwise`)."""
+    none or it cannot be read: its pages' own records then speak for it), and the prompt an older page's prompt
+    hash is read by (`prompt_as_recorded_now`; None: as it is)."""
 
     out: Path
     described: dict[str, object]
-    as_recorded_now: Callable[[dict[str, object]], dict[str, object]] = dict
+    prompt: PromptTemplate | None = None
 
     @classmethod
     def of(cls, out: Path, extractor: object = None, described: dict[str, object] | None = None) -> ResumedRun:
-        """The run in `out` as `extractor` reads its records; `described`: the run's description when it is not
-        the folder's run.json (a --restart's, whose run.json is not written yet)."""
-        as_recorded_now = getattr(extractor, "as_recorded_now", None)
-        return cls(out, run_description_and_problem(out)[0] if described is None else described,
-                   as_recorded_now if callable(as_recorded_now) else dict)
+        """The run in `out` as `extractor` reads its records, or without one (`score`, `runs --add`) as the run's
+        own prompt file reads them (`recorded_prompt`): one reading, so that `score` names as made otherwise only
+        the pages a resume extracts again. `described`: the run's description when it is not the folder's
+        run.json (a --restart's, whose run.json is not written yet)."""
+        described = run_description_and_problem(out)[0] if described is None else described
+        return cls(out, described, prompt_of(extractor) or recorded_prompt(described))
+
+    def as_recorded_now(self, described: dict[str, object]) -> dict[str, object]:
+        return prompt_as_recorded_now(described, self.prompt)
 
     def made_otherwise(self, name: str) -> list[str]:
         """How page `name`'s records were made otherwise than the run says ([] when alike, or not said)."""
@@ -588,6 +628,15 @@ class ResumedRun:
         """Of `names`, the pages whose records (N.json there) were made otherwise, page -> how."""
         return {name: said for name in names
                 if (self.out / f"{name}.json").is_file() and (said := self.made_otherwise(name))}
+
+
+def pages_of_other_settings(run_dir: str | Path, described: dict[str, object] | None = None
+                            ) -> dict[str, list[str]]:
+    """The pages of a run folder whose records other settings than its run's made (a --restart with other settings
+    that stopped before it came to them), page -> how, read as a resume of it reads them (`ResumedRun`): what
+    `score` warns of and `runs --add` refuses, and what resuming the run extracts again. `described`: the run's
+    description already read, else its run.json."""
+    return ResumedRun.of(Path(run_dir), described=described).pages_made_otherwise(record_files(run_dir))
 
 
 def made_otherwise_message(pages: Mapping[str, list[str]], whose: str, then: str) -> str:
@@ -713,9 +762,36 @@ def _page_records(run_dir: str | Path) -> Iterator[tuple[str, dict[str, object],
         yield path.stem, *_read_page_record(path)
 
 
+# The page records read so far by a command that holds its run folders' locks (`records_read_once`), by path
+_RECORDS_READ: ContextVar[dict[Path, tuple[dict[str, object], str | None]] | None] = ContextVar(
+    "records_read", default=None)
+
+
+@contextmanager
+def records_read_once() -> Iterator[None]:
+    """Within it, each page's record (`_run/N.json`) is read once however many questions are asked of it (which
+    pages a --restart left made otherwise, then everything `runs --add` stores): for a command holding the run
+    folders' locks (`run_folders_held`), so that nothing writes them meanwhile. Of this thread's calls only."""
+    token = _RECORDS_READ.set({})
+    try:
+        yield
+    finally:
+        _RECORDS_READ.reset(token)
+
+
 def _read_page_record(path: Path) -> tuple[dict[str, object], str | None]:
     """A page's record file read, with why it cannot be read as one (None when it can: it holds a JSON object;
-    else the record is {})."""
+    else the record is {}); read once within `records_read_once`, each caller given its own copy."""
+    read = _RECORDS_READ.get()
+    if read is None:
+        return _page_record_file(path)
+    if path not in read:
+        read[path] = _page_record_file(path)
+    record, why = read[path]
+    return dict(record), why
+
+
+def _page_record_file(path: Path) -> tuple[dict[str, object], str | None]:
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:

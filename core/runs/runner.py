@@ -48,6 +48,8 @@ from .run_files import (
     method_said_by_pages,
     note_not_reached,
     predicted_on_other_pages,
+    prompt_as_recorded_now,
+    prompt_of,
     run_description_and_problem,
     run_identity,
     ways_made_otherwise,
@@ -302,7 +304,7 @@ def _holds_every_page(out: Path, description: dict[str, object], wanted: list[st
     before, _ = run_description_and_problem(out)
     if not before or STOPPED in before or run_identity(before) != run_identity(description):
         return False
-    held = ResumedRun(out, before)
+    held = ResumedRun.of(out, described=before)
     return all(extracted_before(out, name, RunSummary(out), held) for name in wanted)
 
 
@@ -427,7 +429,8 @@ def _run_held(out: Path, extractor: Extractor) -> _RunHeld:
             # pages of before their endpoint was kept with them: taking the endpoint given now for theirs would
             # skip the one check that keeps two endpoints' answers out of one run, and write it into run.json
             return _RunHeld({}, [], unreadable, _endpoint_not_said(out), endpoint_unknown=True)
-    before = _as_recorded_now(extractor, _with_shipped_prompt(before, now))
+    # an older prompt file's run, read as made with the file given now (one reading with `score`'s, `ResumedRun`)
+    before = prompt_as_recorded_now(_with_shipped_prompt(before, now), prompt_of(extractor))
     # One rule with `runs --add`'s: what makes a run the one it is (its endpoint too; a larger budget does not)
     return _RunHeld(before, identity_differences(_as_described_now(before, now), now) if before else [], unreadable)
 
@@ -484,13 +487,6 @@ def _with_shipped_prompt(before: dict[str, object], now: dict[str, object]) -> d
     if PROMPT_SOURCE in parameters or current.get(PROMPT_SOURCE) != "shipped":
         return before
     return {**before, "parameters": {**parameters, PROMPT_SOURCE: "shipped", PROMPT_SHA256: current[PROMPT_SHA256]}}
-
-
-def _as_recorded_now(extractor: Extractor, before: dict[str, object]) -> dict[str, object]:
-    """The run held as `extractor` records a run now, when it reads older records another way (Gemini: a prompt
-    file's run recorded with its texts' hash is read as made with the file's own hash), so that it resumes."""
-    as_recorded_now = getattr(extractor, "as_recorded_now", None)
-    return as_recorded_now(before) if callable(as_recorded_now) and before else before
 
 
 def _refuse_predictions_of_other_pages(out: Path, pages_dir: str | Path, files: dict[str, Path],

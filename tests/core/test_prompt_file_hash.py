@@ -12,7 +12,7 @@ import pytest
 
 from recordlens.core.extract.gemini import GeminiExtractor, prompt_from_file
 from recordlens.core.resource_files import resource_path
-from recordlens.core.runs.run_files import description_differences
+from recordlens.core.runs.run_files import description_differences, prompt_as_recorded_now
 from recordlens.core.runs.runner import method_of
 from tests.core.cli_runs import run
 from tests.fake_gemini import FakeGemini, answer
@@ -45,9 +45,9 @@ def test_a_run_that_recorded_the_prompt_s_texts_hash_is_read_as_made_with_the_sa
     earlier = prompt_from_file(prompt).text_sha256  # what a run recorded before the file's own hash
     assert earlier != now["parameters"]["prompt_sha256"]  # type: ignore[index]
     before = {**now, "parameters": {**now["parameters"], "prompt_sha256": earlier}}  # type: ignore[dict-item]
-    assert description_differences(extractor.as_recorded_now(before), now) == []
+    assert description_differences(prompt_as_recorded_now(before, extractor.prompt), now) == []
     other = {**now, "parameters": {**now["parameters"], "prompt_sha256": "0" * 64}}  # type: ignore[dict-item]
-    assert description_differences(extractor.as_recorded_now(other), now)  # another prompt stays another
+    assert description_differences(prompt_as_recorded_now(other, extractor.prompt), now)  # another prompt stays another
     shipped = GeminiExtractor(api_key=KEY)  # the shipped prompt is recorded by its texts, as it always was
     assert shipped.parameters["prompt_sha256"] == shipped.prompt.text_sha256
 

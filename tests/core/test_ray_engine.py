@@ -194,7 +194,7 @@ def test_requests_per_minute_are_one_limit_for_all_workers(ray_instance: Path) -
     verdicts = ray.get([task.remote(shared) for _ in range(2)])  # two workers, one limiter
     flat = [v for pair in verdicts for v in pair]
     assert sorted(flat) == ["ok", "ok", "ok", "wait"]
-    assert shared.counts() == (3, 0, 0)
+    assert shared.counts() == (3, 0, 0, 0)
 
 
 def test_agent_run_on_ray_gives_the_local_episodes_and_shares_the_request_budget(

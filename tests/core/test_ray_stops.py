@@ -61,7 +61,7 @@ def test_the_shared_budget_of_a_dead_actor_is_said_in_seconds(tmp_path: Path) ->
         local = unit.caller.budget
         with engine.shipping(unit):
             shared = unit.caller.budget
-            assert shared.counts() == (1, 10, 0)  # one question
+            assert shared.counts() == (1, 10, 0, 0)  # one question
             ray.kill(shared._actor)
             started = time.monotonic()
             with pytest.raises(EngineError, match="does not answer"):

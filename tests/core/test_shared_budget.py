@@ -28,7 +28,7 @@ def test_the_token_cap_counts_what_was_added() -> None:
     assert limiter.reserve(0.0)[0] == "ok"
     limiter.add_tokens(60)
     assert limiter.reserve(0.0) == ("exceeded", "token budget used up (100 of 100)")
-    assert limiter.counts() == (1, 100, 0)
+    assert limiter.counts() == (1, 100, 0, 0)
 
 
 def test_requests_per_minute_wait_for_the_oldest_to_leave_the_window_and_count_nothing_meanwhile() -> None:
@@ -48,7 +48,7 @@ class LimiterAsked(CountsAsked):
     def __init__(self, limiter: Limiter) -> None:
         self.limiter = limiter
 
-    def counts(self) -> tuple[int, int, int]:
+    def counts(self) -> tuple[int, int, int, int]:
         return self.limiter.counts()
 
 

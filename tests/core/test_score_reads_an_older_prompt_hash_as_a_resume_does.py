@@ -1,0 +1,83 @@
+"""`score`, `runs --add` and a resume read the prompt hash of a `--prompt-file` run written by an older RecordLens
+one way (`run_files.prompt_as_recorded_now`): such a run's pages hold the SHA-256 of the prompt's texts, and a resume
+with the same file (recorded since with the file's own SHA-256) does not extract them again, so `score` does not
+name them as made with other settings either; pages made with another prompt are named by both. Against the
+loopback fake in tests/fake_gemini.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from recordlens.core.extract.gemini import prompt_from_file
+from recordlens.core.resource_files import resource_path
+from recordlens.core.runs.run_files import META_DIR, pages_of_other_settings
+from tests.core.cli_runs import demo_project, run
+from tests.fake_gemini import FakeGemini, answer
+
+DEMO = resource_path("demo", "dataset")  # pages 1 to 4
+KEY = "test-key-not-real-older-hash"
+PROMPT = b"Find the records.\r\n\r\n{input}\r\n"
+
+
+@pytest.fixture(autouse=True)
+def _key(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+
+
+def extract(run_dir: Path, prompt: Path, server: FakeGemini, *more: str) -> tuple[str, ...]:
+    return ("extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(run_dir), "--prompt-file",
+            str(prompt), "--base-url", server.url, "-q", *more)
+
+
+def score(run_dir: Path) -> tuple[str, ...]:
+    return "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages", str(DEMO / "html"), "-q"
+
+
+def as_an_older_recordlens_wrote(run_dir: Path, texts_sha256: str, *files: str) -> None:
+    """The run's files with the prompt recorded by its texts' SHA-256, as RecordLens did before the file's own."""
+    for name in files:
+        path = run_dir / META_DIR / name
+        described = json.loads(path.read_text(encoding="utf-8"))
+        described["parameters"]["prompt_sha256"] = texts_sha256
+        path.write_text(json.dumps(described), encoding="utf-8")
+
+
+def test_pages_of_an_older_run_with_the_same_prompt_file_are_neither_extracted_again_nor_warned_of(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prompt, run_dir = tmp_path / "p.md", tmp_path / "run"
+    prompt.write_bytes(PROMPT)
+    with FakeGemini(default=answer("[]")) as server:
+        assert run(capsys, *extract(run_dir, prompt, server, "--max-requests", "1"))[0] == 3  # page 1 only
+        as_an_older_recordlens_wrote(run_dir, prompt_from_file(prompt).text_sha256, "run.json", "1.json")
+        assert run(capsys, *extract(run_dir, prompt, server))[0] == 0  # pages 2 to 4, run.json by the file's hash
+        _, _, err = run(capsys, *score(run_dir))
+        assert "earlier run" not in err, err
+        assert pages_of_other_settings(run_dir) == {}
+        asked = len(server.requests)
+        code, _, err = run(capsys, *extract(run_dir, prompt, server))
+        assert code == 0 and len(server.requests) == asked, err  # nothing extracted again
+    assert "0 extracted, 4 already there" in err
+    project = demo_project(capsys, tmp_path / "p")  # nor does `runs --add` refuse them
+    code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(run_dir))
+    assert code == 0 and f"stored {run_dir} as run 1" in err, err
+
+
+def test_a_page_of_another_prompt_is_named_by_score_and_extracted_again_by_a_resume(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    prompt, run_dir = tmp_path / "p.md", tmp_path / "run"
+    prompt.write_bytes(PROMPT)
+    with FakeGemini(default=answer("[]")) as server:
+        assert run(capsys, *extract(run_dir, prompt, server, "--max-requests", "1"))[0] == 3
+        # page 1 made by an older RecordLens with another prompt
+        as_an_older_recordlens_wrote(run_dir, prompt_from_file(prompt).text_sha256, "run.json")
+        as_an_older_recordlens_wrote(run_dir, "0" * 64, "1.json")
+        _, _, err = run(capsys, *score(run_dir))
+        assert "1 page of the run (1) holds records an earlier run of the folder made with other settings" in err
+        assert list(pages_of_other_settings(run_dir)) == ["1"]
+        asked = len(server.requests)
+        code, _, err = run(capsys, *extract(run_dir, prompt, server))
+        assert code == 0 and len(server.requests) == asked + 4, err  # page 1 again, and pages 2 to 4
+    assert "1 page of the run in" in err and "extracted again with this run's" in err
