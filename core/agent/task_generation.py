@@ -19,8 +19,9 @@ kind's usual rules). Ids are `gen-<round>-<category>-<n>`: `<round>` is the gene
 and digits drawn when a generation starts (`new_round_tag`) and recorded in each candidate's `generator`, so that the
 tasks of two rounds, exported and put in one file (or their reference trajectories, `<task id>.json`, in one
 folder), never share an id; a resumed generation goes on with the round of the candidates it resumes
-(`round_of`), so its ids are those of the stopped run. Two categories that would give the same ids ("Lookup" and
-"lookup", "filtered search" and "filtered-search") are refused before any request
+(`round_of`), so its ids are those of the stopped run; one resumed into another file numbers the candidates of a
+category asked again past the ids the stopped run's file keeps (`first_free_number`). Two categories that would
+give the same ids ("Lookup" and "lookup", "filtered search" and "filtered-search") are refused before any request
 (`clashing_categories`), as are seeds that start on a page the snapshot does not hold or are for another site
 (`seeds_off_the_site`). A field of an item of the wrong type (a `seeds` that is a number, an instruction that is a
 list) drops that item, or for `seeds` and `start_url` falls back to the category's seeds and their start page, with a
@@ -37,7 +38,7 @@ import hashlib
 import json
 import re
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from urllib.parse import urljoin
@@ -245,6 +246,14 @@ def candidate_id(round_tag: str, category: str, number: int) -> str:
         f"gen-{category_slug(category)}-{number}"
 
 
+def first_free_number(taken: Collection[str], round_tag: str, category: str) -> int:
+    """The number a category's first new candidate gets: past those of its ids (this round's) `taken` by another
+    file, so that a category asked again into another file does not give its new candidates the old ones' ids."""
+    prefix = candidate_id(round_tag, category, 0)[:-1]  # "gen-<round>-<slug>-"
+    numbers = [int(rest) for rest in (i[len(prefix):] for i in taken if i.startswith(prefix)) if rest.isdigit()]
+    return max(numbers, default=0) + 1
+
+
 def clashing_categories(seeds: Sequence[Task]) -> list[list[str]]:
     """Groups of the seeds' categories that give the same candidate ids ("Lookup" and "lookup"): a typo, most often,
     which would make generated ids collide after the requests were paid for."""
@@ -338,11 +347,12 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
                         resumed: Mapping[str, tuple[Sequence[Candidate], Sequence[str]]] | None = None,
                         answered: Answered | None = None,
                         generator: Mapping[str, object] | None = None,
-                        round_tag: str | None = None) -> GenerationReport:
+                        round_tag: str | None = None, taken: Collection[str] = ()) -> GenerationReport:
     """Candidates for every category of the seeds (module notes), in the seeds' category order. The categories in
     `resumed` (candidates, warnings) were answered by an earlier run and are not asked again; each category answered
     now is handed to `answered`. `generator` is recorded in every candidate (the endpoint, the temperature), with
-    the `round` whose tag its id carries: `round_tag`, else the round of the candidates resumed, else a new one."""
+    the `round` whose tag its id carries: `round_tag`, else the round of the candidates resumed, else a new one.
+    `taken`: ids another file holds (the stopped run's, resumed into another file), which new candidates skip."""
     if per_category < 1:
         raise AgentError("--per-category must be at least 1")
     if not seeds:
@@ -365,7 +375,8 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
         report.requests += 1
         kept_before, said_before = len(report.candidates), len(report.dropped)
         ask = partial(_asked, category, group, site, text, caller, report, per_category=per_category, model=model,
-                      description=described.get(category, ""), progress=progress, generator=generator)
+                      description=described.get(category, ""), progress=progress, generator=generator,
+                      first=first_free_number(taken, str(generator["round"]), category))
         if not _unless_interrupted(ask, category, report):  # the endpoint, the budget or Ctrl+C stopped it
             _stopped(report, names, category, earlier)
             break
@@ -433,7 +444,8 @@ def _forget(report: GenerationReport, category: str) -> None:
 
 def _asked(category: str, group: Sequence[Task], site: Site, text: SiteText, caller: Caller,
            report: GenerationReport, *, per_category: int, model: str, description: str,
-           progress: Callable[[str], None] | None, generator: Mapping[str, object] | None = None) -> bool:
+           progress: Callable[[str], None] | None, generator: Mapping[str, object] | None = None,
+           first: int = 1) -> bool:
     """Ask the model for one category's candidates and add its answer to `report`; False when the call failed so
     that the generation stops (the endpoint, the budget)."""
     starts = list(dict.fromkeys(s.start_url for s in group if s.start_url))
@@ -467,17 +479,18 @@ def _asked(category: str, group: Sequence[Task], site: Site, text: SiteText, cal
     if not items:
         report.empty.append(category)
         report.dropped.append(f"{category}: the model answered with no task (an empty list)")
-    _keep(items, category, group, site, report, per_category=per_category, model=model, generator=generator)
+    _keep(items, category, group, site, report, per_category=per_category, model=model, generator=generator,
+          first=first)
     return True
 
 
 def _keep(items: Sequence[object], category: str, group: Sequence[Task], site: Site, report: GenerationReport, *,
-          per_category: int, model: str, generator: Mapping[str, object] | None = None) -> None:
-    """The usable items of a category's answer as candidates, up to `per_category`; the others said why. A list none
-    of whose items is usable leaves the category unanswered (`unusable`)."""
+          per_category: int, model: str, generator: Mapping[str, object] | None = None, first: int = 1) -> None:
+    """The usable items of a category's answer as candidates, up to `per_category`, numbered from `first`; the others
+    said why. A list none of whose items is usable leaves the category unanswered (`unusable`)."""
     kept = extra = 0
     for item in items:
-        candidate, why = _candidate(item, category, group, site, model, kept + 1, generator)
+        candidate, why = _candidate(item, category, group, site, model, first + kept, generator)
         if candidate is None:
             report.dropped.append(f"{category}: {why}")
         elif kept >= per_category:

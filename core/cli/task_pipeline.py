@@ -58,7 +58,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--resume-from", dest="resume_from", metavar="STOPPED_OUT",
                    help="--resume a generation that stopped part-way writing STOPPED_OUT, into --out instead: for a "
                         "STOPPED_OUT already reviewed, whose verdicts stay as they are (its answers kept so far move "
-                        "from STOPPED_OUT.partial to <out>.partial)")
+                        "from STOPPED_OUT.partial to <out>.partial); --out gets the candidates generated now, those "
+                        "of STOPPED_OUT stay in it alone")
     q.set_defaults(handler=cmd_generate)
 
     q = sub.add_parser("filter", help="mark near-duplicate candidates as similar (offline sentence embeddings)")
@@ -128,10 +129,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
     report = generate_candidates(seeds, site, caller, per_category=args.per_category, model=settings.model,
                                  descriptions=descriptions,
                                  progress=lambda text: print(f"recordlens: {text}", file=sys.stderr, flush=True),
-                                 resumed=resumed, answered=partial.keep, generator=generator)
+                                 resumed=resumed, answered=partial.keep, generator=generator,
+                                 taken=partial.taken_elsewhere)
     for why in report.dropped:
         print(f"warning: {why}", file=sys.stderr)
-    candidates = check_answers(report.candidates, site)
+    # The candidates another file holds (the stopped run's, resumed into this --out) stay there alone, with their
+    # verdicts: written here too, they would be reviewed twice and counted or exported twice under one id.
+    elsewhere = partial.held_elsewhere(resumed)
+    not_again = {c.id for category in elsewhere for c in resumed[category][0]}
+    candidates = check_answers([c for c in report.candidates if c.id not in not_again], site)
     shortfall = report.shortfall()
     finish = f"; {partial.how_to_finish()}" if shortfall else ""
     if not candidates:  # every answer unusable: nothing written, an earlier file of candidates stays as it was
@@ -147,7 +153,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     save_candidates(args.out, candidates)
     flagged = [c.id for c in candidates if c.evidence == ""]  # named: the reviewer looks at these first
     with_none = f" ({listed(report.empty)} with no task)" if report.empty else ""
-    earlier = f", {len(report.resumed)} of them by the run resumed" if report.resumed else ""
+    earlier = f", {len(report.resumed)} of them by the run resumed{_held_said(elsewhere, resumed)}" \
+        if report.resumed else ""
     print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s), {report.answered} of "
           f"{report.categories} categories answered{earlier}{with_none}; {len(flagged)} with a gold answer found in "
           "no saved page (flagged for review" + (f": {listed(flagged)})" if flagged else ")"))
@@ -160,6 +167,23 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if report.interrupted:  # the answers paid for are written: now the command stops as interrupted
         raise report.interrupted
     return report.exit_status()
+
+
+def _held_said(elsewhere: dict[str, str], resumed: dict[str, tuple[list[Candidate], list[str]]]) -> str:
+    """Where the resumed categories' candidates not written into --out are (", whose 4 candidate(s) are in
+    cand.jsonl (lookup, rules), not written again"), "" when none is elsewhere."""
+    by_file: dict[str, list[str]] = {}
+    for category, path in elsewhere.items():
+        by_file.setdefault(path, []).append(category)
+    said = [f"{sum(len(resumed[c][0]) for c in categories)}{' candidate(s)' * (not n)} are in {_near(path)} "
+            f"({listed(categories)})" for n, (path, categories) in enumerate(by_file.items())]
+    return f", whose {' and '.join(said)}, not written again" if said else ""
+
+
+def _near(path: str) -> str:
+    """A path recorded absolute, as relative to the working folder when it is under it (as the user likely gave it)."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
 
 
 def _generation_caller(args: argparse.Namespace):  # noqa: ANN202 - a GeminiCaller
@@ -201,7 +225,9 @@ class GenerationPartial:
     that the answers paid for survive a stop of any kind and `--resume` asks only the other categories. Removed once
     every category is answered. `--resume-from STOPPED_OUT` resumes the generation into STOPPED_OUT into another --out
     (STOPPED_OUT reviewed meanwhile): its answers are read from `STOPPED_OUT.partial` and moved to `<out>.partial`,
-    so that a stop of this run is resumed with --resume, and STOPPED_OUT is left to its verdicts. It records the
+    so that a stop of this run is resumed with --resume, and STOPPED_OUT is left to its verdicts: each category moved
+    records STOPPED_OUT as the file that holds its candidates (`held_in`), which are then not written into --out
+    (`held_elsewhere`), and whose ids the categories asked since do not take (`taken_elsewhere`). It records the
     site, model and --per-category: a resume with others is refused. With each category it records what its request
     was made from (`asked_from`: digests of its seeds and description): a category whose seeds or description
     changed since is asked again. The stopped run's answers that a resume does not
@@ -210,6 +236,10 @@ class GenerationPartial:
 
     def __init__(self, out: str, settings: dict[str, object], asked_from: dict[str, dict[str, str]], *,
                  resume_from: str | None = None) -> None:
+        self.out = out
+        # Recorded in the partial file as the file holding the candidates moved from it: absolute, so that a later
+        # --resume from another folder finds it.
+        self.stopped_out = os.path.abspath(resume_from) if resume_from else None
         self.path = Path(f"{out}.partial")
         self.source = Path(f"{resume_from}.partial") if resume_from else self.path  # what --resume reads
         self.set_aside_path = Path(f"{out}.set-aside.jsonl")
@@ -217,6 +247,7 @@ class GenerationPartial:
         self.asked_from = asked_from  # this run's categories: what each is asked from (digests)
         self.categories: dict[str, dict[str, object]] = {}
         self.set_aside_said: list[str] = []  # what `resumed` did not use, in words
+        self.taken_elsewhere: set[str] = set()  # the ids of the candidates files the resumed categories are held in
 
     def resumed(self) -> dict[str, tuple[list[Candidate], list[str]]]:
         """The categories answered by the stopped run that this run asks from the same seeds and description (refused
@@ -237,10 +268,13 @@ class GenerationPartial:
         if changed:
             raise AgentError(f"{self.source} was made with another " + ", ".join(changed) +
                              ": give the same options to resume, or --replace to start over")
+        moving = self.source != self.path
+        if moving:  # written into STOPPED_OUT at its stop (unless held in a file before it: a resume of a resume)
+            categories = {category: {"held_in": self.stopped_out, **part} for category, part in categories.items()}
+        self.taken_elsewhere = {i for where in self._files_held_in(categories) for i in _candidate_ids(where)}
         unused = {category: why for category, part in categories.items()
                   if (why := self._not_used_because(category, part))}
         self.categories = {category: part for category, part in categories.items() if category not in unused}
-        moving = self.source != self.path
         if unused or moving:  # moved, not copied (a stop waits for every write): a later resume does not set them
             with signals_held():  # aside again, nor finds them in two partial files
                 self._set_aside({category: (why, kept[category]) for category, why in unused.items()})
@@ -248,6 +282,23 @@ class GenerationPartial:
                 if moving:
                     self.source.unlink(missing_ok=True)
         return {category: kept[category] for category in self.categories}
+
+    def _files_held_in(self, categories: dict[str, dict]) -> set[str]:
+        """The other candidates files that hold categories of the partial file (not --out, which is written now)."""
+        named = {part.get("held_in") for part in categories.values()}
+        return {where for where in named if isinstance(where, str) and not _same_file(where, self.out)}
+
+    def held_elsewhere(self, resumed: dict[str, tuple[list[Candidate], list[str]]]) -> dict[str, str]:
+        """The resumed categories whose candidates another file holds (category -> that file), not to be written into
+        --out. One whose file holds none of them (removed since, or written over by another generation) is not: its
+        candidates, kept in the partial file alone, go into --out rather than be lost."""
+        ids = {where: _candidate_ids(where) for where in self._files_held_in(self.categories)}
+        held = {}
+        for category, (candidates, _) in resumed.items():
+            where = self.categories.get(category, {}).get("held_in")
+            if isinstance(where, str) and any(c.id in ids.get(where, ()) for c in candidates):
+                held[category] = where
+        return held
 
     def _refuse_two_stopped(self) -> None:
         """--resume-from into an --out that has a stopped generation of its own: which one to go on with is not
@@ -311,6 +362,14 @@ def refuse_shipped(path: str | Path) -> None:
                          f"(cp {shlex.quote(str(path))} my-tasks.jsonl) and give the copy")
 
 
+def _candidate_ids(path: str) -> set[str]:
+    """The ids of a candidates file (none when it is not there or cannot be read)."""
+    try:
+        return {c.id for c in load_candidates(path)}
+    except AgentError:
+        return set()
+
+
 def _same_file(path: str | Path, other: str | Path) -> bool:
     """Whether two paths name one file (through links, or another spelling of the path)."""
     try:
@@ -327,27 +386,35 @@ def _refuse_to_write_over(out: str, replace: bool, holding: str = "") -> None:
     raise AgentError(f"{out} exists{holding}: give another --out, or --replace to write over it")
 
 
-def _holding(out: str, count: Callable[[str], int], what: str) -> str:
-    """What a file about to be written over holds that would be lost (" with 3 task(s)"): `count` read from it,
+def _holding(out: str, held: Callable[[str], str]) -> str:
+    """What a file about to be written over holds that would be lost (" with 3 task(s)"): `held` said of it,
     nothing said for a file that is not there, cannot be read, or holds none."""
     if not Path(out).is_file():
         return ""
     try:
-        held = count(out)
+        said = held(out)
     except AgentError:
-        held = 0
-    return f" with {held} {what}" if held else ""
+        said = ""
+    return f" with {said}" if said else ""
 
 
 def _reviewed(out: str) -> str:
-    """A candidates file's verdicts."""
-    return _holding(out, lambda path: sum(c.status != "candidate" for c in load_candidates(path)),
-                    "reviewed candidate(s)")
+    """A candidates file's reviewers' verdicts and the near-duplicate filter's marks, counted apart: a mark is the
+    filter's figure, made again by running it, not a person's work."""
+    return _holding(out, _judged)
+
+
+def _judged(path: str) -> str:
+    candidates = load_candidates(path)
+    verdicts = sum(c.status != "candidate" and c.filter is None for c in candidates)
+    marks = sum(c.filter is not None for c in candidates)
+    marked = f"{marks} {'' if verdicts else 'candidate(s) '}marked similar by the near-duplicate filter"
+    return " and ".join([f"{verdicts} reviewed candidate(s)"] * bool(verdicts) + [marked] * bool(marks))
 
 
 def _tasks_held(out: str) -> str:
     """A tasks file's tasks (an expert's seeds, perhaps)."""
-    return _holding(out, lambda path: len(load_tasks(path)), "task(s)")
+    return _holding(out, lambda path: f"{held} task(s)" if (held := len(load_tasks(path))) else "")
 
 
 def _descriptions(path: str) -> dict[str, str]:

@@ -164,7 +164,8 @@ def test_generate_filter_review_and_report_on_the_demo_site(tmp_path: Path, monk
         assert main(["agent", "tasks", "generate", "--site", str(SITE), "--seeds", str(SEEDS), "--model",
                      "fake-model", "--out", str(out), "--base-url", server.url]) == 2
         assert server.requests == []
-    assert "with 11 reviewed candidate(s): give another --out, or --replace" in capsys.readouterr().err
+    assert ("with 5 reviewed candidate(s) and 6 marked similar by the near-duplicate filter: give another --out, or "
+            "--replace") in capsys.readouterr().err
     assert out.read_bytes() == before
     reviewed = {without_round(c.id): c for c in load_candidates(out)}
     assert reviewed["gen-lookup-2"].task.answer == "CC BY 4.0" and reviewed["gen-lookup-2"].edited
