@@ -350,7 +350,7 @@ class Recorder(QObject):
         typed, self._typed = self._typed, None  # a picture of typing is for this report only
         self._typed_timer.stop()
         if kind == "click" and not data.get("target"):
-            emit(self.message, f"not recorded: {_missed(data)} is no element an agent can click")
+            emit(self.message, f"not recorded: {_missed(data)}")
             return
         if kind == "click":
             step = replace(step, action="click", target=self._target(data))
@@ -459,10 +459,19 @@ def _added(seconds: float | None, more: float | None) -> float | None:
     return None if seconds is None else round(max(seconds + (more or 0.0), 0.0), 3)
 
 
+# The XPaths (site_events.js's, the document's own element left out) of the page itself: a click there hit no
+# element at all (empty space beside or below the content), and their text is the whole page's
+_PAGE_ITSELF = ("/", "/body[1]", "/html[1]", "/html[1]/body[1]")
+
+
 def _missed(data: dict[str, Any]) -> str:
-    """The clicked thing as a person would name it: its text, else where it is."""
+    """Why a click is no step, with the clicked thing as a person would name it: the page's empty space, its text,
+    else where it is."""
     missed = data.get("missed") or {}
+    xpath = str(missed.get("xpath") or "")
+    if xpath in _PAGE_ITSELF:
+        return "the click was on the page's empty space, where there is no element an agent can click"
     text = " ".join(str(missed.get("text") or "").split())
     if text:
-        return f"the click on “{text[:60]}{'…' if len(text) > 60 else ''}”"
-    return f"the click on {missed.get('xpath') or 'the page'}"
+        return f"the click on “{text[:60]}{'…' if len(text) > 60 else ''}” is no element an agent can click"
+    return f"the click on {xpath or 'the page'} is no element an agent can click"

@@ -24,7 +24,8 @@ asked for: the URL it ends at counts as a root, its host as a root's. A root tha
 
 Every saved page is four files named after its final URL (`pages/STEM.mhtml`, `STEM.axtree.json`, `STEM.png`,
 `STEM.meta.json`); the MHTML is written last, each file atomically, so a page exists (is indexed) only whole.
-`capture.json` keeps the crawl's state (queue, what was seen, each URL's outcome), rewritten atomically after
+`capture.json` keeps the crawl's state (queue, what was seen, each URL's outcome, and the links on pages at
+--depth not followed, which the summary counts once each over the whole crawl), rewritten atomically after
 every page: a stopped capture started again with the same folder continues where it stopped, and a page that
 was being written when it stopped is captured again under the same names, never twice. Run again with other
 rules, the new rules replace the stored ones, and the summary's notes name each that changed (old → new).
@@ -212,7 +213,7 @@ class CaptureSummary:
     failed: list[tuple[str, str]] = field(default_factory=list)   # (url, reason)
     duplicates: list[tuple[str, str]] = field(default_factory=list)  # (url, the saved page's URL it redirects to)
     same_content: list[tuple[str, str]] = field(default_factory=list)  # (url, the saved page whose HTML it has)
-    beyond_depth: int = 0   # links found on pages at --depth, not followed
+    beyond_depth: int = 0   # distinct URLs linked from pages at --depth that a larger --depth would follow
     resumed: bool = False
     stopped: bool = False   # cancelled, or max-pages reached with URLs still queued
     pages: int = 0          # pages in the site after indexing
@@ -298,6 +299,9 @@ class _State:
         self.queue: list[list[Any]] = []      # [url, depth]
         self.seen: set[str] = set()           # normalised URLs ever queued, skipped or reached by a redirect
         self.outcomes: dict[str, dict[str, Any]] = {}  # normalised requested URL -> outcome
+        # Normalised URL -> link, of the links on pages saved at --depth that were not followed: kept across runs,
+        # so that the summary counts each URL once over the whole crawl, however many pages link to it
+        self.beyond: dict[str, str] = {}
         self.roots: list[str] = []
         self.rules: dict[str, Any] = {}  # the rules of the capture so far (capture.json)
         self.completed_at = ""  # when a run last ended with nothing queued (UTC, ISO 8601)
@@ -313,6 +317,7 @@ class _State:
                 self.rules = dict(data.get("rules") or {})
                 self.completed_at = str(data.get("completed_at") or "")
                 self.refreshing = str(data.get("refreshing") or "")
+                self.beyond = _keyed(str(link) for link in data.get("beyond") or [])
             except (OSError, ValueError, KeyError, TypeError) as error:
                 raise CaptureError(f"cannot read the capture state {self.path}: {error}; remove it to start "
                                    "the capture over") from None
@@ -338,12 +343,19 @@ class _State:
     def save(self, rules: CaptureRules) -> None:
         data = {"version": STATE_VERSION, "roots": self.roots, "rules": asdict(rules), "queue": self.queue,
                 "seen": sorted(self.seen), "outcomes": self.outcomes,
+                **({"beyond": sorted(self.beyond.values())} if self.beyond else {}),
                 **({"completed_at": self.completed_at} if self.completed_at else {}),
                 **({"refreshing": self.refreshing} if self.refreshing else {})}
         atomic.write_text(self.path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
 
     def saved_count(self) -> int:
         return sum(1 for o in self.outcomes.values() if o.get("outcome") == "saved")
+
+    def beyond_depth(self, follows: Callable[[str], bool]) -> int:
+        """The URLs linked from pages at --depth that are still not followed (a larger --depth, or a path found
+        since, queued some: those are seen now) and that the rules would follow, each once."""
+        self.beyond = {key: link for key, link in self.beyond.items() if key not in self.seen}
+        return sum(1 for link in self.beyond.values() if follows(link))
 
 
 def same_site(url: str, other: str) -> bool:
@@ -554,6 +566,10 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                 return "not a valid address"
         return check
 
+    def follows(link: str) -> bool:
+        """Whether the rules would follow a link found (robots.txt as read so far: none is fetched for it)."""
+        return refuse(link, fetch=False) is None
+
     def skip(url: str, depth: int, why: str) -> str:
         state.outcomes[normalise_url(url)] = {"url": url, "outcome": "skipped", "reason": why, "depth": depth}
         summary.skipped.append((url, why))
@@ -690,8 +706,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                     if left is not None:
                         text = skip(url, depth, f"redirects to {page.final_url}: {left}")
                     else:
-                        text = _keep(page, url, depth, rules.depth, root, state, summary,
-                                     follows=lambda link: refuse(link, fetch=False) is None)
+                        text = _keep(page, url, depth, rules.depth, root, state, summary, follows=follows)
             state.queue.pop(0)
             state.save(rules)
             report(len(state.outcomes), len(state.outcomes) + len(state.queue), text)
@@ -699,11 +714,13 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                 break
     except KeyboardInterrupt:  # Ctrl+C: the pages saved so far make a site as they are (and resume later)
         summary.stopped, summary.queued = True, len(state.queue)
+        summary.beyond_depth = state.beyond_depth(follows)
         with contextlib.suppress(SiteError, OSError):
             summary.pages = len(build_site(root).pages)
         summary.notes.extend(robots.notes)
         raise CaptureInterrupted(summary) from None
     summary.queued = len(state.queue)
+    summary.beyond_depth = state.beyond_depth(follows)
     if summary.queued and not summary.stopped:
         summary.stopped = True
     if not summary.stopped and not summary.complete_since:
@@ -1016,8 +1033,8 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
     links = [*page.links, *(form_targets(snapshot, page.final_url) if snapshot is not None else [])]
     if depth < max_depth:
         _enqueue(links, depth + 1, state)
-    else:
-        summary.beyond_depth += sum(1 for link in _unseen(links, state) if follows(link))
+    else:  # counted once the run ends (`_State.beyond_depth`): a URL many pages link to is one page more
+        state.beyond.update({key: link for link, key in _unseen(links, state).items() if follows(link)})
     return f"saved {page.final_url} as {relative}"
 
 
@@ -1054,6 +1071,15 @@ def _enqueue(links: Iterable[str], depth: int, state: _State) -> None:
     for link, key in _unseen(links, state).items():
         state.seen.add(key)
         state.queue.append([link, depth])
+
+
+def _keyed(links: Iterable[str]) -> dict[str, str]:
+    """Links by their normalised URL (one that is no URL, which nothing can match, left out)."""
+    keyed: dict[str, str] = {}
+    for link in links:
+        with contextlib.suppress(ValueError):
+            keyed[normalise_url(link)] = link
+    return keyed
 
 
 def _unseen(links: Iterable[str], state: _State) -> dict[str, str]:

@@ -625,9 +625,15 @@ def _check_snapshot(settings: dict[str, object], digest: str, args: argparse.Nam
         return
     if recorded != digest:
         made_in = settings.get("site_folder") or "folder not recorded"
-        raise AgentError(f"agent run {args.resume} was made on another snapshot of the site {site.name!r} "
-                         f"({made_in}, digest {short(str(recorded))}); {args.site} holds different contents (digest "
-                         f"{short(digest)}): resume it on the snapshot it was made on, or start a new run")
+        made_on = str(settings.get("site") or site.name)
+        # The run's site and the folder given, each named as what it is: a folder holding a site of another name is
+        # not "another snapshot" of the run's site (the name given would be taken for the run's)
+        same = made_on == site.name
+        was = f"another snapshot of the site {made_on!r}" if same else f"the site {made_on!r}"
+        holds = "different contents" if same else f"the site {site.name!r}"
+        raise AgentError(f"agent run {args.resume} was made on {was} ({made_in}, digest {short(str(recorded))}); "
+                         f"{args.site} holds {holds} (digest {short(digest)}): resume it on the snapshot it was "
+                         "made on, or start a new run")
 
 
 def _observations(text: str | None, screenshots: bool, site) -> tuple[str, ...] | None:  # noqa: ANN001 - a Site

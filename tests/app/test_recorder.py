@@ -170,6 +170,24 @@ def test_a_click_on_text_is_no_step_and_one_inside_a_numbered_link_is_the_link(q
     recorder.stop()
 
 
+def test_a_click_on_empty_space_below_the_content_is_said_as_that_not_as_the_page_text(qtbot, short):
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    recorder = Recorder(short, actor="person:test")
+    messages: list[str] = []
+    recorder.message.connect(messages.append)
+    recorder.start(TASK)
+    # Far below the footer: the body's (or the document's) own space, whose text is the whole page's.
+    QTest.mouseClick(short.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     QPoint(450, 650))
+    qtbot.waitUntil(lambda: any("not recorded" in m for m in messages), timeout=5_000)
+    assert recorder.steps == []
+    assert messages[-1] == ("not recorded: the click was on the page's empty space, where there is no element an "
+                            "agent can click")
+    recorder.stop()
+
+
 def test_a_scroll_that_moves_nothing_is_no_step(qtbot, short):
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest

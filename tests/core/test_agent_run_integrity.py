@@ -380,6 +380,15 @@ def test_a_run_records_its_snapshot_endpoint_and_observations_and_resumes_on_the
     assert main([*base, "--site", str(changed), "--resume", "1"]) == 2
     said = capsys.readouterr().err
     assert "agent run 1 was made on another snapshot of the site 'demo-site'" in said and str(site.resolve()) in said
+    # The folder of another site (a name of its own): named as that, and the run's site by its own name.
+    other = tmp_path / "shop4"
+    shutil.copytree(changed, other)
+    index = json.loads((other / "site.json").read_text(encoding="utf-8")) | {"name": "shop4"}
+    (other / "site.json").write_text(json.dumps(index), encoding="utf-8")
+    assert main([*base, "--site", str(other), "--resume", "1"]) == 2
+    said = capsys.readouterr().err
+    assert (f"agent run 1 was made on the site 'demo-site' ({site.resolve()}, digest " in said
+            and f"; {other} holds the site 'shop4' (digest " in said and "snapshot of the site 'shop4'" not in said)
     # Another endpoint is refused; none given, the run's own is taken.
     assert main([*base, "--site", str(site), "--resume", "1", "--base-url", "http://127.0.0.1:9"]) == 2
     assert f"agent run 1 was made on --base-url {endpoint.url}, not --base-url http://127.0.0.1:9" in (
