@@ -56,6 +56,9 @@ class ProposeTally:
     already: list[str] = field(default_factory=list)  # pages whose proposals were all on the page already
     failed: list[str] = field(default_factory=list)
     reasons: dict[str, str] = field(default_factory=dict)  # failed page -> why, as said when it failed
+    # A page of `empty` -> the proposals it held before, left as they were: the page's count beside the status bar
+    # still shows them, and read after "no records found" it must not pass for what this Propose found
+    kept: dict[str, int] = field(default_factory=dict)
 
     def fail(self, page: str, reason: str) -> None:
         self.failed.append(page)
@@ -66,12 +69,24 @@ class ProposeTally:
         parts = []
         if self.records:
             parts.append(f"{counted(self.records, 'record')} proposed on {_pages(self.proposed)}")
-        for pages, what in ((self.empty, "no records found on"), (self.already, "nothing new on")):
-            if pages:
-                parts.append(f"{what} {_pages(pages)}")
+        if self.empty:
+            parts.append(f"no records found on {_pages(self.empty)}{self._kept()}")
+        if self.already:
+            parts.append(f"nothing new on {_pages(self.already)}")
         if self.failed:
             parts.append(f"failed on {self._failures(said)}")
         return "done: " + "; ".join(parts) if parts else "done"
+
+    def _kept(self) -> str:
+        """" (its 240 earlier proposals stay)", or of several pages " (earlier proposals stay: 240 on page 25, 3
+        on page 7)"; "" when no page that got none held any."""
+        held = [(page, self.kept[page]) for page in self.empty if self.kept.get(page)]
+        if not held:
+            return ""
+        if len(self.empty) == 1:
+            count = held[0][1]
+            return f" (its {counted(count, 'earlier proposal')} stay{'s' if count == 1 else ''})"
+        return f" (earlier proposals stay: {named_and_more([f'{n:,} on page {page}' for page, n in held])})"
 
     def _failures(self, said: str) -> str:
         """"page 76 (HTTP 500 …)", or pages grouped by their reason: "pages 1, 2 (reason), page 3 (another)"; a
@@ -288,13 +303,16 @@ class JobController:
             warning = "; ".join(part for part in (f"{keyless}: proposed with {method}", warning) if part)
 
         def done() -> str:  # `after`: said again as the job ends (the pages it left as they were)
-            # A model learnt from few pages proposes far off at times: said where its proposals land.
+            # What it did comes before the notes that stay true whatever it found (the model out of date, then the
+            # caution of a model learnt from few pages): a status bar cuts a long message at its end, and a fixed
+            # caution first would hide that this Propose found nothing. Recent messages keep the whole.
             caution = (f"proposed with this project's model of {worker.caution}; Propose → {self._forget_text()} "
                        "goes back to the shipped model") if worker.caution else ""
             summary = (tally.summary(worker.stopped).removeprefix("done").lstrip(": ") if worker.stopped
                        else tally.summary())
-            said = [part for part in (worker.stopped, warning, caution, summary) if part]
-            return "; ".join(said) + after + _kept_in(worker) + (f"; {stale}" if stale else "")
+            said = [part for part in (worker.stopped, warning, summary) if part]
+            notes = [part for part in (stale, caution) if part]
+            return "; ".join(said) + after + _kept_in(worker) + "".join(f"; {note}" for note in notes)
 
         def cancelled() -> str:
             stopped = ": no further Gemini call is made" if worker.stored_run else ""
@@ -348,6 +366,7 @@ class JobController:
             return None
 
         learnt: dict[str, str] = {}
+        lock_notes: list[str] = []  # a killed training's lock taken over, in `train --project`'s words
 
         def work(project: Project, job: BackgroundJob) -> None:
             seen: list[str] = []
@@ -367,8 +386,13 @@ class JobController:
             def already_there(said: str) -> None:  # the model Learn would write is in place: nothing fitted
                 learnt["in_place"] = f"{said}: not trained again (checked in {time.perf_counter() - started:.1f} s)"
 
+            def noted(note: str) -> None:  # said at once, in the status bar and Recent messages, and as Learn ends
+                lock_notes.append(note)
+                job.say(note)
+
             model = train_on_project(project.root, progress=progress, check=fitting, in_place=already_there,
-                                     set_aside=lambda kept: learnt.update(replaced=str(kept.relative_to(project.root))))
+                                     set_aside=lambda kept: learnt.update(replaced=str(kept.relative_to(project.root))),
+                                     noted=noted)
             learnt["caution"] = caution_of(create("selector", model=str(model)))  # as Propose with it will say
             # Each labelled page's digest made here, off the interface thread, and remembered in the project: what
             # the end of the job and every Propose ask of the model (`_changed_while_learning`, `_out_of_date`)
@@ -390,7 +414,8 @@ class JobController:
             # Learn would keep Propose waiting as long again, and would end as this one did if they go on; they
             # learn again once their labels are as they want them.
             changed = _changed_while_learning(self.window.project, self.window.keys_for("learn"))
-            return "; ".join(part for part in (changed, learnt_said()) if part)
+            # The lock taken over last: it changes nothing of what Learn did, and a short Learn overwrites its notice
+            return "; ".join(part for part in (changed, learnt_said(), *lock_notes) if part)
 
         def learnt_said() -> str:
             """Decided by the model learnt (too few pages, or too few of them with records, give one stage only)
@@ -450,6 +475,8 @@ class JobController:
         window = self.window
         if not proposal.records:
             tally.empty.append(proposal.page)
+            earlier = window.project.labels(proposal.page)
+            tally.kept[proposal.page] = sum(label.status == "proposed" for label in earlier)
             window.message(f"page {proposal.page}: {proposal.provenance.name} found no records")
             return
         records = new_records(proposal.records, [label.xpaths for label in window.project.labels(proposal.page)])

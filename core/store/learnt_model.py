@@ -327,13 +327,17 @@ def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, 
                      progress: Callable[[str], None] | None = None,
                      check: Callable[[int, int], None] | None = None,
                      set_aside: Callable[[Path], None] | None = None,
-                     in_place: Callable[[str], None] | None = None) -> Path:
+                     in_place: Callable[[str], None] | None = None,
+                     noted: Callable[[str], None] | None = None) -> Path:
     """Fit the selector on the project's labelled pages, so that proposals follow the project's own labelling
     policy, and write it (by default as the project's own, `save_project_model`: the model it replaces is kept as
     `FORGOTTEN_MODEL`, and `set_aside` is told where); the same pages (the project lists them in one order) and
     seed give the same file. Where it is written and the seed are checked before any work; `check` as in `fit`.
     A model already there that this training would write again (`project_model_in_place`, as `train --project`
-    checks it) is kept, nothing is read or fitted, and `in_place` is told so in `train`'s words (`in_place_said`)."""
+    checks it) is kept, nothing is read or fitted, and `in_place` is told so in `train`'s words (`in_place_said`).
+    `noted` is told what the project's training lock meets, in the words `train --project` warns of it (a killed
+    training's lock taken over, a lock that cannot be taken), as it meets it: the app's Learn says it in its window,
+    where no one reads a log; without `noted` it is logged."""
     # on use, as everywhere here; `fit` is so the training module's at each call (where tests stand in for it)
     from ..extract.training import check_seed, fit, for_training, once_each, save_model
 
@@ -343,7 +347,7 @@ def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, 
     own = is_project_model(path, project_dir)
     with training_the_project(project_dir) if own else contextlib.nullcontext([]) as notes:
         for note in notes:
-            _log.warning("%s", note)
+            (noted or _log_warning)(note)
         if (current := project_model_in_place(project_dir, path, seed)) is not None:  # the same bytes again
             if in_place is not None:
                 in_place(in_place_said(current, own))
@@ -358,6 +362,9 @@ def train_on_project(project_dir: str | Path, *, out: str | Path | None = None, 
             return written
         return save_model(model, path)
 
+
+def _log_warning(note: str) -> None:
+    _log.warning("%s", note)
 
 
 def project_model(project_dir: str | Path) -> tuple[Path | None, str]:

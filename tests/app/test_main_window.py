@@ -733,7 +733,9 @@ def test_the_end_of_a_propose_job_says_what_each_page_got(qtbot, window):
                      "no records anywhere")
     assert window.propose(["2", "1"], method="by-page-test") is not None
     qtbot.waitUntil(lambda: window.job is None, timeout=30_000)
-    assert window.statusBar().currentMessage() == "done: no records found on pages 2, 1"
+    # page 2 keeps the 3 records proposed before: its count beside the bar shows them, not found this time
+    assert window.statusBar().currentMessage() == ("done: no records found on pages 2, 1 (earlier proposals stay: 3 "
+                                                   "on page 2)")
     said = window.messages.text()
     assert "page 2: by-page-test found no records" in said  # each page's own message, kept in full
     assert "page 1: RuntimeError: this page breaks the extractor" in said
