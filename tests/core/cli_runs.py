@@ -4,6 +4,8 @@ left them untouched."""
 
 from __future__ import annotations
 
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -33,3 +35,16 @@ def demo_project(capsys: pytest.CaptureFixture[str], folder: Path) -> Path:
     assert run(capsys, "project", "init", str(folder))[0] == 0
     assert run(capsys, "import", str(DEMO), "--project", str(folder), "-q")[0] == 0
     return folder
+
+
+def dataset_of_odd_pages(data: Path, labelled: tuple[str, ...] = ("1", "2", "3")) -> Path:
+    """A dataset folder `data` (html/, gt/) whose page 1 is the demo's page 1, page 2 a FIFO and page 3 a folder,
+    each named like a page (POSIX: FIFOs), with the demo page's labels for the pages `labelled`."""
+    (data / "html").mkdir(parents=True)
+    (data / "gt").mkdir()
+    shutil.copy(DEMO / "html" / "1.html", data / "html")
+    for name in labelled:
+        shutil.copy(DEMO / "gt" / "1.json", data / "gt" / f"{name}.json")
+    os.mkfifo(data / "html" / "2.html")
+    (data / "html" / "3.html").mkdir()
+    return data

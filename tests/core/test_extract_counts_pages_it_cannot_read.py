@@ -6,12 +6,11 @@ page's entry is, once, without saying in the same sentence that there is no page
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.core.cli_runs import DEMO, run
+from tests.core.cli_runs import dataset_of_odd_pages, run
 
 pytestmark = [pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and symlinks as on POSIX"),
               pytest.mark.timeout(120)]  # a blocking read of the FIFO would wait for ever
@@ -20,14 +19,7 @@ pytestmark = [pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs and sy
 @pytest.fixture
 def folder(tmp_path: Path) -> Path:
     """A dataset of the demo's page 1 and three entries named like pages, none a file; ground truth for 1 and 2."""
-    data = tmp_path / "nr"
-    (data / "html").mkdir(parents=True)
-    (data / "gt").mkdir()
-    shutil.copy(DEMO / "html" / "1.html", data / "html")
-    for name in ("1", "2"):
-        shutil.copy(DEMO / "gt" / "1.json", data / "gt" / f"{name}.json")
-    os.mkfifo(data / "html" / "2.html")
-    (data / "html" / "3.html").mkdir()
+    data = dataset_of_odd_pages(tmp_path / "nr", labelled=("1", "2"))
     (data / "html" / "4.html").symlink_to("4.html")
     return data
 

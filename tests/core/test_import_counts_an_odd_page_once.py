@@ -5,26 +5,18 @@
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.core.cli_runs import DEMO, run
+from tests.core.cli_runs import dataset_of_odd_pages, run
 
 pytestmark = [pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs as on POSIX"),
               pytest.mark.timeout(120)]  # a blocking read of the FIFO would wait for ever
 
 
 def test_a_page_that_is_no_file_is_said_and_counted_once(tmp_path: Path, capsys) -> None:
-    data = tmp_path / "nr"
-    (data / "html").mkdir(parents=True)
-    (data / "gt").mkdir()
-    shutil.copy(DEMO / "html" / "1.html", data / "html")
-    for name in ("1", "2", "3"):
-        shutil.copy(DEMO / "gt" / "1.json", data / "gt" / f"{name}.json")
-    os.mkfifo(data / "html" / "2.html")
-    (data / "html" / "3.html").mkdir()
+    data = dataset_of_odd_pages(tmp_path / "nr")
     assert run(capsys, "project", "init", str(tmp_path / "p"))[0] == 0
     code, out, err = run(capsys, "import", str(data), "--project", str(tmp_path / "p"), "-q")
     assert code == 1

@@ -6,13 +6,12 @@ check) says the entry's path, what it is, and that it is not read as the page; `
 from __future__ import annotations
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
 from recordlens.core.page.dataset import odd_page_entries, page_files, pages_not_read, why_no_page_file
-from tests.core.cli_runs import DEMO, run
+from tests.core.cli_runs import dataset_of_odd_pages, run
 
 pytestmark = [pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs as on POSIX"),
               pytest.mark.timeout(180)]  # a blocking read of the FIFO would wait for ever
@@ -21,15 +20,7 @@ pytestmark = [pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs as on 
 @pytest.fixture
 def dataset(tmp_path: Path) -> Path:
     """Page 1 a file; page 2 a FIFO, page 3 a folder; labels for the three."""
-    data = tmp_path / "data"
-    (data / "html").mkdir(parents=True)
-    (data / "gt").mkdir()
-    shutil.copy(DEMO / "html" / "1.html", data / "html")
-    for name in ("1", "2", "3"):
-        shutil.copy(DEMO / "gt" / "1.json", data / "gt" / f"{name}.json")
-    os.mkfifo(data / "html" / "2.html")
-    (data / "html" / "3.html").mkdir()
-    return data
+    return dataset_of_odd_pages(tmp_path / "data")
 
 
 def said(data: Path) -> dict[str, str]:
