@@ -7,11 +7,15 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
+
+if TYPE_CHECKING:
+    from tests.fake_gemini import FakeGemini
 
 DEMO = resource_path("demo", "dataset")  # the demo's four pages and their labels
 EXTRACT = ("extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out")  # the run folder to follow
@@ -48,3 +52,10 @@ def dataset_of_odd_pages(data: Path, labelled: tuple[str, ...] = ("1", "2", "3")
     os.mkfifo(data / "html" / "2.html")
     (data / "html" / "3.html").mkdir()
     return data
+
+
+def gemini_extract(run_dir: Path, server: FakeGemini, *more: str, pages: Path = DEMO / "html") -> tuple[str, ...]:
+    """`recordlens extract --method gemini` of the demo's pages (or `pages`) into `run_dir`, against the fake
+    Gemini `server`, quiet, with `more` options."""
+    return ("extract", "--method", "gemini", "--pages", str(pages), "--out", str(run_dir), "--base-url", server.url,
+            "-q", *more)

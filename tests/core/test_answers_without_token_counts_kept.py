@@ -15,6 +15,7 @@ from recordlens.core.llm.gemini import UNCOUNTED, tokens_as_kept
 from recordlens.core.runs.run_files import META_DIR, paid_tokens, read_page_costs, summed_cost
 from recordlens.core.synth.pipeline import SynthError, SynthOptions
 from tests.core.cli_runs import DEMO, run
+from tests.core.cli_runs import gemini_extract as extract
 from tests.fake_gemini import FakeGemini, answer, raw_body
 
 KEY = "test-key-not-real-kept-uncounted"
@@ -35,10 +36,6 @@ def without_usage(text: str) -> bytes:
 
 UNCOUNTED_ANSWER = raw_body(without_usage(json.dumps(RECORDS)), "application/json")
 
-
-def extract(run_dir: Path, server: FakeGemini) -> tuple[str, ...]:
-    return ("extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(run_dir), "--base-url",
-            server.url, "-q")
 
 
 def test_a_page_answered_without_counts_keeps_its_tokens_unknown_not_0(

@@ -16,6 +16,7 @@ from recordlens.core.extract.gemini import UNCOUNTED_ANSWER, parse_answer
 from recordlens.core.llm.gemini import Budget, CallSettings, GeminiCaller
 from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.run_files import META_DIR
+from tests.core.cli_runs import gemini_extract as extract
 from tests.core.cli_runs import run
 from tests.core.run_folder_helpers import dataset, project_of
 from tests.fake_gemini import FakeGemini, answer, raw_body, refused, status
@@ -29,10 +30,6 @@ RECORDS = [["/body[1]/div[1]"], ["/body[1]/div[2]"]]
 def _key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", KEY)
 
-
-def extract(run_dir: Path, server: FakeGemini, *more: str, pages: Path = DEMO / "html") -> tuple[str, ...]:
-    return ("extract", "--method", "gemini", "--pages", str(pages), "--out", str(run_dir), "--base-url", server.url,
-            "-q", *more)
 
 
 def without_usage(text: str) -> bytes:

@@ -21,6 +21,7 @@ from recordlens.core.llm.gemini import (
     QuotaWaitError,
 )
 from recordlens.core.resource_files import resource_path
+from tests.core.cli_runs import gemini_extract as extract
 from tests.core.cli_runs import run
 from tests.fake_gemini import FakeGemini, answer, refused, status
 
@@ -28,10 +29,6 @@ DEMO = resource_path("demo", "dataset")
 KEY = "test-key-not-real-789"
 TRUTH = {p: json.loads((DEMO / "gt" / f"{p}.json").read_text()) for p in ("1", "2", "3", "4")}
 
-
-def extract(run_dir: Path, server: FakeGemini, *more: str) -> tuple[str, ...]:
-    return ("extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(run_dir),
-            "--base-url", server.url, "-q", *more)
 
 
 def bench(server: FakeGemini, *more: str) -> tuple[str, ...]:

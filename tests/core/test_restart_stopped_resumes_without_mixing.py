@@ -14,6 +14,7 @@ import pytest
 from recordlens.core.llm.gemini import GeminiCaller
 from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.run_files import META_DIR
+from tests.core.cli_runs import gemini_extract as extract
 from tests.core.cli_runs import run
 from tests.fake_gemini import FakeGemini, answer, status
 
@@ -29,10 +30,6 @@ EARLIER = ("2 pages of {whose} (3, 4) hold records an earlier run of the folder 
 def _key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", KEY)
 
-
-def extract(run_dir: Path, server: FakeGemini, *more: str) -> tuple[str, ...]:
-    return ("extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(run_dir),
-            "--base-url", server.url, "-q", *more)
 
 
 def score(run_dir: Path) -> tuple[str, ...]:

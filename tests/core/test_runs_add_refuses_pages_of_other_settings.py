@@ -13,6 +13,7 @@ import pytest
 from recordlens.core.resource_files import resource_path
 from recordlens.core.store.project import open_project
 from tests.core.cli_runs import demo_project, run
+from tests.core.cli_runs import gemini_extract as extract
 from tests.fake_gemini import FakeGemini, answer
 
 DEMO = resource_path("demo", "dataset")  # pages 1 to 4
@@ -25,10 +26,6 @@ NAMED = ("2 pages of the run in {folder} (3, 4) hold records an earlier run of t
 def _key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", KEY)
 
-
-def extract(run_dir: Path, server: FakeGemini, *more: str) -> tuple[str, ...]:
-    return ("extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(run_dir),
-            "--base-url", server.url, "-q", *more)
 
 
 def test_a_folder_of_two_settings_is_refused_until_resumed(tmp_path: Path,
