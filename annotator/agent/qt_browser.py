@@ -2,12 +2,12 @@
 
 It drives a `SiteBrowser` (a snapshot site in a web view, set-of-mark numbers, nothing from the network) the
 way a person would: clicks are real mouse events at the element's centre on the view's input widget, typing is
-real key events (select all, the text, Enter), so pages see what they would see from a user. Typing into an
-element that is no text field (som.js's `isTextField`: a link, a button, a list box) is refused before any key
-is pressed (`NotATextFieldError`, as core's text browser refuses it): Enter on a link would follow it. Scrolling
-moves the window or an element by two thirds of its height, as WebVoyager does. Only the elements in view are
-numbered (a set-of-mark screenshot shows the view); an observation says how many more lie above and below it
-(`elements_out_of_view`), so that the agent can be told a Scroll reaches them.
+real key events (select all, the text, Enter unless the Type says "(no Enter)"), so pages see what they would see
+from a user. Typing into an element that is no text field (som.js's `isTextField`: a link, a button, a list box) is
+refused before any key is pressed (`NotATextFieldError`, as core's text browser refuses it): Enter on a link
+would follow it. Scrolling moves the window or an element by two thirds of its height, as WebVoyager does. Only the
+elements in view are numbered (a set-of-mark screenshot shows the view); an observation says how many more lie
+above and below it (`elements_out_of_view`), so that the agent can be told a Scroll reaches them.
 
 The agent loop resolves a step's target on the latest observation before `perform`; `locate` also looks
 beyond the viewport, which replay needs when a recorded page was scrolled differently.
@@ -212,7 +212,7 @@ class QtSiteBrowser:
             _key_clicks(widget, text)
         else:
             QTest.keyClick(widget, Qt.Key.Key_Delete)
-        if submit:  # the grammar's Type; a person's typing committed by leaving the field pressed no Enter
+        if submit:  # not for "Type [n]; text (no Enter)": an agent's that said so, a person's that left the field
             QTest.keyClick(widget, Qt.Key.Key_Return)
         # Not left by script: a blur run as JavaScript can overtake the keys on their way to the page. The next
         # step's click leaves the field, as the person's did.

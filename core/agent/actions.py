@@ -5,12 +5,19 @@ The grammar (one action per answer, WebVoyager's set):
 
     Click [n]               click the element numbered n on the screenshot
     Type [n]; text          clear the field numbered n, type the text, then press Enter (which submits its form)
+    Type [n]; text (no Enter)   the same without Enter: the form is not sent (a form of several fields is filled
+                            so, field by field, then its button clicked)
     Scroll [WINDOW]; down   scroll the page by most of a screen (up or down); `Scroll [n]; up` scrolls element n
     Wait                    let the page settle
     GoBack                  the browser's back button
     ANSWER; text            end the episode with this answer
 
 Step values are single-line: newlines in typed text or answers become spaces when an action is written.
+
+Persons and agents share the grammar: a person's typing committed by leaving the field (Tab, a click elsewhere) is
+recorded as a Type without Enter, and a model may answer one; both are read by `parse_action`, a hand-written
+command of a trajectory's JSON too. "(no Enter)" is read in any case and spacing at the end of a Type's text and
+is no part of what is typed, so the words themselves cannot be typed at the end of a field's text.
 
 A password is kept only as Chromium shows it: a Type into a password field (`<input type=password>`) gives the
 browser the real text, but what is kept of it is masked, one bullet for each character, as the page itself shows
@@ -44,7 +51,7 @@ from .targets import Target
 
 ACTIONS = ("click", "type", "scroll", "wait", "go_back", "answer")
 SCROLL_DIRECTIONS = ("up", "down")
-NO_ENTER = " (no Enter)"  # said after a Type a person committed by leaving the field (`said_action`)
+NO_ENTER = " (no Enter)"  # said after a Type that presses no Enter (`said_action`; read by `parse_action`)
 PASSWORD_BULLET = "\u2022"  # what Chromium shows, and reads out, for each character of a password field's value
 # A password is masked in free text only where it stands apart from letters and digits (module notes): neither
 # neighbour is one (`_` sets it apart), or the one before is the letter of an escape in a JSON answer (\n, \u00e9).
@@ -76,8 +83,8 @@ class Step:
     raw: str | None = None             # the model's whole answer
     error: str | None = None           # why the step failed; None for a step that was carried out
     at: str | None = None              # ISO timestamp
-    # A Type: Enter pressed after the text, which submits the field's form (the grammar's Type, an agent's always).
-    # False: a person's typing committed by leaving the field (Tab, a click elsewhere): replay presses no Enter.
+    # A Type: Enter pressed after the text, which submits the field's form. False: "Type [n]; text (no Enter)", an
+    # agent's that said so or a person's typing committed by leaving the field (Tab, a click elsewhere).
     submit: bool = True
 
     @property
@@ -105,7 +112,7 @@ class Step:
         """Read `as_dict`'s form, or a hand-written one where `command` ("Click [3]") stands for action, value
         and label, and `target` adds the other identities."""
         if "action" not in data and "command" in data:
-            parsed = _without_no_enter(parse_action(str(data["command"])))
+            parsed = parse_action(str(data["command"]))
             target = parsed.target
             if target is not None and data.get("target"):
                 target = replace(Target.from_dict(data["target"]), label=target.label)
@@ -197,8 +204,9 @@ def masked(text: str | None, secret: str) -> str | None:
 
 
 def format_action(step: Step) -> str:
-    """The step in the model's grammar: "Click [3]", "Type [5]; text", "Scroll [WINDOW]; down", "Wait",
-    "GoBack", "ANSWER; text". A target without a label (recorded outside every numbered box) shows as [?]."""
+    """The step's action in the grammar, without whether a Type pressed Enter (`said_action` says all of it):
+    "Click [3]", "Type [5]; text", "Scroll [WINDOW]; down", "Wait", "GoBack", "ANSWER; text". A target without a
+    label (recorded outside every numbered box) shows as [?]."""
     action = step.action
     if action == "click":
         return f"Click [{_label_text(step.target)}]"
@@ -217,21 +225,13 @@ def format_action(step: Step) -> str:
 
 
 def said_action(step: Step) -> str:
-    """The step as people read it (a trajectory's JSON `command`, the recording panel, the viewer, replay's
-    messages): in the grammar (`format_action`), and a Type a person committed by leaving the field says it pressed
-    no Enter, "Type [1]; alice (no Enter)". The grammar's Type always presses Enter, so a model's action never says
-    it, and what a model may answer is unchanged."""
+    """The whole step in the grammar persons and agents share, as `parse_action` reads it back (a trajectory's JSON
+    `command`, the recording panel, the viewer, replay's messages, the agent's memory of its steps): `format_action`,
+    and a Type that pressed no Enter says so, "Type [1]; alice (no Enter)"."""
     said = format_action(step)
-    return f"{said}{NO_ENTER}" if step.action == "type" and not step.submit else said
-
-
-def _without_no_enter(step: Step) -> Step:
-    """A step read from a hand-written `command` as `said_action` writes it: "Type [1]; alice (no Enter)" types
-    "alice" and presses no Enter (the words are no part of what was typed)."""
-    value = step.value or ""
-    if step.action != "type" or not (value == NO_ENTER.strip() or value.endswith(NO_ENTER)):
-        return step
-    return replace(step, value=value.removesuffix(NO_ENTER.strip()).rstrip(), submit=False)
+    if step.action != "type" or step.submit:
+        return said
+    return f"{said.rstrip()}{NO_ENTER}"  # an emptied field: "Type [1]; (no Enter)"
 
 
 def _label_text(target: Target | None) -> str:
@@ -277,7 +277,8 @@ def parse_action(text: str) -> Step:
 
     Tolerated: any case and spacing, code fences, a JSON object {"thought": ..., "action": ...} (or an "action"
     that is a verb alone with its arguments under "answer"/"text", "element"/"label", "direction"), the
-    "Thought: ... Action: ..." form, prose around the action line, "Click on [n]", "Type [n] text", "Scroll down".
+    "Thought: ... Action: ..." form, prose around the action line, "Click on [n]", "Type [n] text", "Scroll down";
+    "(no Enter)" ending a Type's text in any case (module notes).
     With an "Action:" marker the action is read after the last marker; without one, the last line that begins with
     an action verb, or that gives a whole action after prose ending with a colon ("Final answer: ANSWER; 12") when
     that prose holds no action (nor a "Thought"), is taken."""
@@ -426,11 +427,17 @@ def _unquoted(value: str) -> str:
     return value
 
 
+# "(no Enter)" ending a Type's text (module notes): in any case and spacing.
+_NO_ENTER_SAID = re.compile(r"(?i)\s*\(\s*no\s+enter\s*\)\s*$")
+
+
 def _typed(match: re.Match[str]) -> Step:
-    text = _unquoted(match.group(3))
-    if not text:
+    said = match.group(3)
+    submit = _NO_ENTER_SAID.search(said) is None
+    text = _unquoted(_NO_ENTER_SAID.sub("", said))
+    if not text and submit:  # "Type [n]; (no Enter)" empties the field, as a person's emptied one is said
         raise ActionParseError("malformed type action: no text after the ';'; expected Type [n]; text")
-    return Step("type", Target(label=int(match.group(1) or match.group(2))), text)
+    return Step("type", Target(label=int(match.group(1) or match.group(2))), text, submit=submit)
 
 
 def _scrolled(match: re.Match[str]) -> Step:

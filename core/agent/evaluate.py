@@ -52,7 +52,7 @@ from statistics import stdev
 from ..llm.gemini import INCOMPLETE_NO_CANDIDATES, INCOMPLETE_UNFINISHED
 from ..runs.charts import grouped_bars
 from ..wording import counted, listed
-from .actions import ACTIONS, GRAMMAR_HELP, Step, format_action, is_password_mask, password_bullets
+from .actions import ACTIONS, GRAMMAR_HELP, Step, is_password_mask, password_bullets, said_action
 from .answers import is_correct, normalise_answer
 from .funnel import named_tasks
 from .loop import CUT_STOPS
@@ -415,7 +415,7 @@ def why_it_ended(trajectory: Trajectory, success: bool) -> str:
         said = "answered right" if success else "answered otherwise than the gold answer"
     elif stop == "budget":  # what the agent kept doing: its last step, when that was carried out
         last = steps[-1] if steps else None
-        taken = f"; the last: {format_action(last)}" if last and last.action in ACTIONS and not last.failed else ""
+        taken = f"; the last: {said_action(last)}" if last and last.action in ACTIONS and not last.failed else ""
         said = f"the step budget ran out ({counted(len(steps), 'step')}{taken})"
     elif stop == "failures":
         said = f"{counted(_failed_at_end(steps), 'failed step')} in a row"
@@ -475,7 +475,10 @@ def agreement(task: Task, reference: Trajectory, episode: Trajectory) -> float:
 
 def steps_match(task: Task, reference: Step, taken: Step) -> bool:
     """Whether an agent's step `taken` is the reference's step: the same action on the same page, a Type of the same
-    text (`same_typing`), a Scroll the same way, an ANSWER the same normalised answer, and the same target."""
+    text (`same_typing`), a Scroll the same way, an ANSWER the same normalised answer, and the same target. Whether a
+    Type pressed Enter is not compared, for an agent's Type as for a person's ("Type [n]; text (no Enter)" types
+    the text alone, whoever said it): a form sent where the reference's was not shows in the steps after it, taken
+    on another page."""
     if reference.action != taken.action or not _same_page(reference.url, taken.url):
         return False
     if reference.action == "answer":

@@ -380,15 +380,16 @@ class FormControls:
 
     # -- what a person does ------------------------------------------------------------------------------------
 
-    def type_into(self, element: Element, text: str) -> None:
-        """Select all, type `text` and press Enter, as the Qt browser does: a read-only field keeps its value, a
-        number field takes the characters a number may hold, `maxlength` cuts, a text area takes the Enter too."""
+    def type_into(self, element: Element, text: str, *, enter: bool = True) -> None:
+        """Select all, type `text` and press Enter (unless not `enter`: a Type said "(no Enter)"), as the Qt browser
+        does: a read-only field keeps its value, a number field takes the characters a number may hold, `maxlength`
+        cuts, a text area takes the Enter too."""
         kind = input_type(element) if element.tag == "input" else element.tag
         if "readonly" in element.attrs and (element.tag == "textarea" or kind in READONLY_TYPES):
             return
         if kind == "number":
             text = "".join(c for c in text if c in _NUMBER_KEYS)
-        if element.tag == "textarea":
+        if element.tag == "textarea" and enter:
             text += "\n"
         limit = non_negative(element.attrs.get("maxlength"))
         if limit is not None and (element.tag == "textarea" or kind in MAXLENGTH_TYPES):

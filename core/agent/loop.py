@@ -50,10 +50,12 @@ OBSERVATIONS = ("screenshot", "axtree", "text")
 # prompts show its bullets (actions.masked_step); agreement with a reference compares a masked Type by its field
 # and its length, not by its bullets (evaluate.steps_match); the text
 # browser leaves invisible text (visibility: hidden) out of the page's text, and numbers the summary of a closed
-# <details> but nothing else in it, as the Qt browser does.
+# <details> but nothing else in it, as the Qt browser does; the prompt offers "Type [n]; text (no Enter)", which
+# fills a field without sending its form (the words are not typed), so an agent can fill a form of several fields.
 LOOP_RULES = {"fails_unmoved_scroll": True, "fails_unmoved_go_back": True, "fails_incomplete_answer": True,
               "counts_elements_out_of_view": True, "omits_labelled_field_from_label": True,
-              "masks_typed_passwords": True, "text_leaves_invisible_out": True, "numbers_closed_details_summary": True}
+              "masks_typed_passwords": True, "text_leaves_invisible_out": True, "numbers_closed_details_summary": True,
+              "types_without_enter_when_said": True}
 
 # Stops that cut an episode short for reasons outside the agent: such an episode is not a result.
 CUT_STOPS = ("model budget", "model error")

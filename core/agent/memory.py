@@ -21,7 +21,7 @@ from typing import ClassVar, Protocol
 from urllib.parse import unquote
 
 from ..errors import AgentError
-from .actions import ACTIONS, Step, format_action
+from .actions import ACTIONS, Step, said_action
 from .model import Observation
 
 _WORD = re.compile(r"[^\W_]{2,}")
@@ -94,11 +94,10 @@ def step_document(step: Step) -> str:
 
 
 def describe_action(step: Step) -> str:
-    """The step as the model wrote it (or what it wrote, when that was no action), with its target's text."""
-    if step.action in ACTIONS:
-        action = format_action(step)
-    else:
-        action = " ".join((step.raw or "").split())[:200] or "(no action)"
+    """The step as the model wrote it (or what it wrote, when that was no action), with its target's text: a Type
+    that pressed no Enter says so ("Type [2]; ada (no Enter)", `said_action`)."""
+    written = " ".join((step.raw or "").split())[:200] or "(no action)"
+    action = said_action(step) if step.action in ACTIONS else written
     if step.target is not None and (step.target.text or step.target.name):
         action += f" on \"{_short(step.target.text or step.target.name)}\""
     return action

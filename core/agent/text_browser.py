@@ -11,10 +11,11 @@ opacity 0 (`_RenderedByMarkup`); aria-hidden hides nothing from view. A click on
 closes it again), as in Chromium; the page keeps what was opened until another page is loaded. A field's text is
 its value, else its placeholder; a select's, its chosen option's. A click on a link opens the saved page for its URL
 (against the page's `<base>`) or the "not in this snapshot" page; a link to a place on the page on show, or to a
-script, stays. Typing into a field fills it and presses Enter, which submits its form as Chromium
-does; a submit button submits it, a reset button resets it, a checkbox or radio button is checked by a click
-(forms.py says what a form holds and sends, form_validity.py when it is not sent). Typing into an element that is no
-text field (a link, a button, a list box) is refused (`NotATextFieldError`), as the Qt browser refuses it.
+script, stays. Typing into a field fills it and presses Enter, which submits its form as Chromium does (a Type
+without Enter, "Type [n]; text (no Enter)", only fills it); a submit button submits it, a reset button resets it,
+a checkbox or radio button is checked by a click (forms.py says what a form holds and sends, form_validity.py when
+it is not sent). Typing into an element that is no text field (a link, a button, a list box) is refused
+(`NotATextFieldError`), as the Qt browser refuses it.
 
 Roles and accessible names follow the Qt browser's set-of-mark script (resources/js/som.js), so that the two
 browsers show the agent the same elements alike: the name is aria-labelledby's text, else aria-label, else, for a
@@ -154,8 +155,9 @@ class HtmlSiteBrowser:
             if not _takes_text(element):
                 label = next(i for i, e in enumerate(self._interactive(), 1) if e is element)
                 raise NotATextFieldError.of(Target(label=label, role=_role_of(element), name=self._name_of(element)))
-            self._controls.type_into(element, step.value or "")
-            if element.tag == "input":  # Enter; a text area or an editable element takes it as a new line
+            self._controls.type_into(element, step.value or "", enter=step.submit)
+            # Enter, unless the Type said "(no Enter)"; a text area or an editable element takes it as a new line
+            if element.tag == "input" and step.submit:
                 chosen = self._controls.implicit_submission(element)
                 if chosen is not None:
                     self._submit(*chosen)

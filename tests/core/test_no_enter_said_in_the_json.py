@@ -1,7 +1,7 @@
 """A person's Type committed by leaving the field (`submit: false`) showed in the recording panel and the viewer as
 `Type [1]; alice (no Enter)`, but its trajectory's JSON said `"command": "Type [1]; alice"`, the grammar's Type,
-which presses Enter. The JSON's `command` now says it as the panel does (`said_action`), while the model's grammar
-is unchanged: a model's Type still presses Enter, and its text is what it wrote."""
+which presses Enter. The JSON's `command` now says it as the panel does (`said_action`). A model may say it too
+(tests/core/test_agent_types_without_enter.py): one grammar, read by one parser."""
 
 from __future__ import annotations
 
@@ -40,7 +40,8 @@ def test_a_hand_written_command_saying_no_enter_types_the_text_without_enter() -
     assert (empty.value, empty.submit) == ("", False)
 
 
-def test_the_model_grammar_is_unchanged() -> None:
-    assert format_action(LEFT) == "Type [1]; alice"  # what a model is shown and may answer
-    answered = parse_action("Type [1]; alice (no Enter)")  # a model's words are what it typed, with Enter
-    assert (answered.value, answered.submit) == ("alice (no Enter)", True)
+def test_a_model_says_no_enter_as_a_person_does() -> None:
+    assert format_action(LEFT) == "Type [1]; alice"  # the action alone; said_action says the whole step
+    answered = parse_action("Type [1]; alice (no Enter)")  # a model's answer, read as the hand-written command
+    assert (answered.value, answered.submit) == ("alice", False)
+    assert said_action(answered) == "Type [1]; alice (no Enter)"
