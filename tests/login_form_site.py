@@ -5,12 +5,17 @@ Type without Enter: what the text-browser and Qt-browser tests of it share (Qt-f
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+
+import pytest
 
 from recordlens.core.agent.model import Task
 from recordlens.core.agent.sites import build_site
 from recordlens.core.agent.tasks import save_tasks
 from recordlens.core.page.mhtml_writer import write_mhtml
+from recordlens.core.store.project import open_project
+from tests.fake_gemini import FakeGemini, answer_with
 
 LOGIN = "https://bank.example.org/login"
 USER, PASSWORD = "ada", "s3cret"
@@ -56,3 +61,20 @@ def answer_in_turn(body: dict) -> str:
     step = int(prompt.split("\nStep ", 1)[1].split(" ", 1)[0])
     return ANSWERS[step - 1]
 
+
+def login_episode(main: Callable[[Sequence[str]], int], folder: Path, capsys: pytest.CaptureFixture[str],
+                  browser: str):  # noqa: ANN201 - the stored episode (a Trajectory)
+    """`agent run --browser BROWSER` (through `main`: core's command line, or the app's for qt) of the login task on
+    the login form's site, the fake model answering in turn; the one episode stored, once the run said it succeeded.
+    GEMINI_API_KEY must be set (to a fake key)."""
+    site = make_login_form_site(folder / "site")
+    project = folder / "p"
+    with FakeGemini(default=answer_with(answer_in_turn)) as server:
+        code = main(["agent", "run", "--project", str(project), "--site", str(site), "--tasks",
+                     str(login_tasks(folder / "tasks.jsonl")), "--runs", "1", "--browser", browser, "--base-url",
+                     server.url])
+    assert code == 0, capsys.readouterr().err
+    assert "1 of 1 episode succeeded" in capsys.readouterr().out
+    with open_project(project) as opened:
+        [(_, episode)] = opened.agent.trajectories()
+    return episode

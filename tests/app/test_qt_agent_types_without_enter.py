@@ -12,17 +12,13 @@ import pytest
 
 from recordlens.annotator.cli import main
 from recordlens.core.agent.actions import password_bullets
-from recordlens.core.store.project import open_project
-from tests.fake_gemini import FakeGemini, answer_with
 from tests.login_form_site import (
     ACCOUNT,
     ACCOUNT_NUMBER,
     LOGIN,
     PASSWORD,
     USER,
-    answer_in_turn,
-    login_tasks,
-    make_login_form_site,
+    login_episode,
 )
 
 pytestmark = pytest.mark.app
@@ -31,16 +27,7 @@ pytestmark = pytest.mark.app
 def test_an_agent_logs_in_with_the_qt_browser_typing_without_enter(
         qapp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
-    site = make_login_form_site(tmp_path / "site")
-    project = tmp_path / "p"
-    with FakeGemini(default=answer_with(answer_in_turn)) as server:
-        code = main(["agent", "run", "--project", str(project), "--site", str(site), "--tasks",
-                     str(login_tasks(tmp_path / "tasks.jsonl")), "--runs", "1", "--browser", "qt", "--base-url",
-                     server.url])
-    assert code == 0, capsys.readouterr().err
-    assert "1 of 1 episode succeeded" in capsys.readouterr().out
-    with open_project(project) as opened:
-        [(_, episode)] = opened.agent.trajectories()
+    episode = login_episode(main, tmp_path, capsys, "qt")
     assert [s.error for s in episode.steps] == [None] * 4
     user, password, click, answered = episode.steps
     assert [user.url, password.url, click.url] == [LOGIN] * 3  # neither Type sent the form

@@ -28,7 +28,6 @@ from recordlens.core.agent.text_browser import HtmlSiteBrowser
 from recordlens.core.cli.command import main
 from recordlens.core.llm.gemini import Answer
 from recordlens.core.page.dom import parse_html
-from recordlens.core.store.project import open_project
 from tests.demo_agent import REFERENCES, SITE_DIR, TASK_IDS, TASKS_FILE, agent_run, respond
 from tests.fake_gemini import FakeGemini, answer_with
 from tests.login_form_site import (
@@ -39,8 +38,7 @@ from tests.login_form_site import (
     PASSWORD,
     TASK,
     USER,
-    answer_in_turn,
-    login_tasks,
+    login_episode,
     make_login_form_site,
 )
 
@@ -119,16 +117,8 @@ def test_a_text_area_typed_without_enter_gets_no_new_line() -> None:
 def test_an_agent_logs_in_with_the_text_browser_and_agrees_with_a_persons_reference(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
-    site = make_login_form_site(tmp_path / "site")
-    project = tmp_path / "p"
-    with FakeGemini(default=answer_with(answer_in_turn)) as server:
-        code = main(["agent", "run", "--project", str(project), "--site", str(site), "--tasks",
-                     str(login_tasks(tmp_path / "tasks.jsonl")), "--runs", "1", "--browser", "text", "--base-url",
-                     server.url])
-    assert code == 0, capsys.readouterr().err
-    assert "1 of 1 episode succeeded" in capsys.readouterr().out
-    with open_project(project) as opened:
-        [(_, episode)] = opened.agent.trajectories()
+    site = tmp_path / "site"
+    episode = login_episode(main, tmp_path, capsys, "text")
     assert [(s.action, s.value, s.submit, s.url) for s in episode.steps[:2]] == [
         ("type", USER, False, LOGIN), ("type", BULLETS, False, LOGIN)]  # stored as taken
     assert episode.steps[3].url == ACCOUNT and episode.success
