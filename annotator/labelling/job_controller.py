@@ -367,6 +367,10 @@ class JobController:
 
         learnt: dict[str, str] = {}
         lock_notes: list[str] = []  # a killed training's lock taken over, in `train --project`'s words
+        # Compared with the shipped model only where Propose reads a model: as the caution of one stage, said only
+        # then (a few fits the user would wait for to no purpose otherwise)
+        window = self.window
+        to_compare = proposal_method(window.settings, has_key=bool(gemini_key(window.keys))) == "selector"
 
         def work(project: Project, job: BackgroundJob) -> None:
             seen: list[str] = []
@@ -390,9 +394,24 @@ class JobController:
                 lock_notes.append(note)
                 job.say(note)
 
+            def comparing(done: int, total: int) -> None:
+                # A model of one stage is compared with the shipped model before it is written: a few more fits,
+                # which Cancel stops as it stops the model's own (no model written then).
+                job.check()
+                if not learnt.get("comparing"):  # said once: the status bar tells why Learn goes on after its fits
+                    learnt["comparing"] = (f"comparing with the shipped model on the {learnt_from}, each left out "
+                                           "in turn")
+                    job.say(learnt["comparing"])
+                job.report(done, total, "comparing with the shipped model")
+
+            def compared(lines: list[str], shipped_better: bool) -> None:
+                learnt["compared"] = "; ".join(lines)
+                if shipped_better:
+                    learnt["shipped_better"] = "yes"
+
             model = train_on_project(project.root, progress=progress, check=fitting, in_place=already_there,
                                      set_aside=lambda kept: learnt.update(replaced=str(kept.relative_to(project.root))),
-                                     noted=noted)
+                                     noted=noted, compared=compared if to_compare else None, comparing=comparing)
             learnt["caution"] = caution_of(create("selector", model=str(model)))  # as Propose with it will say
             # Each labelled page's digest made here, off the interface thread, and remembered in the project: what
             # the end of the job and every Propose ask of the model (`_changed_while_learning`, `_out_of_date`)
@@ -414,8 +433,17 @@ class JobController:
             # Learn would keep Propose waiting as long again, and would end as this one did if they go on; they
             # learn again once their labels are as they want them.
             changed = _changed_while_learning(self.window.project, self.window.keys_for("learn"))
-            # The lock taken over last: it changes nothing of what Learn did, and a short Learn overwrites its notice
-            return "; ".join(part for part in (changed, learnt_said(), *lock_notes) if part)
+            # The lock taken over last: it changes nothing of what Learn did, and a short Learn overwrites its notice.
+            # The comparison's figures after what Learn did: long, they are read whole under Recent messages.
+            return "; ".join(part for part in (changed, learnt_said(), compared_said(), *lock_notes) if part)
+
+        def compared_said() -> str:
+            """How the model of one stage learnt did on the project's labelled pages against the shipped model, in
+            `train --cv`'s words ("" when it was not compared)."""
+            if not learnt.get("compared"):
+                return ""
+            return ("on this project's labelled pages, each scored by a model learnt from the others: "
+                    f"{learnt['compared']}")
 
         def learnt_said() -> str:
             """Decided by the model learnt (too few pages, or too few of them with records, give one stage only)
@@ -432,6 +460,9 @@ class JobController:
                         f"selector there for Propose to follow this project's labels{replaced}")
             if not learnt.get("caution"):
                 return f"Propose now follows this project's labels (learned from {learnt_from}){replaced}"
+            if learnt.get("shipped_better"):  # measured: said plainly, before the figures; the user decides
+                return (f"learned {learnt['caution']}; the shipped model did better on this project's own labelled "
+                        f"pages: Propose → {forget} goes back to it, or label more pages and learn again{replaced}")
             # In core's words, as `train` and Propose with this model say it; Recent messages keep what the
             # status bar cuts.
             return (f"learned {learnt['caution']}; Propose → {forget} goes back to the shipped model, or label more "

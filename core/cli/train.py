@@ -167,6 +167,8 @@ def _train(args: argparse.Namespace, own: bool, start: float) -> int:
         _write(model, args, own, f"selector model from {description}, seed {args.seed}", start)
     if args.cv is not None:
         _say_cross_validation(examples, args, model, groups)
+    elif args.project:  # a model of one stage: how it does on the project's pages, beside the shipped model
+        _say_comparison(args, model)
     return 0
 
 
@@ -272,15 +274,24 @@ def _say_cross_validation(examples: list[Example], args: argparse.Namespace, mod
     """`--cv K`: these settings cross-validated on these pages (variants in their source's fold: `groups`) beside
     the shipped model, and what the folds' weaker models mean for the figure."""
     from ..extract.model_shape import ModelShape
-    from ..extract.training import fold_shapes, weaker_folds_note
-    from ..runs.cross_validation import check_training
+    from ..runs.cross_validation import compare_with_shipped
 
-    for line in check_training(examples, args.cv, args.seed, workers=args.workers, groups=groups).lines():
+    for line in compare_with_shipped(examples, args.seed, groups, ModelShape.of(model), k=args.cv,
+                                     workers=args.workers).lines:
         print(line)
-    # The folds fit fewer pages each: below the counts a full model needs, a weaker kind of model.
-    shapes = fold_shapes(examples, args.cv, args.seed, groups=groups)
-    if (note := weaker_folds_note(shapes, ModelShape.of(model))) is not None:
-        print(note)
+
+
+def _say_comparison(args: argparse.Namespace, model: SelectorModel) -> None:
+    """`train --project` without --cv, of a model of one stage (too few pages, or too few with records) from 2
+    pages or more: what `--cv K` prints, leaving out one page (with its variants) at a time, as the app's Learn
+    says it: from a few pages, a model learnt from scratch often does worse on them than the shipped model."""
+    from ..store.learnt_model import shipped_comparison
+
+    comparing = ProgressBar("comparing with the shipped model", enabled=not args.quiet)
+    comparison = shipped_comparison(args.project, model, args.seed, comparing.update, workers=args.workers)
+    comparing.finish()
+    for line in [] if comparison is None else comparison.lines:
+        print(line)
 
 
 def _check_pairs(pages_dirs: list[str], gt_dirs: list[str]) -> None:

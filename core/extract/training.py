@@ -880,13 +880,19 @@ def unfit_fold(examples: Sequence[Example], k: int, seed: int = 0, config: FitCo
 
 
 def cross_validate(examples: Sequence[Example], k: int = 5, seed: int = 0, config: FitConfig = FitConfig(),
-                   workers: int | None = None, groups: Sequence[str] | None = None) -> list[FoldResult]:
+                   workers: int | None = None, groups: Sequence[str] | None = None,
+                   check: Callable[[int, int], None] | None = None) -> list[FoldResult]:
     """Page-grouped k-fold CV: each page is scored by a model (and threshold) fitted on the other folds only;
-    pages of one group (`groups`: a page and its synthetic variants) fall in one fold (`folds`)."""
+    pages of one group (`groups`: a page and its synthetic variants) fall in one fold (`folds`). `check(folds
+    done, k)` runs between the folds and while their fits run; what it raises (a cancel) stops them."""
     results: list[FoldResult] = []
     for f, held in enumerate(folds(len(examples), k, seed, groups)):
+        if check is not None:
+            check(f, k)
         held_set = set(held)
-        model = fit([e for i, e in enumerate(examples) if i not in held_set], seed, config, workers=workers)
+        fold_check = None if check is None else (lambda _done, _total, f=f: check(f, k))
+        model = fit([e for i, e in enumerate(examples) if i not in held_set], seed, config, workers=workers,
+                    check=fold_check)
         for i in held:
             e = examples[i]
             results.append(FoldResult(e, model.predict(e.candidates, e.features), model.threshold, f))

@@ -52,6 +52,7 @@ import numpy as np
 from ..errors import DatasetError, RecordLensError
 from ..extract.candidates import FEATURE_NAMES
 from ..extract.labels_match import oracle_selection
+from ..extract.model_shape import ModelShape
 from ..extract.repeats import extract_records
 from ..extract.selector import select
 from ..extract.training import (
@@ -65,6 +66,7 @@ from ..extract.training import (
     once_each,
     planned_shape,
     prepare,
+    unfit_fold,
     weaker_folds_note,
 )
 from ..page.dataset import synthetic_sources
@@ -396,6 +398,11 @@ class TrainingCheck:
                 f"{'' if grouped is None else f'; {grouped}'}): {said(self.trained)}",
                 f"the shipped model on the same pages{note}: {said(self.shipped)}", FIGURES_KEY]
 
+    @property
+    def shipped_better(self) -> bool:
+        """Whether the shipped model's mean page F1 on the pages is above the settings' cross-validated one."""
+        return self.shipped.figures()["f1"] > self.trained.figures()["f1"]
+
 
 def shipped_seen_said(seen: InSample | None) -> str:
     """Which of the pages the shipped model was trained on, said beside its figure on them: with their labels
@@ -418,13 +425,17 @@ FIGURES_KEY = ("(P, R, F1: mean precision, recall and F1 per page; HR: the share
 
 
 def check_training(examples: Sequence[Example], k: int, seed: int = 0, config: FitConfig | None = None,
-                   workers: int | None = None, groups: Sequence[str] | None = None) -> TrainingCheck:
-    """`TrainingCheck` of these examples (at least k pages, or k groups of them, `Variants.groups`; k from 2)."""
+                   workers: int | None = None, groups: Sequence[str] | None = None,
+                   check: Callable[[int, int], None] | None = None) -> TrainingCheck:
+    """`TrainingCheck` of these examples (at least k pages, or k groups of them, `Variants.groups`; k from 2).
+    `check(folds done, k)` runs between the folds' fits and while they run; what it raises (a cancel) stops them."""
     from ..extract.selector import load_model
 
     check_folds(k, len(examples), None if groups is None else len(set(groups)))
-    trained = [_selector_score(r) for r in cross_validate(examples, k, seed, config or FitConfig(), workers=workers,
-                                                          groups=groups)]
+    results = cross_validate(examples, k, seed, config or FitConfig(), workers=workers, groups=groups, check=check)
+    if check is not None:
+        check(k, k)  # every fold done: the last progress said
+    trained = [_selector_score(r) for r in results]
     shipped = load_model()
     shipped_scores = [_selector_score(FoldResult(e, shipped.predict(e.candidates, e.features), shipped.threshold, -1))
                       for e in examples]
@@ -435,6 +446,34 @@ def check_training(examples: Sequence[Example], k: int, seed: int = 0, config: F
     return TrainingCheck(k, seed, Row("cross-validated", "selector", None, trained),
                          Row("shipped", "selector", None, shipped_scores), seen,
                          None if groups is None else len(set(groups)))
+
+
+@dataclass(frozen=True)
+class ShippedComparison:
+    """How the settings of a model do on the pages it learnt from, cross-validated, beside the shipped model on the
+    same pages (`compare_with_shipped`): what `train --cv K` prints, and what `train --project` and the app's Learn
+    say of a model of one stage."""
+
+    lines: list[str]  # `TrainingCheck.lines()` and the weaker folds' note, or why the folds cannot be fitted
+    shipped_better: bool = False  # the shipped model's mean page F1 on the pages above the cross-validated one
+
+
+def compare_with_shipped(examples: Sequence[Example], seed: int, groups: Sequence[str], written: ModelShape, *,
+                         k: int | None = None, workers: int | None = None,
+                         check: Callable[[int, int], None] | None = None) -> ShippedComparison:
+    """The model's settings (`written`: the model fitted on all the pages) cross-validated in k folds (None: one
+    group of pages, `Variants.groups`, left out at a time) beside the shipped model, in `TrainingCheck.lines`'
+    words and what the folds' weaker models mean for the figure; where a fold cannot be fitted (`unfit_fold`),
+    that instead of figures. `check` as in `check_training`."""
+    k = len(set(groups)) if k is None else k
+    if (problem := unfit_fold(examples, k, seed, groups=groups)) is not None:
+        # `train --cv K` refuses these folds before it fits; a comparison no one asked for says why there is none
+        return ShippedComparison([f"not compared with the shipped model on these {len(examples)} pages, one left "
+                                  f"out at a time: {problem.removesuffix(' (or use fewer folds)')}"])
+    checked = check_training(examples, k, seed, workers=workers, groups=groups, check=check)
+    # The folds fit fewer pages each: below the counts a full model needs, a weaker kind of model.
+    note = weaker_folds_note(fold_shapes(examples, k, seed, groups=groups), written)
+    return ShippedComparison(checked.lines() + ([] if note is None else [note]), checked.shipped_better)
 
 
 def in_chrome(e: Example) -> np.ndarray:

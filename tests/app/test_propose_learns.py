@@ -107,9 +107,14 @@ def test_learning_from_few_pages_warns_and_the_shipped_model_can_come_back(qtbot
     try:
         learn(qtbot, window)
         message = window.statusBar().currentMessage()
-        assert message == ("learned one stage only, from 3 labelled pages (a second stage needs 6): its proposals "
-                           "may be far off on pages it was not trained on; Propose → Propose with the shipped model "
-                           "again goes back to the shipped model, or label more pages and learn again"), message
+        # the shipped model did better on these pages than the model learnt (compared as Learn ends): said plainly,
+        # then the figures (tests/app/test_learn_compares_with_the_shipped_model.py)
+        assert message.startswith(
+            "learned one stage only, from 3 labelled pages (a second stage needs 6): its proposals may be far off "
+            "on pages it was not trained on; the shipped model did better on this project's own labelled pages: "
+            "Propose → Propose with the shipped model again goes back to it, or label more pages and learn again; "
+            "on this project's labelled pages, each scored by a model learnt from the others: these settings, "
+        ), message
         learnt = project_model_path(folder).read_bytes()
         window.actions_by_name["forget_model"].trigger()
         assert not project_model_path(folder).exists()
@@ -214,8 +219,9 @@ def test_learning_again_keeps_the_model_it_replaces_as_forget_does(qtbot, tmp_pa
         learn(qtbot, window)
         assert project_model_path(folder).read_bytes() != first
         assert (folder / "models" / "selector.forgotten.json").read_bytes() == first  # kept, as train --project does
-        assert window.statusBar().currentMessage().endswith(
-            "; the earlier learnt model is kept as models/selector.forgotten.json"), window.statusBar().currentMessage()
+        # before the comparison with the shipped model that ends Learn of a model of one stage
+        assert ("; the earlier learnt model is kept as models/selector.forgotten.json; on this project's labelled "
+                "pages, ") in window.statusBar().currentMessage(), window.statusBar().currentMessage()
         second = project_model_path(folder).read_bytes()
         learn(qtbot, window)  # the same pages and labels: the same model, nothing set aside
         assert project_model_path(folder).read_bytes() == second
