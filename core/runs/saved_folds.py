@@ -80,6 +80,13 @@ def _document(path: Path) -> dict:
 
 def _split_of(path: str | Path, pages: list[dict], examples: Sequence[Example]) -> list[FoldResult]:
     by_page = {(p.get("source"), p.get("page")): p for p in pages}
+    # The folds are drawn over the whole set of pages: one page more or less, and every page's fold may differ.
+    gone = sorted(set(by_page) - {(e.source, e.name) for e in examples}, key=str)
+    if gone:
+        source, name = gone[0]
+        raise DatasetError(f"{path}: saved over {len(by_page)} pages, {len(examples)} given now ({source}/{name} "
+                           f"{'and more ' if len(gone) > 1 else ''}not among them): the folds would be others; fit "
+                           "the folds again without --from-probabilities")
     results = []
     for e in examples:
         saved = by_page.get((e.source, e.name))

@@ -248,6 +248,12 @@ def test_saved_probabilities_are_refused_for_other_folds_or_other_candidates(
     kept.write_text(json.dumps(document))
     with pytest.raises(DatasetError, match=f"{page['page']} has other labels or candidates than when saved"):
         cross_validate_sets(datasets, K, SEED, from_probabilities=kept)
+    # A page gone since (the file names one more): the folds of the pages left are drawn anew, so it is not theirs.
+    document = json.loads(kept.read_text())
+    document["splits"][0].append({**document["splits"][0][0], "page": "gone-since"})
+    kept.write_text(json.dumps(document))
+    with pytest.raises(DatasetError, match="saved over 10 pages, 9 given now .*gone-since"):
+        cross_validate_sets(datasets, K, SEED, from_probabilities=kept)
     kept.write_text('{"format": 1, "k": 3,')  # cut off mid-write by hand
     with pytest.raises(DatasetError, match="cannot read the saved probabilities"):
         cross_validate_sets(datasets, K, SEED, from_probabilities=kept)
