@@ -427,8 +427,9 @@ def _unquoted(value: str) -> str:
     return value
 
 
-# "(no Enter)" ending a Type's text (module notes): in any case and spacing.
-_NO_ENTER_SAID = re.compile(r"(?i)\s*\(\s*no\s+enter\s*\)\s*$")
+# "(no Enter)" ending a Type's text (module notes): in any case and spacing, and with the full stop a model may end
+# its sentence with (the other actions take one too; without it here the words would be typed and Enter pressed).
+_NO_ENTER_SAID = re.compile(r"(?i)\s*\(\s*no\s+enter\s*\)\s*\.?\s*$")
 
 
 def _typed(match: re.Match[str]) -> Step:

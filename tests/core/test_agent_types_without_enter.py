@@ -53,6 +53,7 @@ BULLETS = password_bullets(PASSWORD)
     ('{"thought": "t", "action": "Type [8]; ada (no Enter)"}', "ada"),
     ('{"action": "Type", "element": 8, "text": "ada (no Enter)"}', "ada"),
     ("Type [8]; (no Enter)", ""),  # the field emptied, as a person's emptied field is said
+    ("Type [8]; ada (no Enter).", "ada"),  # the sentence's full stop, as the other actions take it
 ])
 def test_a_model_and_a_hand_written_command_read_no_enter_alike(said: str, value: str) -> None:
     step = parse_action(said)
@@ -64,6 +65,7 @@ def test_a_model_and_a_hand_written_command_read_no_enter_alike(said: str, value
         assert (written.value, written.submit) == (value, False)
     entered = parse_action("Type [8]; ada")
     assert (entered.value, entered.submit) == ("ada", True)
+    assert parse_action("Type [8]; St. Ives.").value == "St. Ives."  # a full stop of the text itself is typed
 
 
 def test_the_prompt_offers_a_type_without_enter() -> None:
