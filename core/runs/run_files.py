@@ -20,6 +20,7 @@ from .. import atomic
 from ..errors import RecordLensError
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
 from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE, PromptTemplate, prompt_from_file
+from ..file_kinds import not_a_file
 from ..llm.endpoint import endpoint_identity
 from ..llm.gemini import (
     UNCOUNTED,
@@ -585,6 +586,8 @@ def recorded_prompt(described: Mapping[str, object]) -> PromptTemplate | None:
     parameters = described.get("parameters")
     if not isinstance(parameters, dict) or parameters.get(PROMPT_SOURCE) in (None, "shipped"):
         return None
+    if not_a_file(Path(str(parameters[PROMPT_SOURCE])), "prompt file") is not None:
+        return None  # a path the run names, not the user: a FIFO there would be waited on for ever
     try:
         prompt = prompt_from_file(str(parameters[PROMPT_SOURCE]))
     except (RecordLensError, OSError):

@@ -81,3 +81,17 @@ def test_a_page_of_another_prompt_is_named_by_score_and_extracted_again_by_a_res
         code, _, err = run(capsys, *extract(run_dir, prompt, server))
         assert code == 0 and len(server.requests) == asked + 4, err  # page 1 again, and pages 2 to 4
     assert "1 page of the run in" in err and "extracted again with this run's" in err
+
+
+@pytest.mark.timeout(60)  # a FIFO opened for reading would be waited on for ever
+def test_a_prompt_file_the_run_names_that_is_a_fifo_is_not_read(tmp_path: Path) -> None:
+    """The path a run records as its prompt file is read only when it is a regular file: `score` and `runs --add`
+    follow a path of the run's, not one the user gave, and a FIFO there would hang them."""
+    import os
+
+    from recordlens.core.extract.gemini import PROMPT_SHA256, PROMPT_SOURCE
+    from recordlens.core.runs.run_files import recorded_prompt
+
+    fifo = tmp_path / "prompt.txt"
+    os.mkfifo(fifo)
+    assert recorded_prompt({"parameters": {PROMPT_SOURCE: str(fifo), PROMPT_SHA256: "0" * 64}}) is None
