@@ -397,17 +397,18 @@ class Project(Connection):
         is not a hash, a suffix that is a path, or no row of the snapshot at all)."""
         info = self.page(name)
         if (problem := snapshot_row_problem(info)) is not None:
-            raise StoreError(problem)
+            # the page named: a command that stops at it (train, import's closing check) says which page it was
+            raise StoreError(f"page {name}: {problem}")
         return snapshot_path(self.root, info.snapshot, info.suffix)
 
     def saved_copy_problem(self, name: str) -> str | None:
         """Why page `name`'s saved copy cannot be read, said to follow "page NAME: " (its row changed by hand so
         that it names no saved copy, `snapshot_file`; or the file gone from `snapshots/`), or None. A command over
         every page says it of that page and goes on with the others, or names every such page at once."""
-        try:
-            path = self.snapshot_file(name)
-        except StoreError as error:
-            return str(error)
+        info = self.page(name)
+        if (problem := snapshot_row_problem(info)) is not None:
+            return problem
+        path = snapshot_path(self.root, info.snapshot, info.suffix)
         if not path.is_file():
             return f"its saved copy {path} is missing (export and score need it)"
         return None

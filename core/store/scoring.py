@@ -107,8 +107,8 @@ def _refuse_unreadable_copies(project: Project, truth_pages: Sequence[str]) -> N
         try:
             if not project.snapshot_file(name).is_file():
                 missing.append(name)
-        except StoreError as error:  # its row names no saved copy (`Project.snapshot_file`)
-            rows.append(f"page {name}: {error}")
+        except StoreError as error:  # its row names no saved copy (`Project.snapshot_file`, which names the page)
+            rows.append(str(error))
     said = [f"{'; '.join(rows)}: nothing scored. Put the row back as it was, or take the page(s) out of the "
             "project (recordlens project remove-page)"] if rows else []
     said += [saved_copies_missing(project, missing, "nothing scored")] if missing else []

@@ -127,3 +127,13 @@ def test_a_copy_of_the_project_is_refused_naming_the_page(edit: str, tmp_path: P
     assert code != 0
     assert "lacks the saved page of 1 page(s) (2;" in err and EDITS[edit][1] in err, err
     assert not (tmp_path / "copy").exists() and pages_and_snapshots(project) == before
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_a_command_that_stops_at_such_a_page_names_it(edit: str, tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """`train --project` reads every labelled page and stops at one it cannot read: which page is said."""
+    project = edited(tmp_path, capsys, EDITS[edit][0])
+    code, _out, err = run(capsys, "train", "--project", str(project), "--out", str(tmp_path / "m.json"))
+    assert code != 0
+    assert f"page 2: {EDITS[edit][1]}" in err, err
