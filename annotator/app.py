@@ -157,11 +157,11 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
     if args.review:
         window.start_review(find_run(window.project, args.review))
     if window.page_name is None:
-        names = window.project.page_names()
-        if not names:
+        if (name := window.start_page_name()) is None:
             raise UsageError(f"{window.project.root} has no page to show")
-        # The page the window opened on could not be shown: say why (PageNotShown), rather than "no page".
-        window.show_page(names[0])
+        # The page the window opened on could not be shown: say which and why (PageNotShown), rather than "no page",
+        # and never save a picture of another page in its place
+        window.show_page(name)
     wait_until_drawn(window, args)
     if args.record:
         labels = window.project.labels(window.page_name)

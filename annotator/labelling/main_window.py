@@ -1100,12 +1100,16 @@ class MainWindow(QMainWindow):
         self.zoom.restore()
         if not self.page_list.names():
             self.page_list.show_all()  # a filter that hides every page is no reason to show none
-        names = self.page_list.names()
-        last = self.settings.last_page(self.project_key())
-        if names:
-            self.open_page(last if last in names else names[0])
+        if (name := self.start_page_name()) is not None:
+            self.open_page(name)
         else:
             self._show_no_page()
+
+    def start_page_name(self) -> str | None:
+        """The page a start opens: the one this project was left on, else the first of the list (None: no page)."""
+        names = self.page_list.names()
+        last = self.settings.last_page(self.project_key())
+        return (last if last in names else names[0]) if names else None
 
     def _show_no_page(self) -> None:
         """A project without pages (new, or its last one removed): nothing of a page on show, and what to do."""

@@ -83,3 +83,23 @@ def test_with_no_page_named_the_page_that_cannot_be_shown_is_said(qapp, project:
     assert code != 0
     assert "page first cannot be shown" in err and "no page to show" not in err, err
     assert not shot.exists()
+
+
+@pytest.mark.timeout(180)
+def test_with_no_page_named_the_page_left_open_that_cannot_be_shown_is_said(qapp, project: Path, tmp_path: Path,
+                                                                             capsys) -> None:
+    """No --page, the project left on its second page, which cannot be shown now: that page is said, and no picture
+    of the first page is saved in its place."""
+    from recordlens.annotator.settings import Settings
+
+    settings = Settings.load(tmp_path / "settings.json")
+    settings.remember_page(str(project.resolve()), "second")
+    settings.save(tmp_path / "settings.json")
+    with open_project(project) as opened:
+        _spoil(opened.snapshot_file("second"), "missing")
+    shot = tmp_path / "shot.png"
+    code = main([str(project), "--screenshot", str(shot), "--size", "900x600"])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert "page second cannot be shown" in err, err
+    assert not shot.exists()
