@@ -28,6 +28,7 @@ from ...core.store import (
     Label,
     Project,
     Provenance,
+    follow_change,
     history_actions,
     history_numbers,
     history_steps,
@@ -316,7 +317,7 @@ def history_numbers_of(history: list[Change], steps: list[list[Change]]) -> Hist
         for change in step:
             replay.change(change)
             if records is not None:
-                _follow(records, change)
+                follow_change(records, change)
                 _look_at_kept(replay, records, change, kept)
         if whole is not None:
             replay.look(whole, whole.after, ("after", index))
@@ -335,13 +336,6 @@ def history_numbers_of(history: list[Change], steps: list[list[Change]]) -> Hist
     # A keep touches no record: its entry names the one it kept, numbered as it was then
     changes = touched | {keep_id: {keep.label.id: keep.number} for keep_id, keep in kept.items() if keep.label}
     return HistoryNumbers(changes, steps_seen, kept)
-
-
-def _follow(records: dict[int, Label], change: Change) -> None:
-    """`records` (the page's, by id) as `change` left them."""
-    for label in change.before:
-        records.pop(label.id, None)
-    records.update((label.id, label) for label in change.after)
 
 
 def _look_at_kept(replay: _Replay, records: dict[int, Label], change: Change, kept: dict[int, KeptRecord]) -> None:

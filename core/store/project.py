@@ -861,10 +861,16 @@ def history_records(history: Sequence[Change]) -> Iterator[list[Label]]:
     history holds whole rows, so they are replayed from the first entry on."""
     current: dict[int, Label] = {}
     for change in history:
-        for label in change.before:
-            current.pop(label.id, None)
-        current.update((label.id, label) for label in change.after)
+        follow_change(current, change)
         yield sorted(current.values(), key=lambda label: (label.position, label.id))
+
+
+def follow_change(records: dict[int, Label], change: Change) -> None:
+    """`records` (a page's, by id) made as `change` left them: the history's rows are whole records, before and
+    after."""
+    for label in change.before:
+        records.pop(label.id, None)
+    records.update((label.id, label) for label in change.after)
 
 
 def history_actions(changes: Sequence[Change]) -> list[list[Change]]:
