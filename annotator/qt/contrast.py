@@ -32,8 +32,10 @@ def ink_on(fill: str | QColor) -> QColor:
     """White or black, whichever reads better on `fill`: the number on a record's badge, which keeps its record's
     colour so that the colours stay as far apart as they are. White reads at only 2 to 3.4:1 on the palette's
     light colours (#bcbd22, #17becf, #ff7f0e), under the 4.5:1 small text needs; of white and black one always
-    reads at 4.58:1 or more. The overlay draws a badge's number in the colour this gives (`PageView`), so that
-    the page and the app's own widgets judge a colour by this one rule."""
+    reads at 4.58:1 or more. The overlay draws a badge's number in the colour this gives (`PageView` sends it
+    with each record), rather than judging the colour again in its script: a colour named other than by #rgb or
+    #rrggbb (gold, yellow) was white there whatever it read at. No widget of the app draws text on a record colour
+    yet; one that does takes its ink from here."""
     white, black = QColor("#ffffff"), QColor("#000000")
     return white if contrast(white, QColor(fill)) >= contrast(black, QColor(fill)) else black
 
