@@ -8,6 +8,12 @@ with the funnel's "refined" beside it).
 The gold answer is checked against the site (core's `SiteText`: does some saved page's text hold it?) and a
 candidate whose answer no page holds is flagged. Keys: A accept, S similar, U unable, E expired, N next
 candidate not reviewed yet. "Add refined to tasks" hands the accepted tasks to the task editor.
+
+The file is shared: the shell's `agent tasks review`, `agent tasks filter` or a second window may write it while
+the queue is open. So a verdict never writes the queue's copy: it reads the file again, changes only the candidate
+judged, writes that (atomically) and shows the file as written, saying what had changed there. A candidate judged
+elsewhere meanwhile is asked about (replace that verdict, or keep it); one removed meanwhile, or a file gone or
+unreadable, is said and nothing is written, the verdict staying in the form to be given again.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPlainTextEdit,
     QTableWidget,
     QTableWidgetItem,
@@ -45,8 +52,23 @@ VERDICTS = (("Accept", "accepted", "A"), ("Similar", "similar", "S"), ("Unable t
             ("Expired", "expired", "E"))
 
 
+def ask_about_judged_elsewhere(parent: QWidget, ident: str, there: str, verdict: str) -> bool:
+    """Whether `verdict` replaces what the file now says of candidate `ident` (`there`), changed elsewhere since the
+    queue showed it."""
+    box = QMessageBox(QMessageBox.Icon.Warning, "Candidate judged elsewhere",
+                      f"{ident} has been changed in the file since it was shown here: it is now {there}.\n\n"
+                      f"Replace it: {ident} is saved as {verdict}, with the text shown here.\nKeep that verdict: "
+                      "nothing is saved, and the queue shows the candidate as the file has it.",
+                      QMessageBox.StandardButton.NoButton, parent)
+    replace_it = box.addButton("Replace it", QMessageBox.ButtonRole.DestructiveRole)
+    box.setDefaultButton(box.addButton("Keep that verdict", QMessageBox.ButtonRole.RejectRole))
+    box.exec()
+    return box.clickedButton() is replace_it
+
+
 class ReviewQueue(QWidget):
-    """Signals: `refined(tasks)` ("Add refined to tasks"), `changed()` after every saved verdict."""
+    """Signals: `refined(tasks)` ("Add refined to tasks"), `changed()` after every saved verdict. `ask_judged_elsewhere`
+    is how a candidate changed in the file since it was shown is asked about (tests answer it themselves)."""
 
     refined = Signal(object)
     changed = Signal()
@@ -57,6 +79,7 @@ class ReviewQueue(QWidget):
         self.path: Path | None = None
         self.start_folder: Path | None = None  # where "Open candidates…" starts before a file is open
         self.candidates: list[Candidate] = []
+        self.ask_judged_elsewhere = ask_about_judged_elsewhere
         # The seed tasks by id, to show a candidate's seeds themselves: those of a seeds file opened here come
         # before the task editor's (which may be another file's tasks under the same ids)
         self._seeds: Callable[[], list[Task]] = list  # the task editor's tasks as they are now (`seeds_from`)
@@ -103,6 +126,7 @@ class ReviewQueue(QWidget):
             files.addWidget(button(text, slot))
         files.addStretch(1)
         self.summary = QLabel("")
+        self.summary.setWordWrap(True)  # a note on the file's changes comes before the counts
         layout = QVBoxLayout(self)
         layout.addLayout(files)
         layout.addWidget(self.table, 1)
@@ -167,12 +191,12 @@ class ReviewQueue(QWidget):
                 item.setToolTip("the gold answer is in no saved page's text")
             self.table.setItem(row, column, item)
 
-    def _summarise(self) -> None:
+    def _summarise(self, note: str = "") -> None:
         counts = {status_shown(status): 0 for status in STATUS_LABELS}
         for candidate in self.candidates:
             counts[status_shown(candidate.status)] += 1
-        self.summary.setText(f"{len(self.candidates)} generated · " + " · ".join(f"{n} {k}" for k, n in
-                                                                                 counts.items()))
+        said = f"{len(self.candidates)} generated · " + " · ".join(f"{n} {k}" for k, n in counts.items())
+        self.summary.setText(f"{note}\n{said}" if note else said)
 
     def current(self) -> Candidate | None:
         row = self.table.currentRow()
@@ -207,33 +231,88 @@ class ReviewQueue(QWidget):
     # -- verdicts ---------------------------------------------------------------------------------------------
 
     def judge(self, status: str) -> Candidate | None:
-        """The shown candidate gets `status`, with the edited instruction and answer, and is saved at once."""
-        row = self.table.currentRow()
-        candidate = self.current()
-        if candidate is None:
+        """The shown candidate gets `status`, with the edited instruction and answer, and is saved at once: into the
+        file as it is now (module notes), which the list then shows. None when nothing was saved (said why)."""
+        shown = self.current()
+        if shown is None:
             return None
         try:
-            judged = candidate.reviewed(status, self.reason.text().strip(),
-                                        instruction=" ".join(self.instruction.toPlainText().split()),
-                                        answer=self.answer.text().strip())
+            self._verdict(shown, status)  # a verdict that cannot be given is said before the file is read
         except AgentError as error:
             self.summary.setText(f"not saved: {error}")
             return None
-        if judged.evidence is None and self._text is not None:
-            judged = replace(judged, evidence=self._text.find(judged.task.answer))
-        self.candidates[row] = judged
+        if self.path is None:
+            return self._judge_in_memory(shown, status)
         try:
-            if self.path is not None:
-                save_candidates(self.path, self.candidates)
-        except (AgentError, OSError) as error:
-            self.candidates[row] = candidate
+            on_disk = self._read_again(self.path)
+        except AgentError as error:
+            self.summary.setText(f"not saved: {error}; the file is not written, and the verdict stays here: give it "
+                                 "again once the file reads")
+            return None
+        index = next((i for i, c in enumerate(on_disk) if c.id == shown.id), None)
+        if index is None:
+            self._show_file(on_disk, None, f"not saved: {shown.id} is no longer in {self.path} (removed since it "
+                                           f"was shown here); the list shows the file as it is now")
+            return None
+        there = on_disk[index]
+        if _verdict_fields(there) != _verdict_fields(shown) and not self.ask_judged_elsewhere(
+                self, shown.id, _said(there), status):
+            self._show_file(on_disk, shown.id, f"not saved: {shown.id} had been judged elsewhere meanwhile "
+                                               f"({_said(there)}): that verdict kept")
+            return None
+        try:
+            judged = self._verdict(_with_evidence_of(there, shown), status)
+        except AgentError as error:
             self.summary.setText(f"not saved: {error}")
             return None
+        written = [*on_disk[:index], judged, *on_disk[index + 1:]]
+        try:
+            save_candidates(self.path, written)
+        except (AgentError, OSError) as error:
+            self.summary.setText(f"not saved: {error}")
+            return None
+        self._show_file(written, judged.id, _changed_elsewhere(self.candidates, on_disk, judged.id))
+        emit(self.changed)
+        self.next_pending()
+        return judged
+
+    def _verdict(self, candidate: Candidate, status: str) -> Candidate:
+        """`candidate` with `status` and the form's reason, instruction and answer (raises AgentError)."""
+        judged = candidate.reviewed(status, self.reason.text().strip(),
+                                    instruction=" ".join(self.instruction.toPlainText().split()),
+                                    answer=self.answer.text().strip())
+        if judged.evidence is None and self._text is not None:
+            judged = replace(judged, evidence=self._text.find(judged.task.answer))
+        return judged
+
+    def _judge_in_memory(self, shown: Candidate, status: str) -> Candidate:
+        """A queue given candidates but no file (none is open): the verdict is the list's alone."""
+        judged = self._verdict(shown, status)
+        row = self.table.currentRow()
+        self.candidates[row] = judged
         self._set_row(row, judged)
         self._summarise()
         emit(self.changed)
         self.next_pending()
         return judged
+
+    def _read_again(self, path: Path) -> list[Candidate]:
+        """The candidates file as it is now (AgentError, said for a reviewer, when it is gone or cannot be read)."""
+        if not path.exists():
+            raise AgentError(f"{path} is no longer there (deleted or moved since it was opened here): put it back, "
+                             "or open it where it now is with “Open candidates…”")
+        return load_candidates(path)
+
+    def _show_file(self, candidates: list[Candidate], current: str | None, note: str) -> None:
+        """The list as the file now holds `candidates`, on candidate `current` (else the first not reviewed)."""
+        self.candidates = candidates
+        self._fill()
+        row = next((i for i, c in enumerate(candidates) if c.id == current), None)
+        if row is not None:
+            self.table.setCurrentCell(row, 0)
+        else:
+            self.next_pending()
+        self._summarise(note)
 
     def next_pending(self) -> None:
         start = self.table.currentRow()
@@ -247,8 +326,22 @@ class ReviewQueue(QWidget):
             self.table.setCurrentCell(0, 0)
 
     def hand_refined(self) -> None:
+        """The accepted tasks as the file has them now (accepted from a shell meanwhile too); the queue's own list
+        when the file cannot be read, said."""
+        note = ""
+        if self.path is not None:
+            current = self.current()
+            try:
+                on_disk = self._read_again(self.path)
+            except AgentError as error:
+                note = f"the accepted tasks as this window last showed them: {error}"
+            else:
+                self._show_file(on_disk, current.id if current is not None else None,
+                                _changed_elsewhere(self.candidates, on_disk, ""))
         tasks = [c.task for c in self.candidates if c.status == "accepted"]
         emit(self.refined, tasks)
+        if note:
+            self._summarise(note)
 
     def open_seeds_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, "Open the seed tasks", str(self.start_folder or self.path or ""),
@@ -274,6 +367,39 @@ def status_shown(status: str) -> str:
     "candidate (not reviewed)"; "unable to annotate" holds the file's "unable")."""
     label = STATUS_LABELS[status]
     return label if label.startswith(status) else f"{status} ({label})"
+
+
+def _verdict_fields(candidate: Candidate) -> tuple[object, ...]:
+    """What a review or the filter changes in a candidate: not the answer's evidence, which the queue fills in for
+    the candidate it shows without writing it."""
+    return (candidate.task, candidate.status, candidate.reason, candidate.original, candidate.similar_to,
+            candidate.similarity, candidate.filter)
+
+
+def _said(candidate: Candidate) -> str:
+    """A candidate's verdict as the file has it, for a reviewer: "unable (no such rule)", "candidate (not reviewed)"."""
+    edited = ", its text edited" if candidate.edited else ""
+    return (f"{candidate.status} ({candidate.reason}){edited}" if candidate.reason else
+            f"{status_shown(candidate.status)}{edited}")
+
+
+def _with_evidence_of(there: Candidate, shown: Candidate) -> Candidate:
+    """The file's candidate with the evidence the queue found for it while it was shown (the same answer)."""
+    if there.evidence is not None or shown.evidence is None or there.task.answer != shown.task.answer:
+        return there
+    return replace(there, evidence=shown.evidence, evidence_pages=shown.evidence_pages)
+
+
+def _changed_elsewhere(before: list[Candidate], now: list[Candidate], judged: str) -> str:
+    """What the file's writers other than this queue changed since it was read here, or "" (nothing)."""
+    held = {c.id: _verdict_fields(c) for c in before}
+    there = {c.id: _verdict_fields(c) for c in now}
+    changed = sum(held[i] != fields for i, fields in there.items() if i in held and i != judged)
+    added = len(there.keys() - held.keys())
+    removed = len(held.keys() - there.keys())
+    parts = [f"{n} {what}" for n, what in ((changed, "candidate(s) judged or edited elsewhere kept as they are there"),
+                                           (added, "added there"), (removed, "removed there")) if n]
+    return f"the file had changed on disk since it was read here: {', '.join(parts)}" if parts else ""
 
 
 def _evidence_text(candidate: Candidate) -> str:
