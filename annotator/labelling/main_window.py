@@ -745,7 +745,9 @@ class MainWindow(QMainWindow):
             path = self.project.snapshot_file(name)
             self.page_view.open(path)
         except (RecordLensError, OSError) as error:
-            raise PageNotShown(f"page {name} cannot be shown: {error}") from error
+            # the store's error may name the page already (`Project.snapshot_file`): said once
+            raise PageNotShown(f"page {name} cannot be shown: {str(error).removeprefix(f'page {name}: ')}"
+                               ) from error
         self.page_name = name
         self.page_loaded = False
         self.record_panel.forget_finder()  # what was looked for on the last page, not on this one

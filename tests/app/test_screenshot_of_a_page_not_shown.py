@@ -103,3 +103,24 @@ def test_with_no_page_named_the_page_left_open_that_cannot_be_shown_is_said(qapp
     assert code != 0
     assert "page second cannot be shown" in err, err
     assert not shot.exists()
+
+
+@pytest.mark.timeout(180)
+def test_a_snapshot_row_changed_by_hand_is_said_naming_the_page_once(qapp, project: Path, tmp_path: Path,
+                                                                      capsys) -> None:
+    import sqlite3
+
+    with open_project(project) as opened:
+        digest = opened.page("second").snapshot
+    db = sqlite3.connect(project / "project.db")
+    try:
+        db.execute("UPDATE snapshots SET suffix = '../x' WHERE hash = ?", (digest,))
+        db.commit()
+    finally:
+        db.close()
+    shot = tmp_path / "shot.png"
+    code = main([str(project), "--screenshot", str(shot), "--page", "second", "--size", "900x600"])
+    err = capsys.readouterr().err
+    assert code != 0 and not shot.exists()
+    assert "page second cannot be shown: '../x' is not the suffix of a saved copy" in err, err
+    assert "page second: " not in err, err
