@@ -266,18 +266,17 @@ class ChromiumRenderer(OnlinePage):
         try:
             self.page.load(QUrl(url))
             pending = self._loaded(url)
-            hops = self.guard.hops  # (the page's one count of them: the guard's, and what is seen here)
-            hops.settled()
+            hops = self.guard.hops  # (the page's hops: the guard's count, and what is seen here, `_Hops`)
             # A navigation its script or meta refresh starts while it settles ("Redirecting…") is followed as a
             # redirect is: checked by the rules first, then loaded and settled in turn (within the --timeout). The
             # guard counts each as it is asked, those Chromium follows during the load too, and rejects the one too
-            # many; a page that went elsewhere with none counted is one more all the same (`_Hops`).
+            # many. Counted here as well, apart: a navigation that cuts short one still under way shows nothing in
+            # between, so the guard takes it for a redirect's hop (`_Hops`).
             while self._leaves_while_settling():
-                hops.left_after_settling()
-                if hops.too_many and not self.guard.halted:
+                hops.left_while_settling()
+                if hops.left_too_often and not self.guard.halted:
                     raise self._never_settled()
                 pending = self._loaded(url)
-                hops.settled()
         finally:
             self.guard.watch("", None)  # what the page does once settled is no navigation of this capture
         redirects, status, _, _ = self._navigation()
@@ -345,8 +344,8 @@ class ChromiumRenderer(OnlinePage):
 
     def _never_settled(self) -> PageFailed:
         """The failure of a page that still goes elsewhere after MAX_CLIENT_HOPS navigations of its script or meta
-        refresh (`_Hops.too_many`, though the guard let the last through: one it took for a redirect's hop), its last
-        one stopped: a loop when its chain went round (`_loop_closed`; the guard rejects such a navigation as it
+        refresh (`_Hops.left_too_often`, though the guard let the last through: one it took for a redirect's hop), its
+        last one stopped: a loop when its chain went round (`_loop_closed`; the guard rejects such a navigation as it
         comes, so this is only said of one it did not see), else a chain too long."""
         if self._finished is None:
             self._stop()
@@ -715,33 +714,34 @@ class ChromiumRenderer(OnlinePage):
 
 class _Hops:
     """The navigations of a page's script or meta refresh in a row (its hops; an HTTP redirect's is none), held to
-    MAX_CLIENT_HOPS: the one count, the limit and what a page that goes past it is said to do (`failure`).
-    Counted two ways, into one count: by the guard as each is asked (`sent_on`: a document was shown since the
-    navigation asked before), so that one Chromium follows during the load counts as one a script starts after it;
-    and by `render`, when the page it waited to settle went elsewhere with none counted since it loaded
-    (`left_after_settling`: a navigation that cut short another still under way, a script navigating twice at
-    once, shows no document in between, so the guard took it for a redirect's hop)."""
+    MAX_CLIENT_HOPS: the limit and what a page that goes past it is said to do (`failure`), in one place for the
+    two that watch them. The guard counts each as it is asked (`sent_on`: a document was shown since the navigation
+    asked before), so that one Chromium follows during the load counts as one a script starts after it, and rejects
+    the one too many (`too_many`). `render` counts, apart, the times the page it waited to settle went elsewhere
+    (`left_while_settling`): a navigation that cuts short another still under way (a script navigating twice at
+    once) shows no document in between, so the guard takes it for a redirect's hop. The two are kept apart: which
+    of them sees a navigation first depends on the machine's load, so one count fed by both would count some
+    twice on a busy machine (a chain of 5 was failed as 6)."""
 
     def __init__(self) -> None:
-        self.count = 0
-        self._counted_when_settled = 0
+        self.count = 0  # the guard's
+        self.leaves = 0  # render's
 
     def sent_on(self) -> None:
         """A navigation asked from a document the page showed: one more."""
         self.count += 1
 
-    def settled(self) -> None:
-        """The page loaded, and is waited for to settle."""
-        self._counted_when_settled = self.count
-
-    def left_after_settling(self) -> None:
-        """The page went elsewhere while it settled: a navigation of its script, counted unless the guard did."""
-        if self.count == self._counted_when_settled:
-            self.count += 1
+    def left_while_settling(self) -> None:
+        """The page went elsewhere while `render` waited for it to settle."""
+        self.leaves += 1
 
     @property
     def too_many(self) -> bool:
         return self.count > MAX_CLIENT_HOPS
+
+    @property
+    def left_too_often(self) -> bool:
+        return self.leaves > MAX_CLIENT_HOPS
 
     @staticmethod
     def failure(chain: list[str]) -> PageFailed:
