@@ -51,6 +51,7 @@ from ...core.agent import (
     masked_password,
     shows_as_password,
 )
+from ...core.records import whole_page
 from ..qt.event_loop import spin
 from ..qt.signals import emit
 from .site_browser import SiteBrowser, target_from_json
@@ -459,17 +460,12 @@ def _added(seconds: float | None, more: float | None) -> float | None:
     return None if seconds is None else round(max(seconds + (more or 0.0), 0.0), 3)
 
 
-# The XPaths (site_events.js's, the document's own element left out) of the page itself: a click there hit no
-# element at all (empty space beside or below the content), and their text is the whole page's
-_PAGE_ITSELF = ("/", "/body[1]", "/html[1]", "/html[1]/body[1]")
-
-
 def _missed(data: dict[str, Any]) -> str:
     """Why a click is no step, with the clicked thing as a person would name it: the page's empty space, its text,
     else where it is."""
     missed = data.get("missed") or {}
     xpath = str(missed.get("xpath") or "")
-    if xpath in _PAGE_ITSELF:
+    if xpath and whole_page(xpath):  # no element at all (space beside or below the content): its text is the page's
         return "the click was on the page's empty space, where there is no element an agent can click"
     text = " ".join(str(missed.get("text") or "").split())
     if text:

@@ -237,7 +237,7 @@ class ReviewQueue(QWidget):
         if shown is None:
             return None
         try:
-            self._verdict(shown, status)  # a verdict that cannot be given is said before the file is read
+            self._reviewed(shown, status)  # a verdict that cannot be given is said before the file is read
         except AgentError as error:
             self.summary.setText(f"not saved: {error}")
             return None
@@ -276,11 +276,16 @@ class ReviewQueue(QWidget):
         self.next_pending()
         return judged
 
-    def _verdict(self, candidate: Candidate, status: str) -> Candidate:
+    def _reviewed(self, candidate: Candidate, status: str) -> Candidate:
         """`candidate` with `status` and the form's reason, instruction and answer (raises AgentError)."""
-        judged = candidate.reviewed(status, self.reason.text().strip(),
-                                    instruction=" ".join(self.instruction.toPlainText().split()),
-                                    answer=self.answer.text().strip())
+        return candidate.reviewed(status, self.reason.text().strip(),
+                                  instruction=" ".join(self.instruction.toPlainText().split()),
+                                  answer=self.answer.text().strip())
+
+    def _verdict(self, candidate: Candidate, status: str) -> Candidate:
+        """`_reviewed`, with the evidence of an edited answer looked for in the site's text (a search of every saved
+        page: done once a verdict is given, not to check whether it can be)."""
+        judged = self._reviewed(candidate, status)
         if judged.evidence is None and self._text is not None:
             judged = replace(judged, evidence=self._text.find(judged.task.answer))
         return judged

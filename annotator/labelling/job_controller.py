@@ -506,8 +506,7 @@ class JobController:
         window = self.window
         if not proposal.records:
             tally.empty.append(proposal.page)
-            earlier = window.project.labels(proposal.page)
-            tally.kept[proposal.page] = sum(label.status == "proposed" for label in earlier)
+            tally.kept[proposal.page] = window.project.page(proposal.page).proposed  # counted by the store
             window.message(f"page {proposal.page}: {proposal.provenance.name} found no records")
             return
         records = new_records(proposal.records, [label.xpaths for label in window.project.labels(proposal.page)])

@@ -11,6 +11,7 @@ things are. The palette lives here so that other widgets (the record list's bull
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -45,13 +46,20 @@ PALETTE = (
 STATE_COLOURS = {"matched": "#2b8a3e", "partial": "#7048e8", "missed": "#e8590c", "spurious": "#c2255c"}
 
 
+@functools.lru_cache(maxsize=64)
+def _ink_named(colour: str) -> str:
+    """`ink_on`'s ink for a record colour, by name; worked out once per colour (a page draws thousands of records
+    in a dozen colours, and draws them again at every change of selection)."""
+    return ink_on(colour).name()
+
+
 def _drawn(record: dict[str, Any], colour: str, index: int) -> dict[str, Any]:
     """A record as overlay.js draws it: in `colour`, its badge's number in the ink that reads on it (`ink_on`:
     the overlay chooses none itself, so the page and the app judge a colour by one rule)."""
     return {
         "xpaths": [str(x) for x in record.get("xpaths", ())],
         "colour": colour,
-        "ink": ink_on(colour).name(),
+        "ink": _ink_named(colour),
         "label": str(record.get("label", index + 1)),
         "selected": bool(record.get("selected", False)),
         "outline": str(record.get("outline", "")),
