@@ -512,15 +512,14 @@ def project_sources(project_dir: str | Path) -> Sources:
     dataset names its own source page."""
     from ..store.importer import synthetic_source
     from ..store.project import open_project
-    from ..store.scoring import labelled_page_names
 
     loaders: list[tuple[str, Callable[[], Source]]] = []
     problems: list[str] = []
     unreadable: list[str] = []
     with open_project(project_dir) as project:
         names = project.page_names()
-        chosen = set(labelled_page_names(project))
         pages = project.pages()
+        chosen = {info.name for info in pages if info.finished}  # as `labelled_page_names` lists them
         labelled = [(info.name, project.true_records(info.name), synthetic_source(info.source))
                     for info in pages if info.name in chosen]  # name, true records, made from
         unlabelled = [info.name for info in pages if info.name not in chosen]
@@ -529,8 +528,8 @@ def project_sources(project_dir: str | Path) -> Sources:
         for name, records, made_from in labelled:
             try:
                 snapshot = project.snapshot_file(name)
-            except RecordLensError as error:  # its saved copy's name is not a hash (the database changed by hand)
-                problems.append(f"page {name}: {error}; left out")
+            except RecordLensError as error:  # its row names no saved copy (the database changed by hand)
+                problems.append(f"{error}; left out")  # `snapshot_file` names the page
                 unreadable.append(name)
                 continue
 

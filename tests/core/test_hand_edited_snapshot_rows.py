@@ -137,3 +137,11 @@ def test_a_command_that_stops_at_such_a_page_names_it(edit: str, tmp_path: Path,
     code, _out, err = run(capsys, "train", "--project", str(project), "--out", str(tmp_path / "m.json"))
     assert code != 0
     assert f"page 2: {EDITS[edit][1]}" in err, err
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_synth_of_the_project_leaves_such_a_page_out_naming_it_once(edit: str, tmp_path: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    project = edited(tmp_path, capsys, EDITS[edit][0])
+    _code, _out, err = run(capsys, "synth", "--project", str(project), "--out", str(tmp_path / "synth"))
+    assert f"page 2: {EDITS[edit][1]}" in err and "page 2: page 2:" not in err, err
