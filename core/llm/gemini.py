@@ -318,11 +318,6 @@ class CallLog:
     given_up: int = 0  # attempts given up at --timeout-s: answers paid for whose tokens are unknown
     refused: int = 0  # attempts whose connection was refused: never sent, so no request (`requests_of_call`)
 
-    def given_up_tokens(self) -> dict[str, int]:
-        """The tokens of the attempts given up (`given_up`), as an account of tokens holds them: unknown, counted
-        apart ({"uncounted": 2}), or {} when none was."""
-        return {UNCOUNTED: self.given_up} if self.given_up else {}
-
     @property
     def attempts(self) -> int:
         return len(self.statuses)
@@ -526,10 +521,6 @@ class GeminiCaller:
                     model=self.settings.model, contents=contents, config=config))
                 if _is_empty_body(response):
                     raise _EmptyBodyError("HTTP 200 with an empty body")
-            except CallCancelledError as error:  # the wait for the attempt in flight, ended by a cancel
-                log.statuses.append(0)
-                log.errors.append(str(error))
-                raise CallCancelledError(str(error), log) from None
             except Exception as error:  # noqa: BLE001 - classified below, re-raised as GeminiError
                 retryable, reason = self._classify(error)
                 log.given_up += isinstance(error, _WholeRequestTimeoutError)

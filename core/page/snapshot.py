@@ -522,8 +522,8 @@ def _ending_of_last_part(part: _Part) -> str:
 
 def _decodes_as_base64(letters: bytes) -> bool:
     try:
-        binascii.a2b_base64(letters, strict_mode=True)
-    except binascii.Error:
+        _decode_base64(letters)  # the one strict decoding of a part's base64
+    except ValueError:
         return False
     return True
 
