@@ -123,21 +123,29 @@ def test_distance_rules() -> None:
     assert distance("<a></a>", "<b></b>", "lcs") == pytest.approx(4 / 7)
 
 
-@pytest.mark.parametrize("similarity", ["levenshtein", "lcs"])
-def test_cutoff_decisions_equal_exact_distance(similarity: str) -> None:
-    rng = random.Random(7)
-    tags = ["a", "b", "div", "span", "li", "ul", "td", "tr"]
+def cutoff_decisions_equal_exact_distance(similarity: str, seed: int, tags: list[str], most_tags: int,
+                                          rounds: int) -> None:
+    """`Mdr._similar`'s cut-off decision, on random tag strings of `tags` given their lengths as MDR measures them,
+    equals the exact distance compared with the threshold."""
+    rng = random.Random(seed)
     mdr = Mdr(similarity=similarity)  # type: ignore[arg-type]
+    measure = mdr_module._MEASURES[similarity]
 
     def tag_string() -> str:
-        return "".join(f"<{t}></{t}>" for t in rng.choices(tags, k=rng.randint(0, 12)))
+        return "".join(f"<{t}></{t}>" for t in rng.choices(tags, k=rng.randint(0, most_tags)))
 
-    for _ in range(3000):
+    for _ in range(rounds):
         a = tag_string()
         b = tag_string() if rng.random() < 0.5 else a + tag_string()[:rng.randint(0, 10)]
         exact = distance(a, b, similarity)  # type: ignore[arg-type]
-        fast = mdr._similar(a, len(a), b, len(b))
+        fast = mdr._similar(a, measure(a), b, measure(b))
         assert fast == (None if math.isnan(exact) else exact <= mdr.t), (a, b, exact)
+
+
+@pytest.mark.parametrize("similarity", ["levenshtein", "lcs"])
+def test_cutoff_decisions_equal_exact_distance(similarity: str) -> None:
+    # ASCII tags: MDR's lengths are the strings' own (bytes and UTF-16 units alike)
+    cutoff_decisions_equal_exact_distance(similarity, 7, ["a", "b", "div", "span", "li", "ul", "td", "tr"], 12, 3000)
 
 
 # Two sibling custom elements whose tag names differ by one non-ASCII letter: 13 UTF-16 units each (as the paper
@@ -159,20 +167,8 @@ def test_lcs_measures_lengths_in_utf16_units_as_the_paper_ts_and_levenshtein_in_
 
 @pytest.mark.parametrize("similarity", ["levenshtein", "lcs"])
 def test_cutoff_decisions_equal_exact_distance_on_non_ascii_tags(similarity: str) -> None:
-    rng = random.Random(11)
-    tags = ["a", "my-é", "my-e", "x-\u00fc\u00fc", "y-\U0001F600", "td"]
-    mdr = Mdr(similarity=similarity)  # type: ignore[arg-type]
-    measure = mdr_module._MEASURES[similarity]
-
-    def tag_string() -> str:
-        return "".join(f"<{t}></{t}>" for t in rng.choices(tags, k=rng.randint(0, 8)))
-
-    for _ in range(2000):
-        a = tag_string()
-        b = tag_string() if rng.random() < 0.5 else a + tag_string()[:rng.randint(0, 10)]
-        exact = distance(a, b, similarity)  # type: ignore[arg-type]
-        fast = mdr._similar(a, measure(a), b, measure(b))
-        assert fast == (None if math.isnan(exact) else exact <= mdr.t), (a, b, exact)
+    cutoff_decisions_equal_exact_distance(similarity, 11, ["a", "my-é", "my-e", "x-\u00fc\u00fc", "y-\U0001F600", "td"],
+                                          8, 2000)
 
 
 def test_parameters_are_validated() -> None:
