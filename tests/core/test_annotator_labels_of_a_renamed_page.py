@@ -20,15 +20,15 @@ ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "resources" / "demo" / "dataset"
 
 
-def theirs(root: Path, pages: dict[str, str]) -> Path:
-    """A colleague's dataset: each of the demo's pages (value) under a name of theirs (key), their labels of it
-    leaving out its first record."""
+def theirs(root: Path, pages: dict[str, str], *, from_record: int = 1) -> Path:
+    """A dataset of the demo's pages (value) under other names (key), their labels from record `from_record` on: a
+    colleague's, leaving out each page's first record (1), or the demo's own whole (0)."""
     (root / "html").mkdir(parents=True)
     (root / "gt").mkdir()
     for name, demo in pages.items():
         shutil.copy(DEMO / "html" / f"{demo}.html", root / "html" / f"{name}.html")
         records = json.loads((DEMO / "gt" / f"{demo}.json").read_text(encoding="utf-8"))
-        (root / "gt" / f"{name}.json").write_text(json.dumps(records[1:]), encoding="utf-8")
+        (root / "gt" / f"{name}.json").write_text(json.dumps(records[from_record:]), encoding="utf-8")
     return root
 
 
@@ -56,11 +56,7 @@ def test_labels_of_a_renamed_page_go_onto_the_project_page_and_agreement_compare
 
 
 def test_a_page_of_several_pages_bytes_stays_a_page_of_its_own_said(project: Path, tmp_path: Path) -> None:
-    twice = tmp_path / "twice"
-    (twice / "html").mkdir(parents=True)
-    (twice / "gt").mkdir()
-    shutil.copy(DEMO / "html" / "1.html", twice / "html" / "1c.html")
-    shutil.copy(DEMO / "gt" / "1.json", twice / "gt" / "1c.json")
+    twice = theirs(tmp_path / "twice", {"1c": "1"}, from_record=0)
     with open_project(project) as opened:
         import_paths(opened, [twice])  # 1c: the bytes of page 1, with labels of its own
         report = import_paths(opened, [theirs(tmp_path / "bea", {"1b": "1"})], annotator="bea")
@@ -80,11 +76,7 @@ def test_a_page_whose_own_labels_the_import_brings_too_is_not_taken_for_the_rena
 
 
 def test_the_projects_own_import_of_a_renamed_labelled_page_is_unchanged(project: Path, tmp_path: Path) -> None:
-    ours = tmp_path / "ours"
-    (ours / "html").mkdir(parents=True)
-    (ours / "gt").mkdir()
-    shutil.copy(DEMO / "html" / "1.html", ours / "html" / "7.html")
-    shutil.copy(DEMO / "gt" / "1.json", ours / "gt" / "7.json")
+    ours = theirs(tmp_path / "ours", {"7": "1"}, from_record=0)
     with open_project(project) as opened:
         report = import_paths(opened, [ours])
         assert "7" in opened.page_names()
