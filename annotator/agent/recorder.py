@@ -462,12 +462,15 @@ def _added(seconds: float | None, more: float | None) -> float | None:
 
 def _missed(data: dict[str, Any]) -> str:
     """Why a click is no step, with the clicked thing as a person would name it: the page's empty space, its text,
-    else where it is."""
+    else where it is. On an element holding the whole page (body, a full-page wrapper) the element's text is the
+    page's, not what was clicked: the page tells its own words under the pointer (`words`) or that there were none
+    (`space`; see site_events.js)."""
     missed = data.get("missed") or {}
     xpath = str(missed.get("xpath") or "")
-    if xpath and whole_page(xpath):  # no element at all (space beside or below the content): its text is the page's
+    words = str(data.get("words") or "")
+    if data.get("space") is True or (xpath and whole_page(xpath) and not words):
         return "the click was on the page's empty space, where there is no element an agent can click"
-    text = " ".join(str(missed.get("text") or "").split())
+    text = " ".join((words or str(missed.get("text") or "")).split())
     if text:
         return f"the click on “{text[:60]}{'…' if len(text) > 60 else ''}” is no element an agent can click"
     return f"the click on {xpath or 'the page'} is no element an agent can click"

@@ -7,8 +7,12 @@
 // Recording reports, all with the target's identities computed at that moment (label from the last mark()):
 //   {kind: "click", label, target}          a click; on a text field it only focuses, so it is not reported;
 //                                           inside an element set-of-mark numbers, that element is the target
-//   {kind: "click", label: null, target: null, missed}   a click on no such element (text, empty space):
-//                                           no step an agent could take, so the recorder says so and skips it
+//   {kind: "click", label: null, target: null, missed, space, words}   a click on no such element (text,
+//                                           empty space): no step an agent could take, so the recorder says so
+//                                           and skips it. On an element holding (nearly) the whole page (body, or
+//                                           a full-page div or main wrapping all of it) its text is the page's, not
+//                                           what was clicked: `space` is true where none of its own text is under
+//                                           the pointer, else `words` are its own words there
 //   {kind: "type", label, target, value, submit}   committed on Enter (submit: true), change or blur
 //   {kind: "scroll", direction}             one per burst of wheel or scrolling keys
 //   {kind: "back"}                          Alt+Left or the Back key (reported even when not recording)
@@ -17,6 +21,7 @@
   if (rl.site) return;
 
   const SCROLL_QUIET_MS = 350; // a pause this long ends a burst of wheel events
+  const NEARLY_ALL = 0.9; // an element holding this share of the page's text holds the page (see holdsThePage)
   const SCROLL_KEYS = { PageDown: "down", PageUp: "up", " ": "down", ArrowDown: "down", ArrowUp: "up" };
 
   const { report, connect } = rl.bridge("recordlens_site"); // see bridge.js
@@ -39,6 +44,41 @@
 
   // ---- clicks --------------------------------------------------------------------------------------------
 
+  // Whether `el` holds (nearly) the whole page: the document, body, or a wrapper around all of the content (a
+  // full-page div or main), judged by what it holds, never by its name: at least NEARLY_ALL of the page's text,
+  // or, on a page with no text, of its elements.
+  const letters = (el) => (el.innerText ?? el.textContent ?? "").replace(/\s+/g, "").length;
+  const holdsThePage = (el) => {
+    const body = document.body;
+    if (!body || el.contains(body)) return true;
+    if (!body.contains(el)) return false;
+    const all = letters(body);
+    if (all) return letters(el) >= NEARLY_ALL * all;
+    return el.getElementsByTagName("*").length >= NEARLY_ALL * body.getElementsByTagName("*").length;
+  };
+
+  // The words of `el`'s own text (not its children's) under the point, or "" where the point is on none.
+  const ownWordsAt = (el, x, y) => {
+    const range = document.createRange();
+    for (const child of el.childNodes) {
+      if (child.nodeType !== Node.TEXT_NODE || !child.data.trim()) continue;
+      range.selectNodeContents(child);
+      for (const r of range.getClientRects()) {
+        if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return child.data.replace(/\s+/g, " ").trim();
+      }
+    }
+    return "";
+  };
+
+  // A click on no numbered element, as the recorder says it: on an element holding the page, its own words
+  // under the pointer or its empty space, since its text (the page's) is not what the person clicked.
+  const missedAt = (node, event) => {
+    const missed = { kind: "click", label: null, target: null, missed: rl.som.identities(node) };
+    if (!holdsThePage(node)) return missed;
+    const words = ownWordsAt(node, event.clientX, event.clientY);
+    return words ? { ...missed, words } : { ...missed, space: true };
+  };
+
   // Enter in a field submits its form by a click on the form's submit button, which the browser sends as a
   // trusted click without a mouse (detail 0): that click is part of the Type step, not a step of its own.
   let submitted = null; // {form, at}
@@ -57,7 +97,7 @@
     const el = actionableOf(node);
     if (!el) {
       // Text or empty space: no agent can click it (it has no number), so it is no step.
-      send({ kind: "click", label: null, target: null, missed: rl.som.identities(node) });
+      send(missedAt(node, event));
       return;
     }
     if (partOfSubmit(event, el)) return;

@@ -308,3 +308,79 @@ def test_the_steps_list_wraps_a_long_answer_and_empties_for_another_task(qtbot, 
     assert panel.steps.visualItemRect(item).width() <= panel.steps.viewport().width()
     panel.task_box.setCurrentIndex(2)  # another task: the last one's steps go
     assert panel.steps.count() == 0
+
+
+# -- a click on empty space inside a wrapper holding the whole page (a full-page div or main, not body) ----------
+
+WRAPPED = "https://wrapped.example.org/"
+WRAPPED_PAGE = """<!DOCTYPE html><html><head><meta charset='utf-8'><title>Wrapped</title></head>
+<body style='font:18px sans-serif;margin:0'><main id='page'>
+<div id='app' style='min-height:100vh;padding:24px;box-sizing:border-box'><span id='welcome'></span>Welcome to the
+papers.<h1>A page inside one wrapper</h1>
+<p id='plain'>Plain text that no agent can click.</p>
+<p><a id='link' href='/next'>Read the paper</a></p>
+<button id='more' type='button'>More papers</button></div></main></body></html>"""
+
+
+@pytest.fixture(scope="module")
+def wrapped_site(tmp_path_factory):
+    from recordlens.core.agent.sites import build_site
+    from recordlens.core.page.mhtml_writer import write_mhtml
+
+    root = tmp_path_factory.mktemp("wrapped-site")
+    write_mhtml(root / "home.mhtml", WRAPPED_PAGE, url=WRAPPED)
+    write_mhtml(root / "next.mhtml", "<html><body><h1>Next</h1><a href='/'>Home</a></body></html>",
+                url=f"{WRAPPED}next")
+    build_site(root)
+    return root
+
+
+@pytest.fixture
+def wrapped(qapp, wrapped_site):
+    yield from shown_browser(wrapped_site, (900, 700))
+
+
+def test_a_click_on_empty_space_of_a_full_page_wrapper_is_said_as_empty_space(qtbot, wrapped):
+    """It quoted the wrapper's whole text ("Welcome to the papers. A page inside…") as what was clicked."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+
+    recorder = Recorder(wrapped, actor="person:test")
+    messages: list[str] = []
+    recorder.message.connect(messages.append)
+    recorder.start(Task(id="wrapped-1", instruction="Which paper?", answer="Read the paper", start_url=WRAPPED))
+    # Below the button, inside the wrapper (it is as tall as the view): the wrapper is what the pointer is on.
+    assert wrapped.run_js("document.elementFromPoint(450, 650).id") == "app"
+    QTest.mouseClick(wrapped.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     QPoint(450, 650))
+    qtbot.waitUntil(lambda: any("not recorded" in m for m in messages), timeout=5_000)
+    assert recorder.steps == []
+    assert messages[-1] == ("not recorded: the click was on the page's empty space, where there is no element an "
+                            "agent can click")
+    messages.clear()
+    # The wrapper's own words under the pointer are what was clicked, not the whole page's text after them.
+    x, y = wrapped.js_json("(() => { const r = document.createRange(); const text = "
+                           "document.getElementById('welcome').nextSibling; r.setStart(text, 0); r.setEnd(text, 7);"
+                           " const b = r.getBoundingClientRect();"
+                           " return JSON.stringify([b.left + b.width / 2, b.top + b.height / 2]); })()")
+    QTest.mouseClick(wrapped.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     QPoint(round(x), round(y)))
+    qtbot.waitUntil(lambda: any("not recorded" in m for m in messages), timeout=5_000)
+    assert messages[-1] == "not recorded: the click on “Welcome to the papers.” is no element an agent can click"
+    messages.clear()
+    click_at(wrapped, "plain")  # a paragraph's text inside the wrapper: quoted as before
+    qtbot.waitUntil(lambda: any("not recorded" in m for m in messages), timeout=5_000)
+    assert messages[-1] == ("not recorded: the click on “Plain text that no agent can click.” is no element an agent "
+                            "can click")
+    # A real button and a real link inside the wrapper are steps on them.
+    observation = recorder.observation
+    button, link = element(observation, "More papers"), element(observation, "Read the paper")
+    click_at(wrapped, "more")
+    qtbot.waitUntil(lambda: len(recorder.steps) == 1, timeout=10_000)
+    click_at(wrapped, "link")
+    qtbot.waitUntil(lambda: len(recorder.steps) == 2, timeout=10_000)
+    first, second = recorder.steps
+    assert format_action(first) == f"Click [{button.label}]" and first.target.xpath == button.xpath
+    assert format_action(second) == f"Click [{link.label}]" and second.target.xpath == link.xpath
+    assert second.target.text == "Read the paper"
+    recorder.stop()
