@@ -118,17 +118,21 @@ SHORT_PAGE = """<!DOCTYPE html><html><head><meta charset='utf-8'><title>Short</t
 <footer id='foot'>A footer, clicked by mistake</footer></body></html>"""
 
 
-@pytest.fixture(scope="module")
-def short_site(tmp_path_factory):
+def two_page_site(root, home: str, url: str):
+    """A snapshot site of `home` at `url` and a plain next page linked from it."""
     from recordlens.core.agent.sites import build_site
     from recordlens.core.page.mhtml_writer import write_mhtml
 
-    root = tmp_path_factory.mktemp("short-site")
-    write_mhtml(root / "home.mhtml", SHORT_PAGE, url=SHORT)
+    write_mhtml(root / "home.mhtml", home, url=url)
     write_mhtml(root / "next.mhtml", "<html><body><h1>Next</h1><a href='/'>Home</a></body></html>",
-                url=f"{SHORT}next")
+                url=f"{url}next")
     build_site(root)
     return root
+
+
+@pytest.fixture(scope="module")
+def short_site(tmp_path_factory):
+    return two_page_site(tmp_path_factory.mktemp("short-site"), SHORT_PAGE, SHORT)
 
 
 @pytest.fixture
@@ -324,15 +328,7 @@ papers.<h1>A page inside one wrapper</h1>
 
 @pytest.fixture(scope="module")
 def wrapped_site(tmp_path_factory):
-    from recordlens.core.agent.sites import build_site
-    from recordlens.core.page.mhtml_writer import write_mhtml
-
-    root = tmp_path_factory.mktemp("wrapped-site")
-    write_mhtml(root / "home.mhtml", WRAPPED_PAGE, url=WRAPPED)
-    write_mhtml(root / "next.mhtml", "<html><body><h1>Next</h1><a href='/'>Home</a></body></html>",
-                url=f"{WRAPPED}next")
-    build_site(root)
-    return root
+    return two_page_site(tmp_path_factory.mktemp("wrapped-site"), WRAPPED_PAGE, WRAPPED)
 
 
 @pytest.fixture
