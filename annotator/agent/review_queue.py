@@ -11,15 +11,18 @@ candidate not reviewed yet. "Add refined to tasks" hands the accepted tasks to t
 
 The file is shared: the shell's `agent tasks review`, `agent tasks filter` or a second window may write it while
 the queue is open. So a verdict never writes the queue's copy: it reads the file again, changes only the candidate
-judged, writes that (atomically) and shows the file as written, saying what had changed there. A candidate judged
-elsewhere meanwhile is asked about (replace that verdict, or keep it); one removed meanwhile, or a file gone or
-unreadable, is said and nothing is written, the verdict staying in the form to be given again.
+judged, writes that (atomically) and shows the file as written, saying what had changed there. It holds the file's
+lock from that read to the write, as those commands do (core's `writing_candidates`), so that none writes between
+the two; one holding it longer than a moment is named and nothing is written. A candidate judged elsewhere
+meanwhile is asked about (replace that verdict, or keep it), with the lock let go while asked; one removed
+meanwhile, or a file gone or unreadable, is said and nothing is written, the verdict staying in the form to be
+given again. A file RecordLens ships (the demo tasks) is not opened here, as the commands refuse to write it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -40,7 +43,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...core.agent import STATUS_LABELS, Candidate, Site, SiteText, Task, load_candidates, load_tasks, save_candidates
+from ...core.agent import (
+    STATUS_LABELS,
+    Candidate,
+    Site,
+    SiteText,
+    Task,
+    load_candidates,
+    load_tasks,
+    refuse_shipped,
+    save_candidates,
+    writing_candidates,
+)
 from ...core.errors import AgentError
 from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
@@ -50,6 +64,14 @@ COLUMNS = ("id", "category", "status", "instruction")
 FLAGGED = QColor("#fff1d6")
 VERDICTS = (("Accept", "accepted", "A"), ("Similar", "similar", "S"), ("Unable to annotate", "unable", "U"),
             ("Expired", "expired", "E"))
+
+
+@dataclass(frozen=True)
+class _JudgedElsewhere:
+    """The candidate shown was judged elsewhere since: `there`, its verdict in the file read (`on_disk`)."""
+
+    there: Candidate
+    on_disk: list[Candidate]
 
 
 def ask_about_judged_elsewhere(parent: QWidget, ident: str, there: str, verdict: str) -> bool:
@@ -167,6 +189,9 @@ class ReviewQueue(QWidget):
         return tasks
 
     def load(self, path: str | Path) -> list[Candidate]:
+        """The candidates of `path`, to review; a file RecordLens ships is refused (raises AgentError), as the
+        shell's commands refuse it: each verdict is saved into the file at once, and that one is never changed."""
+        refuse_shipped(path)
         self.candidates = load_candidates(path)
         self.path = Path(path)
         self._fill()
@@ -236,44 +261,70 @@ class ReviewQueue(QWidget):
         shown = self.current()
         if shown is None:
             return None
-        try:
-            self._reviewed(shown, status)  # a verdict that cannot be given is said before the file is read
+        try:  # a verdict that cannot be given is said before the file is read (and the site's text read before
+            # the file is held, not while)
+            self._verdict(shown, status)
         except AgentError as error:
             self.summary.setText(f"not saved: {error}")
             return None
         if self.path is None:
             return self._judge_in_memory(shown, status)
+        replacing: tuple[object, ...] | None = None  # the file's verdict the reviewer chose to replace
+        while True:
+            outcome = self._judge_in_file(self.path, shown, status, replacing)
+            if not isinstance(outcome, _JudgedElsewhere):
+                break
+            # asked with the file let go: a question left open keeps no other writer waiting
+            there = outcome.there
+            if not self.ask_judged_elsewhere(self, shown.id, _said(there), status):
+                self._show_file(outcome.on_disk, shown.id, f"not saved: {shown.id} had been judged elsewhere "
+                                                            f"meanwhile ({_said(there)}): that verdict kept")
+                return None
+            replacing = _verdict_fields(there)  # asked again only if it changes there once more
+        if outcome is not None:
+            emit(self.changed)
+            self.next_pending()
+        return outcome
+
+    def _judge_in_file(self, path: Path, shown: Candidate, status: str,
+                       replacing: tuple[object, ...] | None) -> Candidate | _JudgedElsewhere | None:
+        """`_write_verdict` holding the file's lock (`writing_candidates`), so that no other writer comes between
+        its read and its write; None when another holds it (said)."""
         try:
-            on_disk = self._read_again(self.path)
+            with writing_candidates(path) as notes:
+                return self._write_verdict(path, shown, status, replacing, notes)
+        except AgentError as error:  # (the lock's alone: `_write_verdict` says its own)
+            self.summary.setText(f"not saved: {error}; the verdict stays here")
+            return None
+
+    def _write_verdict(self, path: Path, shown: Candidate, status: str, replacing: tuple[object, ...] | None,
+                       notes: list[str]) -> Candidate | _JudgedElsewhere | None:
+        """The verdict written into `path` as it is now, and the list showing the file as written: the candidate
+        saved; or the file's candidate when it was judged elsewhere since shown (a verdict neither shown nor
+        `replacing`), to be asked about; or None when nothing was saved (said why)."""
+        try:
+            on_disk = self._read_again(path)
         except AgentError as error:
             self.summary.setText(f"not saved: {error}; the file is not written, and the verdict stays here: give it "
                                  "again once the file reads")
             return None
         index = next((i for i, c in enumerate(on_disk) if c.id == shown.id), None)
         if index is None:
-            self._show_file(on_disk, None, f"not saved: {shown.id} is no longer in {self.path} (removed since it "
+            self._show_file(on_disk, None, f"not saved: {shown.id} is no longer in {path} (removed since it "
                                            f"was shown here); the list shows the file as it is now")
             return None
         there = on_disk[index]
-        if _verdict_fields(there) != _verdict_fields(shown) and not self.ask_judged_elsewhere(
-                self, shown.id, _said(there), status):
-            self._show_file(on_disk, shown.id, f"not saved: {shown.id} had been judged elsewhere meanwhile "
-                                               f"({_said(there)}): that verdict kept")
-            return None
+        if _verdict_fields(there) not in (_verdict_fields(shown), replacing):
+            return _JudgedElsewhere(there, on_disk)
         try:
             judged = self._verdict(_with_evidence_of(there, shown), status)
-        except AgentError as error:
-            self.summary.setText(f"not saved: {error}")
-            return None
-        written = [*on_disk[:index], judged, *on_disk[index + 1:]]
-        try:
-            save_candidates(self.path, written)
+            written = [*on_disk[:index], judged, *on_disk[index + 1:]]
+            save_candidates(path, written)
         except (AgentError, OSError) as error:
             self.summary.setText(f"not saved: {error}")
             return None
-        self._show_file(written, judged.id, _changed_elsewhere(self.candidates, on_disk, judged.id))
-        emit(self.changed)
-        self.next_pending()
+        changed = _changed_elsewhere(self.candidates, on_disk, judged.id)
+        self._show_file(written, judged.id, "; ".join(note for note in (changed, *notes) if note))
         return judged
 
     def _reviewed(self, candidate: Candidate, status: str) -> Candidate:

@@ -18,7 +18,16 @@ from .actions import (
 from .answers import NORMALISE_RULES
 from .axtree import SiteTrees, format_axtree, read_tree
 from .browsers import register_browser
-from .candidates import STATUS_LABELS, STATUSES, Candidate, SiteText, load_candidates, save_candidates
+from .candidates import (
+    STATUS_LABELS,
+    STATUSES,
+    Candidate,
+    SiteText,
+    load_candidates,
+    refuse_shipped,
+    save_candidates,
+    writing_candidates,
+)
 from .capture import (
     CAPTURE_SOME_FAILED,
     CAPTURE_VIEWPORT,
@@ -69,8 +78,8 @@ __all__ = [
     "free_site_file", "latest_episodes",
     "load_candidates", "load_site", "load_tasks", "loose_url", "masked_password", "normalise_url",
     "not_in_snapshot_html", "parse_action",
-    "read_tree",
+    "read_tree", "refuse_shipped",
     "register_browser", "register_capture_runner", "said_action", "save_candidates", "save_tasks", "shows_as_password",
     "site_file_name", "targets_match",
-    "task_from_line",
+    "task_from_line", "writing_candidates",
 ]

@@ -26,21 +26,29 @@ A candidates file is JSONL, one candidate a line: the task's own keys (as in a t
 
 WebArxiv's funnel reads off the statuses: generated (every line), similar, unable to annotate, expired, and
 refined (accepted: what becomes the benchmark, edited or not).
+
+Every writer of a candidates file (`agent tasks generate`, `filter`, `review`, the app's review queue) reads it,
+changes it and writes it whole, so each holds the file's lock across the three (`writing_candidates`): a writer
+coming in between would otherwise have what it wrote written over. None writes a file RecordLens ships
+(`refuse_shipped`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import re
+import shlex
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .. import atomic
+from .. import atomic, owner_files
 from ..errors import AgentError, RecordLensError
+from ..resource_files import is_shipped
 from ..wording import with_article
 from .answers import normalise_answer
 from .model import Task
@@ -218,6 +226,53 @@ def save_candidates(path: str | Path, candidates: Sequence[Candidate]) -> Path:
         raise TaskFileError(f"candidate id(s) used twice: {', '.join(twice)}")
     lines = "".join(json.dumps(c.as_dict(), ensure_ascii=False) + "\n" for c in candidates)
     return atomic.write_text(Path(path), lines)
+
+
+# How long a writer waits for another's read-change-write of the same file (a verdict's: a moment) before it is
+# refused; a filter that takes longer is named in the refusal instead
+LOCK_WAIT_S = 2.0
+_LOCK_PAUSE_S = 0.05
+
+
+def lock_path(path: str | Path) -> Path:
+    """The lock of the candidates file `path`: hidden beside it (not a file to open), gone once its writer is done."""
+    target = Path(path)
+    return target.with_name(f".{target.name}.lock")
+
+
+@contextlib.contextmanager
+def writing_candidates(path: str | Path) -> Iterator[list[str]]:
+    """Hold the lock of the candidates file `path` (`owner_files`) while it is read, changed and written (module
+    notes). A writer holding it for a moment is waited for (LOCK_WAIT_S); one holding it longer is named in the
+    AgentError raised. A lock whose holder was killed is taken over, and where none can be taken (a file system
+    without locks) the write goes on: the notes yielded say so. A folder that is not there holds no file to guard
+    (the read that follows says the file is missing; a first write makes the folder)."""
+    try:
+        lock = owner_files.take(lock_path(path), attempts=round(LOCK_WAIT_S / _LOCK_PAUSE_S), pause_s=_LOCK_PAUSE_S)
+    except owner_files.Held as held:
+        raise AgentError(f"{path} is being written by {owner_files.owner_named(held.owner)} right now (a verdict, "
+                         "`agent tasks filter` or `agent tasks generate`): try again once it is done; written by "
+                         "both at once, what one of them wrote would be lost") from None
+    except FileNotFoundError:
+        yield []
+        return
+    except OSError as error:
+        yield [f"the lock of {path} cannot be taken ({error.strerror or error}): a verdict or filter writing it at "
+               "the same moment could be lost"]
+        return
+    try:
+        yield owner_files.taken_over(lock, f"a write of {path}")
+    finally:
+        owner_files.release(lock)
+
+
+def refuse_shipped(path: str | Path) -> None:
+    """A file RecordLens ships (the demo tasks: under its resources folder, inside the desktop package or the
+    installed package) is never written, as the agent window never writes it: the next user, and the tests that
+    compare the shipped files, would find it changed. Said before any work."""
+    if is_shipped(path):
+        raise AgentError(f"{path} is one of the files RecordLens ships, which are never changed: copy it first "
+                         f"(cp {shlex.quote(str(path))} my-tasks.jsonl) and give the copy")
 
 
 def accepted_tasks(candidates: Iterable[Candidate]) -> list[Task]:

@@ -20,7 +20,16 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .. import atomic
-from ..agent.candidates import REASONED, STATUSES, Candidate, check_answers, load_candidates, save_candidates
+from ..agent.candidates import (
+    REASONED,
+    STATUSES,
+    Candidate,
+    check_answers,
+    load_candidates,
+    refuse_shipped,
+    save_candidates,
+    writing_candidates,
+)
 from ..agent.funnel import HAND_MADE, format_funnel, funnel, named_tasks, task_key, write_funnel_chart
 from ..agent.model import Task
 from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, make_embedder
@@ -29,10 +38,9 @@ from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
 from ..errors import AgentError
 from ..output_paths import is_chart, writable_file
-from ..resource_files import is_shipped
 from ..signals_held import signals_held
 from ..wording import listed
-from .output import Replacing, print_json
+from .output import Replacing, print_json, warn
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -150,7 +158,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
             return report.exit_status()
         raise AgentError(f"no candidate task: none of the answers could be kept (warnings above); "
                          f"{args.out} not written{finish}")
-    save_candidates(args.out, candidates)
+    with writing_candidates(args.out) as notes:  # not in the middle of another's verdict
+        for note in notes:
+            warn(note)
+        save_candidates(args.out, candidates)
     flagged = [c.id for c in candidates if c.evidence == ""]  # named: the reviewer looks at these first
     with_none = f" ({listed(report.empty)} with no task)" if report.empty else ""
     earlier = f", {len(report.resumed)} of them by the run resumed{_held_said(elsewhere, resumed)}" \
@@ -353,15 +364,6 @@ class GenerationPartial:
         return (f"the categories answered are kept in {self.path}: the same command {again} asks only the others")
 
 
-def refuse_shipped(path: str | Path) -> None:
-    """A file RecordLens ships (the demo tasks: under its resources folder, inside the desktop package or the
-    installed package) is never written, as the agent window never writes it: the next user, and the tests that
-    compare the shipped files, would find it changed. Said before any work."""
-    if is_shipped(path):
-        raise AgentError(f"{path} is one of the files RecordLens ships, which are never changed: copy it first "
-                         f"(cp {shlex.quote(str(path))} my-tasks.jsonl) and give the copy")
-
-
 def _candidate_ids(path: str) -> set[str]:
     """The ids of a candidates file (none when it is not there or cannot be read)."""
     try:
@@ -437,13 +439,17 @@ def cmd_filter(args: argparse.Namespace) -> int:
         raise AgentError(f"{option} {against_file} is the candidates file itself: each task would be found a "
                          f"near-duplicate of itself. Leave {option} out to compare the candidates with one another, "
                          "or give the seeds in a file of their own")
-    candidates = load_candidates(args.candidates)
     against = load_tasks(against_file) if against_file else []
-    embedder = make_embedder(args.embedder)
-    earlier = {c.id: c.filter for c in candidates if c.filter is not None}  # the filter's marks: made again
-    filtered = filter_near_duplicates(candidates, embedder, kept=against, threshold=args.threshold)
+    embedder = make_embedder(args.embedder)  # (its model loaded before the file is held)
+    # Held from the read to the write: a verdict given meanwhile would be written over by the filter's copy
+    with writing_candidates(out) as notes:
+        for note in notes:
+            warn(note)
+        candidates = load_candidates(args.candidates)
+        earlier = {c.id: c.filter for c in candidates if c.filter is not None}  # the filter's marks: made again
+        filtered = filter_near_duplicates(candidates, embedder, kept=against, threshold=args.threshold)
+        save_candidates(out, filtered)
     marked = [c for c in filtered if c.filter is not None]
-    save_candidates(out, filtered)
     for c in marked:
         print(f"  similar  {c.id} -> {c.similar_to} ({c.similarity:.3f}): {c.task.instruction}")
     kept = sum(c.status == "candidate" for c in filtered)
@@ -466,13 +472,16 @@ def cmd_review(args: argparse.Namespace) -> int:
     if args.status in REASONED and not args.reason.strip():  # said in the option's name, before the file is read
         raise AgentError(f"--status {args.status} needs --reason: why, for the report and the next reviewer")
     refuse_shipped(args.candidates)
-    candidates = load_candidates(args.candidates)
-    index = next((i for i, c in enumerate(candidates) if c.id == args.task_id), None)
-    if index is None:
-        raise AgentError(f"no candidate {args.task_id} in {args.candidates}")
-    candidates[index] = candidates[index].reviewed(args.status, args.reason, instruction=args.instruction,
-                                                   answer=args.answer)
-    save_candidates(args.candidates, candidates)
+    with writing_candidates(args.candidates) as notes:  # a verdict written meanwhile elsewhere is kept
+        for note in notes:
+            warn(note)
+        candidates = load_candidates(args.candidates)
+        index = next((i for i, c in enumerate(candidates) if c.id == args.task_id), None)
+        if index is None:
+            raise AgentError(f"no candidate {args.task_id} in {args.candidates}")
+        candidates[index] = candidates[index].reviewed(args.status, args.reason, instruction=args.instruction,
+                                                       answer=args.answer)
+        save_candidates(args.candidates, candidates)
     print(f"{args.task_id}: {args.status}" + (f" ({args.reason})" if args.reason else ""))
     return 0
 
