@@ -399,8 +399,10 @@ class JobController:
                 # which Cancel stops as it stops the model's own (no model written then).
                 job.check()
                 if not learnt.get("comparing"):  # said once: the status bar tells why Learn goes on after its fits
-                    learnt["comparing"] = (f"comparing with the shipped model on the {learnt_from}, each left out "
-                                           "in turn")
+                    # not "each left out in turn": above 5 pages they are left out in 5 folds (the figures say
+                    # which, `cross_validation.comparison_folds`)
+                    learnt["comparing"] = (f"comparing with the shipped model on the {learnt_from}, each scored by "
+                                           "a model learnt without it")
                     job.say(learnt["comparing"])
                 job.report(done, total, "comparing with the shipped model")
 
@@ -442,7 +444,7 @@ class JobController:
             `train --cv`'s words ("" when it was not compared)."""
             if not learnt.get("compared"):
                 return ""
-            return ("on this project's labelled pages, each scored by a model learnt from the others: "
+            return ("on this project's labelled pages, each scored by a model learnt without it: "
                     f"{learnt['compared']}")
 
         def learnt_said() -> str:

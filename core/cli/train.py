@@ -283,8 +283,9 @@ def _say_cross_validation(examples: list[Example], args: argparse.Namespace, mod
 
 def _say_comparison(args: argparse.Namespace, model: SelectorModel) -> None:
     """`train --project` without --cv, of a model of one stage (too few pages, or too few with records) from 2
-    pages or more: what `--cv K` prints, leaving out one page (with its variants) at a time, as the app's Learn
-    says it: from a few pages, a model learnt from scratch often does worse on them than the shipped model."""
+    pages or more: what `--cv K` prints, leaving out one page (with its variants) at a time up to 5 of them, in 5
+    page-grouped folds above (`cross_validation.comparison_folds`), as the app's Learn says it: from a few pages, a
+    model learnt from scratch often does worse on them than the shipped model."""
     from ..store.learnt_model import shipped_comparison
 
     comparing = ProgressBar("comparing with the shipped model", enabled=not args.quiet)

@@ -77,6 +77,9 @@ from .in_sample import InSample, PageDigests, trained_on, tuned_on
 from .saved_folds import read_fold_results, save_fold_results
 
 KINDS = ("selector", "repeats", "oracle", "main_oracle", "ceiling")
+# K where none is given: the README's figures (`bench/offline_extractor.py`, "the issue's figure"), and the most
+# folds the comparison with the shipped model that no one asked a K of is fitted in (`comparison_folds`)
+FOLDS = 5
 NOTE_WIDTH = 100  # the notes under the table, as wide as its own lines
 CHROME_COLUMNS = [FEATURE_NAMES.index("chrome_tag"), FEATURE_NAMES.index("chrome_role")]
 
@@ -120,6 +123,14 @@ class Variants:
             seen.add(source)
             digest = source
         return digest
+
+
+def folds_said(k: int, pages: int, groups: int) -> str:
+    """How k folds of these pages (in these groups, `Variants.groups`) hold them out, in the words of `train --cv`'s
+    help: "5 page-grouped folds", or "leave one page out" where each fold holds one page (with its variants)."""
+    if k < groups:
+        return f"{k} page-grouped folds"
+    return "leave one page out" if groups >= pages else "leave one page and its variants out"
 
 
 def grouped_said(pages: int, groups: int) -> str | None:
@@ -292,7 +303,7 @@ def labelled_sets(sets: Sequence[tuple[str | Path, str | Path]], variants: Varia
     return pages
 
 
-def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = 5, seed: int = 0,
+def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = FOLDS, seed: int = 0,
                         config: FitConfig | None = None, progress: Wrap = lambda pages: pages,
                         splits: int = 1, save_probabilities: str | Path | None = None,
                         from_probabilities: str | Path | None = None) -> CrossValidation:
@@ -393,9 +404,10 @@ class TrainingCheck:
 
         pages = self.trained.figures()["pages"]
         note = shipped_seen_said(self.shipped_seen)
-        grouped = grouped_said(pages, pages if self.groups is None else self.groups)
-        return [f"these settings, {self.k}-fold cross-validated on these {pages} pages (seed {self.seed}"
-                f"{'' if grouped is None else f'; {grouped}'}): {said(self.trained)}",
+        groups = pages if self.groups is None else self.groups
+        grouped = grouped_said(pages, groups)
+        return [f"these settings, cross-validated on these {pages} pages ({folds_said(self.k, pages, groups)}, "
+                f"seed {self.seed}{'' if grouped is None else f'; {grouped}'}): {said(self.trained)}",
                 f"the shipped model on the same pages{note}: {said(self.shipped)}", FIGURES_KEY]
 
     @property
@@ -458,18 +470,28 @@ class ShippedComparison:
     shipped_better: bool = False  # the shipped model's mean page F1 on the pages above the cross-validated one
 
 
+def comparison_folds(groups: int) -> int:
+    """The folds of a comparison with the shipped model that no one gave a K (`train --project` without --cv, the
+    app's Learn): one group of pages (a page with its variants) left out at a time up to FOLDS groups, FOLDS
+    page-grouped folds above, as `train --cv FOLDS` folds them. Each fold is one more fit while the user waits:
+    200 labelled pages one left out at a time would fit 200 models."""
+    return min(groups, FOLDS)
+
+
 def compare_with_shipped(examples: Sequence[Example], seed: int, groups: Sequence[str], written: ModelShape, *,
                          k: int | None = None, workers: int | None = None,
                          check: Callable[[int, int], None] | None = None) -> ShippedComparison:
-    """The model's settings (`written`: the model fitted on all the pages) cross-validated in k folds (None: one
-    group of pages, `Variants.groups`, left out at a time) beside the shipped model, in `TrainingCheck.lines`'
-    words and what the folds' weaker models mean for the figure; where a fold cannot be fitted (`unfit_fold`),
-    that instead of figures. `check` as in `check_training`."""
-    k = len(set(groups)) if k is None else k
+    """The model's settings (`written`: the model fitted on all the pages) cross-validated in k folds (None:
+    `comparison_folds`, one group of pages, `Variants.groups`, left out at a time up to FOLDS of them) beside the
+    shipped model, in `TrainingCheck.lines`' words and what the folds' weaker models mean for the figure; where a
+    fold cannot be fitted (`unfit_fold`), that instead of figures. `check` as in `check_training`."""
+    count = len(set(groups))
+    k = comparison_folds(count) if k is None else k
     if (problem := unfit_fold(examples, k, seed, groups=groups)) is not None:
         # `train --cv K` refuses these folds before it fits; a comparison no one asked for says why there is none
-        return ShippedComparison([f"not compared with the shipped model on these {len(examples)} pages, one left "
-                                  f"out at a time: {problem.removesuffix(' (or use fewer folds)')}"])
+        return ShippedComparison([f"not compared with the shipped model on these {len(examples)} pages "
+                                  f"({folds_said(k, len(examples), count)}): "
+                                  f"{problem.removesuffix(' (or use fewer folds)')}"])
     checked = check_training(examples, k, seed, workers=workers, groups=groups, check=check)
     # The folds fit fewer pages each: below the counts a full model needs, a weaker kind of model.
     note = weaker_folds_note(fold_shapes(examples, k, seed, groups=groups), written)

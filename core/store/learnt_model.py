@@ -377,14 +377,15 @@ def shipped_comparison(project_dir: str | Path, model: SelectorModel, seed: int 
                        check: Callable[[int, int], None] | None = None, *, workers: int | None = None
                        ) -> ShippedComparison | None:
     """How a model of one stage, learnt from the project's labelled pages, does on them against the shipped model:
-    its settings left-one-out on the pages (a synthetic variant left out with its source page, as `train --cv`
-    folds them; `compare_with_shipped`), beside the shipped model on them. With a few pages, a model learnt from
-    scratch often does worse there than the shipped model (docs/selector-experiments.md: 0.57 against 0.68 to
-    0.91 on a project's other pages, from 3 pages); the user is told so, and decides. None for a model of both
-    stages, or where fewer than 2 pages (or groups of them) can be left out. The pages are read again, with what
-    selecting regions on them needs (the model's training kept less of them); a page that cannot be read now is
-    said in place of the figures: the comparison is a note, never a reason for the training to fail. `check` and
-    `workers` as in `check_training`."""
+    its settings cross-validated on the pages (`comparison_folds`: one left out at a time, or `FOLDS` page-grouped
+    folds where there are more pages, so that many pages cost a few fits, not one each; a synthetic variant left
+    out with its source page, as `train --cv` folds them; `compare_with_shipped`), beside the shipped model on
+    them. With a few pages, a model learnt from scratch often does worse there than the shipped model
+    (docs/selector-experiments.md: 0.57 against 0.68 to 0.91 on a project's other pages, from 3 pages); the user
+    is told so, and decides. None for a model of both stages, or where fewer than 2 pages (or groups of them) can
+    be left out. The pages are read again, with what selecting regions on them needs (the model's training kept
+    less of them); a page that cannot be read now is said in place of the figures: the comparison is a note, never
+    a reason for the training to fail. `check` and `workers` as in `check_training`."""
     from ..extract.model_shape import ModelShape
     from ..extract.training import for_training, once_each
     from ..runs.cross_validation import ShippedComparison, Variants, compare_with_shipped

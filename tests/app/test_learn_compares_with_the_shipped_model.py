@@ -1,5 +1,5 @@
 """Learn from a few labelled pages says how the model of one stage it learnt does on those pages against the shipped
-model (each page scored by a model learnt from the others, as `train --cv` does it), and, where the shipped model
+model (each page scored by a model learnt without it, as `train --cv` does it), and, where the shipped model
 did better, says so plainly with the way back to it. It used to warn only in general words ("one stage only… may be
 far off"), while a model learnt from 3 pages scored far below the shipped model on a project's other pages. Cancel
 while it compares writes no model."""
@@ -23,8 +23,8 @@ LEARNT = ("learned one stage only, from 3 labelled pages (a second stage needs 6
           "pages it was not trained on; ")
 SHIPPED_BETTER = ("the shipped model did better on this project's own labelled pages: Propose → Propose with the "
                   "shipped model again goes back to it, or label more pages and learn again; ")
-COMPARED = ("on this project's labelled pages, each scored by a model learnt from the others: these settings, "
-            "3-fold cross-validated on these 3 pages (seed 0): P ")
+COMPARED = ("on this project's labelled pages, each scored by a model learnt without it: these settings, "
+            "cross-validated on these 3 pages (leave one page out, seed 0): P ")
 SHIPPED = ("; the shipped model on the same pages (it was not trained on any of them): P 1.000  R 1.000  F1 1.000  "
            "HR 0.00  spam 0/3; (P, R, F1: mean precision")
 
@@ -44,8 +44,8 @@ def test_learn_from_three_pages_says_the_shipped_model_did_better_on_them(qtbot,
         assert SHIPPED in ended and ended.endswith("the true ones)"), ended
         said = recent_messages(window).splitlines()
         assert said[0].endswith(ended), said  # kept whole under Recent messages
-        assert any(line.endswith(" comparing with the shipped model on the 3 labelled pages, each left out in turn")
-                   for line in said), said
+        assert any(line.endswith(" comparing with the shipped model on the 3 labelled pages, each scored by a model "
+                                 "learnt without it") for line in said), said
         assert project_model_path(folder).is_file()  # the user decides: nothing is switched back
     finally:
         window.close()

@@ -113,7 +113,7 @@ def test_learning_from_few_pages_warns_and_the_shipped_model_can_come_back(qtbot
             "learned one stage only, from 3 labelled pages (a second stage needs 6): its proposals may be far off "
             "on pages it was not trained on; the shipped model did better on this project's own labelled pages: "
             "Propose → Propose with the shipped model again goes back to it, or label more pages and learn again; "
-            "on this project's labelled pages, each scored by a model learnt from the others: these settings, "
+            "on this project's labelled pages, each scored by a model learnt without it: these settings, "
         ), message
         learnt = project_model_path(folder).read_bytes()
         window.actions_by_name["forget_model"].trigger()

@@ -192,7 +192,8 @@ def test_train_pages_cv_folds_each_variant_with_its_source(variants: Path, recor
     pages = {p.stem for p in (DEMO / "html").glob("*.html")} | {p.stem for p in (variants / "html").glob("*.html")}
     assert len(recorded_fits) == 1 + 4  # the model written, then each fold's
     assert_whole_groups(recorded_fits, pages)
-    assert "(seed 0; 12 pages in 4 groups: variants fold with their source)" in capsys.readouterr().out
+    assert ("(leave one page and its variants out, seed 0; 12 pages in 4 groups: variants fold with their source)"
+            in capsys.readouterr().out)
 
 
 def test_train_project_cv_folds_each_variant_with_its_source(variants: Path, recorded_fits: list[set[str]],

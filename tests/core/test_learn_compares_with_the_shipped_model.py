@@ -1,8 +1,9 @@
 """A model of one stage learnt from a project's few labelled pages is compared with the shipped model on those pages
 before it is written (`train_on_project(compared=...)`, the app's Learn; `train --project` without --cv): its
-settings left-one-out, beside the shipped model, in the words and by the code path of `train --cv K`. From 3 pages a
-model learnt from scratch scored far below the shipped model on a project's other pages (docs/selector-
-experiments.md), and nothing said so where the model was learnt."""
+settings cross-validated (one page left out at a time, or 5 page-grouped folds above 5 pages:
+tests/core/test_comparison_with_the_shipped_model_fold_cap.py), beside the shipped model, in the words and by the
+code path of `train --cv K`. From 3 pages a model learnt from scratch scored far below the shipped model on a
+project's other pages (docs/selector-experiments.md), and nothing said so where the model was learnt."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def test_a_model_of_one_stage_is_compared_with_the_shipped_model_before_it_is_wr
     train_on_project(folder, compared=compared, comparing=lambda done, total: checked.append((done, total)))
     assert project_model_path(folder).is_file()
     [(lines, shipped_better)] = told
-    assert lines[0].startswith("these settings, 3-fold cross-validated on these 3 pages (seed 0): P "), lines
+    assert lines[0].startswith("these settings, cross-validated on these 3 pages (leave one page out, seed 0): P "
+                               ), lines
     # the shipped model finds every card of these pages; a model learnt from two of them misses the third's
     assert lines[1].startswith("the shipped model on the same pages (it was not trained on any of them): "
                                "P 1.000  R 1.000  F1 1.000"), lines
@@ -61,7 +63,7 @@ def test_train_project_without_cv_prints_the_comparison_of_a_model_of_one_stage(
     assert code == 0, err
     code, cv, _ = run(capsys, "train", "--project", str(folder), "--cv", "3", "-q")
     assert code == 0
-    assert out == cv and out.startswith("these settings, 3-fold cross-validated on these 3 pages"), out
+    assert out == cv and out.startswith("these settings, cross-validated on these 3 pages (leave one page out"), out
 
 
 def test_no_comparison_of_a_model_of_both_stages_or_of_one_page(tmp_path: Path) -> None:
@@ -110,6 +112,6 @@ def test_a_fold_that_cannot_be_fitted_is_said_in_place_of_figures(tmp_path: Path
     [(lines, shipped_better)] = told
     assert len(lines) == 1 and not shipped_better
     assert lines[0].startswith(
-        "not compared with the shipped model on these 3 pages, one left out at a time: fold "), lines
+        "not compared with the shipped model on these 3 pages (leave one page out): fold "), lines
     assert lines[0].endswith(" would have nothing to learn: these 2 pages are labelled as holding no record: training "
                              "needs pages whose labels mark lists of records; label more pages"), lines

@@ -467,7 +467,7 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     assert SelectorModel.load(model).provenance["trained_on"].startswith("9 labelled pages of copy, data")
     trained, shipped, key, weaker = captured.out.splitlines()
     assert "spam N/M: of the M pages, the N whose proposed records number under half or over twice" in key
-    assert trained.startswith("these settings, 4-fold cross-validated on these 9 pages (seed 0): P ")
+    assert trained.startswith("these settings, cross-validated on these 9 pages (4 page-grouped folds, seed 0): P ")
     assert shipped.startswith("the shipped model on the same pages (it was not trained on any of them): P ")
     # The folds of 6 pages are not bagged, unlike the model written from 9.
     assert weaker.startswith("the cross-validated figure is of models weaker than the one written (2 stages, 16 "
