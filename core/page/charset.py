@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import shortened
-from .charset_detection import detect_charset
+from .charset_detection import CharsetGuess, guess_charset
 
 PRESCAN_BYTES = 1024  # the HTML standard's limit for finding a <meta> charset (Chromium looks on within <head>)
 
@@ -144,7 +144,7 @@ def resolve_charset(label: str) -> tuple[str, str] | None:
 
 def decode_html(raw: bytes, declared: str | None, warnings: list[str]) -> tuple[str, str]:
     """The page's text and the charset it was decoded with, as Chromium finds it: its BOM, else the first <meta>
-    its prescan honours, else the charset its bytes are detected in (`detect_charset`).
+    its prescan honours, else the charset its bytes are detected in (`guess_charset`).
 
     `declared`, the charset an MHTML part's Content-Type header names, does not decide: Chromium ignores it
     (checked in QtWebEngine: a part declared utf-8 whose page says windows-1251 shows as windows-1251, one
@@ -412,17 +412,21 @@ def _decode_as_browsers_do(raw: bytes, codec: str, name: str, what: str, warning
 def _decode_undeclared(raw: bytes, header: tuple[str, str] | None, warnings: list[str]) -> tuple[str, str]:
     """A page that declares no charset (or none a browser honours), decoded in the one its bytes are detected in;
     a guess other than UTF-8 is said, with where the bytes stop being UTF-8, unless its part's `header` names
-    the same charset (the guess then only confirms it)."""
-    charset = detect_charset(raw)
-    if charset[0] == "utf-8":
-        return decode_or_replace(raw, charset, "the page", warnings), "utf-8"
-    if not raw.isascii() and (header is None or header[0] != charset[0]):
-        warnings.append(
-            f"The page declares no charset and is not valid UTF-8 (the first bad byte is at "
-            f"{_first_bad_utf_8_byte(raw)}); "
-            f"its bytes were detected as {charset[0]}, as Chromium detects a page's charset (a guess)."
-        )
-    return decode_or_replace(raw, charset, "the page", warnings), charset[0]
+    the same charset (the guess then only confirms it) and the bytes read as text in it."""
+    guess = guess_charset(raw)
+    if guess.name == "utf-8":
+        return decode_or_replace(raw, guess.charset, "the page", warnings), "utf-8"
+    if not raw.isascii() and (header is None or header[0] != guess.name or not guess.reads_as_text):
+        warnings.append(f"The page declares no charset and is not valid UTF-8 (the first bad byte is at "
+                        f"{_first_bad_utf_8_byte(raw)}); {_how_guessed(guess)}")
+    return decode_or_replace(raw, guess.charset, "the page", warnings), guess.name
+
+
+def _how_guessed(guess: CharsetGuess) -> str:
+    if guess.reads_as_text:
+        return f"its bytes were detected as {guess.name}, as Chromium detects a page's charset (a guess)."
+    return (f"its bytes read as text in no encoding a browser detects (damaged, or not text), so it was read as "
+            f"{guess.name}, the default for a page that declares none (a guess: the browser may show it otherwise).")
 
 
 def _first_bad_utf_8_byte(raw: bytes) -> int:

@@ -15,12 +15,24 @@ read as GBK, and an archive with LF-only line ends that Chromium shows empty):
 - else each legacy encoding a browser detects decodes the first `SAMPLE_BYTES`, and the one whose text reads
   most plausibly wins (`implausibility`), the earlier in `CANDIDATES` on a tie (windows-1252, the default, first).
 
+When even the likeliest of them does not read as text (`reads_as_text`: bytes that are not text, or UTF-8 damaged
+past the rule above), the bytes hold no evidence for any encoding, and the guess is the default a browser takes for
+a page that declares none: windows-1252 (the Encoding Standard's default for Western locales; Chromium's answer,
+checked in QtWebEngine, on damaged Russian UTF-8 and on most random bytes, while it shows damaged Chinese or
+Japanese UTF-8 as gb18030 or ibm866 mojibake, and damaged French in one Latin code page or another, UTF-8 once).
+Without this the least implausible reading won however implausible it was, and for damaged UTF-8 of Chinese,
+Japanese or Korean text that was ibm866: the DOS code page maps every byte above 0x7F to a printable character,
+and its letters sit where UTF-8's lead bytes (0xE0-0xEF) and most continuation bytes (0x80-0xAF) do, so such bytes
+read in it as one long word of Cyrillic letters and box drawing, which costs less than the undefined bytes and C1
+controls every windows code page reads there. A page really written in ibm866 reads cleanly in it and keeps it.
+
 Text "reads plausibly" when its words are written in one script (`Cafй` mixes Latin and Cyrillic), its letters
 take their case as words do (`пРИВЕТ` is Windows-1251 read as KOI8-R), a word's accented letters belong to one
 language's alphabet (`Pøíliš kùò` is Czech read as windows-1252), and it holds no control character, no private
-or unassigned code point, no symbol between two letters (`gę¶lą`), no rare ideograph and no kana in an encoding
-of Chinese or Korean. Where Chromium's statistics differ from these rules (a short or mixed text), the two may
-not agree; the page's warning says the charset was guessed.
+or unassigned code point, no symbol between two letters (`gę¶lą`), no combining mark on a character of another
+script (a Hebrew point on a Latin letter; Thai vowel marks on Thai letters are text), no rare ideograph and no kana
+in an encoding of Chinese or Korean. Where Chromium's statistics differ from these rules (a short or mixed text),
+the two may not agree; the page's warning says the charset was guessed.
 """
 
 from __future__ import annotations
@@ -30,6 +42,7 @@ import functools
 import re
 import unicodedata
 from collections import Counter
+from dataclasses import dataclass
 
 # enough text to tell; weighing it takes 0.4-0.9 s the first time its words are met (16 KB of distinct words, on a
 # busy machine) and ~0.05 s once they are cached, whatever the page's length
@@ -102,19 +115,48 @@ _ALPHABETS = tuple(frozenset(letters) for letters in (
 _WORD = re.compile(r"[A-Za-z]*[^\x00-\x7f\s][^\x00-\x40\x5b-\x60\x7b-\x7f\s]*")  # a run holding a non-ASCII
 
 
+DEFAULT = CANDIDATES[0]  # windows-1252: what a browser reads a page in when nothing says otherwise
+
+
+@dataclass(frozen=True)
+class CharsetGuess:
+    """The charset of a page that declares none, and whether its bytes read as text in it (False: not even in the
+    likeliest candidate, and the guess is the `DEFAULT`, taken for want of any evidence)."""
+
+    name: str
+    codec: str
+    reads_as_text: bool = True
+
+    @property
+    def charset(self) -> tuple[str, str]:
+        return self.name, self.codec
+
+
 def detect_charset(raw: bytes) -> tuple[str, str]:
     """(the encoding's name, the Python codec that decodes it) for a page that declares no charset."""
+    return guess_charset(raw).charset
+
+
+def guess_charset(raw: bytes) -> CharsetGuess:
+    """The charset of a page that declares no charset (see the module notes), and whether it reads as text."""
     if raw.isascii():
-        return "windows-1252", "cp1252"
+        return CharsetGuess(*DEFAULT)
     if _reads_as_utf_8(raw):
-        return "utf-8", "utf-8"
-    # from the start of the word that holds the first byte above 0x7F: the ASCII markup before it reads the same
-    # in every candidate, and the page's whole length would take seconds
+        return CharsetGuess("utf-8", "utf-8")
+    sample = _sample(raw)
+    name, codec = min(CANDIDATES, key=lambda candidate: implausibility(sample, candidate[0], candidate[1]))
+    if reads_as_text(sample, name, codec):
+        return CharsetGuess(name, codec)
+    return CharsetGuess(*DEFAULT, reads_as_text=False)
+
+
+def _sample(raw: bytes) -> bytes:
+    """The bytes the guess weighs: from the start of the word that holds the first byte above 0x7F (the ASCII
+    markup before it reads the same in every candidate, and the page's whole length would take seconds)."""
     first = re.search(rb"[\x80-\xff]", raw)
     start = 0 if first is None else max(raw.rfind(b">", 0, first.start()), *(raw.rfind(space, 0, first.start())
                                                                               for space in (b" ", b"\n")), 0)
-    sample = raw[start : start + SAMPLE_BYTES]
-    return min(CANDIDATES, key=lambda candidate: implausibility(sample, candidate[0], candidate[1]))
+    return raw[start : start + SAMPLE_BYTES]
 
 
 def _reads_as_utf_8(raw: bytes) -> bool:
@@ -146,6 +188,52 @@ def implausibility(sample: bytes, name: str, codec: str) -> int:
     return cost
 
 
+# Text holds next to none of the oddities `oddities` counts (none in any sample of ordinary text in its own
+# encoding), while bytes read in the wrong encoding or in none hold one every few characters (1 in 3 to 1 in 5 in
+# random bytes and damaged UTF-8 read in the likeliest candidate): more than 1 in 10 is no text
+MAX_ODD_SHARE = 0.1
+
+
+def reads_as_text(sample: bytes, name: str, codec: str) -> bool:
+    """Whether `sample` decoded as `name` reads as text: at most `MAX_ODD_SHARE` of its characters above ASCII
+    are oddities that no ordinary text holds. (`implausibility` ranks the candidates; this says whether the
+    likeliest of them is text at all.)"""
+    text = codecs.getincrementaldecoder(codec)("replace").decode(sample, final=False)
+    beyond_ascii = len(text) - len(text.encode("ascii", "ignore"))
+    return oddities(text, name) <= MAX_ODD_SHARE * beyond_ascii
+
+
+def oddities(text: str, name: str) -> int:
+    """How many times `text`, decoded as `name`, does what ordinary text never does: each undecodable byte,
+    control, private or unassigned character, half-width katakana or lone Hangul jamo, and in a word each capital
+    after a lower-case letter (`РџСЂРёРІРµС‚`: UTF-8 read as windows-1251), letter of another alphabet (`Cafй`),
+    symbol between two letters (`у┐а`, `ذ¸²ذµ`; not `l’été`) and combining mark of another script (`cafֳ©`: a
+    Hebrew point on a Latin letter). A rare ideograph is none (`implausibility` weighs it): a page in traditional
+    characters in GBK holds one in three. Unlike `implausibility`, each is counted where it occurs, however long
+    its word: damaged UTF-8 of Japanese text is one word of thousands of letters."""
+    characters = Counter(c for c in text if c > "\x7f")
+    count = sum(n for c, n in characters.items()
+                if c == "\ufffd" or _character_cost(c, name) >= 2 and not _is_cjk(c))
+    return count + sum(_word_oddities(word) for word in _WORD.findall(text))
+
+
+@functools.lru_cache(maxsize=65536)
+def _word_oddities(word: str) -> int:
+    pairs = list(zip(word, word[1:], strict=False))
+    flips = sum(1 for a, b in pairs if a.islower() and b.isupper() and (a > "\x7f" or b > "\x7f"))
+    scripts = sum(1 for a, b in pairs if a.isalpha() and (b.isalpha() or _is_mark(b)) and _alphabets_differ(a, b))
+    symbols = sum(1 for a, c, b in zip(word, word[1:], word[2:], strict=False)
+                  if a.isalpha() and b.isalpha() and _is_sign(c) and c not in _INSIDE_WORDS)
+    return flips + scripts + symbols
+
+
+def _alphabets_differ(a: str, b: str) -> bool:
+    """Whether two characters belong to two different alphabets (CJK, which mixes with Latin letters in
+    ordinary text, `Tシャツ`, and signs such as `º` belong to none)."""
+    first, second = _script(a), _script(b)
+    return first != second and first in _LETTER_SCRIPTS and second in _LETTER_SCRIPTS
+
+
 _KANA = re.compile(r"[\u3041-\u30ff]")
 _IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _FEW_IDEOGRAPHS = 4
@@ -159,11 +247,18 @@ def _word_cost(word: str, name: str) -> int:
 
 
 def _sign_cost(word: str) -> int:
-    """Signs inside the word, and a combining mark that has no letter to combine with."""
+    """Signs inside the word, and a combining mark that has no letter to combine with, or follows a character of
+    another script (a Hebrew point on a Latin letter; Thai vowel and tone marks on Thai letters are its text)."""
     cost = sum(_inner_cost(before, c, after) for before, c, after in zip(word, word[1:], word[2:], strict=False))
     cost += sum(1 for c, letter in zip(word, word[1:], strict=False)
                 if _is_sign(c) and letter.isalpha() and letter > "\x7f")  # `’λφα`: a sign glued to a letter
-    return cost + (2 if unicodedata.category(word[0]).startswith("M") else 0)
+    cost += sum(1 for before, mark in zip(word, word[1:], strict=False)
+                if _is_mark(mark) and _script(before) != _script(mark))
+    return cost + (2 if _is_mark(word[0]) else 0)
+
+
+def _is_mark(c: str) -> bool:
+    return unicodedata.category(c).startswith("M")
 
 
 def _script_cost(letters: list[str]) -> int:
@@ -174,6 +269,10 @@ def _script_cost(letters: list[str]) -> int:
 
 
 _ALPHABETIC_SCRIPTS = frozenset({"CYRILLIC", "GREEK", "HEBREW", "ARABIC", "THAI"})  # never in a word with a-z
+_LETTER_SCRIPTS = _ALPHABETIC_SCRIPTS | {"LATIN"}  # the alphabets: a letter of one beside one of another is odd
+# The signs ordinary text writes between two letters: apostrophes (`l’été`, `l´été`), Catalan's middle dot
+# (`col·lecció`), hyphens and dashes (`word—word`), the soft hyphen and the zero-width (non-)joiners
+_INSIDE_WORDS = frozenset("’‘´·‐‑–—\u00ad\u200b\u200c\u200d")
 
 
 def _case_cost(letters: list[str]) -> int:
@@ -212,7 +311,7 @@ def _inner_cost(before: str, c: str, after: str) -> int:
 
 def _is_sign(c: str) -> bool:
     """A character that is neither ASCII, nor a letter or combining mark, nor CJK punctuation."""
-    return c > "\x7f" and not c.isalpha() and not unicodedata.category(c).startswith("M") and not _is_cjk(c)
+    return c > "\x7f" and not c.isalpha() and not _is_mark(c) and not _is_cjk(c)
 
 
 @functools.lru_cache(maxsize=65536)
@@ -220,6 +319,8 @@ def _character_cost(c: str, name: str) -> int:
     if c.isascii() or c in _TYPOGRAPHIC or c.isalpha() and not _is_cjk(c) and not _is_rare_letter(c):
         return 0
     category = unicodedata.category(c)
+    if category[0] == "M":
+        return 0  # a combining mark: weighed with the character it follows (`_sign_cost`)
     if category in ("Cc", "Co", "Cn", "Cs"):
         return 10  # a C1 control (a byte a code page leaves undefined), a private or unassigned code point
     if _is_cjk(c):

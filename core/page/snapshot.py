@@ -7,16 +7,17 @@ charset guess: 0.05 s, or up to about a second while the guesser first meets its
 
 Decisions a caller may need to know:
 
-- **Charset** (`charset.decode_html`). A byte order mark wins, then the page's `<meta charset>` or `http-equiv`
-  (in its first 1024 bytes, or further while still in <head>), else the charset detected in its bytes
-  (`charset_detection.detect_charset`: only ASCII is windows-1252, UTF-8 is UTF-8, else the legacy encoding whose
-  text reads most plausibly, with a warning that it was guessed). An archive part's `Content-Type` charset decides
-  nothing, as Chromium ignores it (checked in QtWebEngine); a warning says so when it would have given another
+- **Charset** (`charset.decode_html`). A byte order mark wins, then the page's `<meta charset>` or `http-equiv` (in
+  its first 1024 bytes, or further while still in <head>), else the charset detected in its bytes
+  (`charset_detection.guess_charset`: only ASCII is windows-1252, UTF-8 is UTF-8, else the legacy encoding whose text
+  reads most plausibly, with a warning that it was guessed; windows-1252, the default, when the bytes read as text in
+  none, as damaged UTF-8 or random bytes do, and the warning says so). An archive part's `Content-Type` charset
+  decides nothing, as Chromium ignores it (checked in QtWebEngine); a warning says so when it would have given another
   text. Labels are mapped as a browser maps them (`iso-8859-1` and `us-ascii` decode as windows-1252, `gb2312` as
-  GB18030, ...), so the text is the text Chromium shows. A label outside the web's table (even one Python knows,
-  such as `utf-7`) is ignored with a warning, and so is a declared charset that clearly does not fit the bytes
-  (decoded with it, most of the page's `<` are gone, as when UTF-16 is declared on UTF-8: the page would read as
-  a line of CJK); the page's charset is then detected from its bytes.
+  GB18030, ...), so the text is the text Chromium shows. A label outside the web's table (even one Python knows, such
+  as `utf-7`) is ignored with a warning, and so is a declared charset that clearly does not fit the bytes (decoded
+  with it, most of the page's `<` are gone, as when UTF-16 is declared on UTF-8: the page would read as a line of
+  CJK); the page's charset is then detected from its bytes.
 - **Undecodable bytes** under a declared charset are replaced with U+FFFD, as a browser does, and a warning says
   where the first one is: the page still opens and the loss is stated.
 - **Truncation.** When the archive ends before its closing boundary, every complete part is kept and the cut

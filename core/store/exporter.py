@@ -205,7 +205,7 @@ def _why_not_written(info: PageInfo, html_dir: Path, gt_dir: Path) -> str | None
     land is checked (`lands_outside`), not import's whole rule for new names: an older project may hold a name
     with a tab, which exports as it always did. A page renamed `NAME (2)` (`_file_stems`) lands where NAME does."""
     if (unsafe := snapshot_row_problem(info)) is not None:  # its snapshot's row too, gone or changed
-        return f"page {written(info.name)}'s saved copy: {unsafe}"
+        return about_page(info.name, unsafe)
     return (lands_outside(html_dir, f"{info.name}{info.suffix}", info.name)
             or lands_outside(gt_dir, f"{info.name}.json", info.name))  # it names the page itself
 
@@ -230,8 +230,8 @@ def _file_stems(names: Sequence[str], warnings: list[str]) -> dict[str, str]:
         how = ("in another Unicode form (one file where a file system normalises names, as macOS does)"
                if unicode_form(name) == unicode_form(there) else
                "in another case (one file where a file system ignores case, as macOS and Windows do)")
-        warnings.append(f"page {written(name)}: exported as {written(stem)}, as its name is that of page "
-                        f"{written(there)} {how}")
+        warnings.append(about_page(name, f"exported as {written(stem)}, as its name is that of page "
+                                         f"{written(there)} {how}"))
     return stems
 
 
@@ -259,6 +259,13 @@ def saved_copies_missing(project: Project, missing: Sequence[str], outcome: str)
     return (f"the project's saved copy of page(s) {listed(missing)} is missing from {project.root / SNAPSHOTS} "
             f"(deleted by hand?): {outcome}. Put the file(s) back, or take the page(s) out of the project "
             "(recordlens project remove-page)")
+
+
+def about_page(name: str, problem: str) -> str:
+    """What is wrong with one page, said as the project says it: `page 'NAME': PROBLEM`, where the problem says
+    what of the page it is about (`its saved copy 'x' has no row...`, `'x' is not the name of a saved copy...`,
+    as `snapshot_row_problem` words them to follow), never a possessive glued to the quoted name (`page '2''s`)."""
+    return f"page {written(name)}: {problem}"
 
 
 def changed_since_import(page: str, outcome: str) -> str:
@@ -317,8 +324,8 @@ def _read_records(project: Project, info: PageInfo, labels: Sequence[Label], war
         data = read_file_bytes(project.snapshot_file(info.name))
         page = project.load(info.name, data=data).page  # the bytes checked against the hash are those parsed
     except (OSError, RecordLensError) as error:  # the labels are still worth having: written without texts, said
-        warnings.append(f"page {written(info.name)}: exported without its records' texts, as its saved copy in the "
-                        f"project could not be read: {str(error).rstrip('.')}")
+        warnings.append(about_page(info.name, "exported without its records' texts, as its saved copy in the "
+                                              f"project could not be read: {str(error).rstrip('.')}"))
         return [(None, None)] * len(labels)
     if not _as_stored(data, info.snapshot):
         warnings.append(changed_since_import(info.name, "its records' texts are those it holds now"))

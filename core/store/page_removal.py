@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..page.dataset import page_name_is_path
 from .db import StoreError, dumps, now
+from .exporter import about_page
 from .files import snapshot_path
 from .project import Project
 from .removed_files import REMOVED, move_new, safe_name, stamped, write_new
@@ -100,8 +101,8 @@ def restore_page(project: Project, copy: Path) -> RestoredPage:
     snapshots = [row for row in document.get("snapshot") or [] if isinstance(row, dict)]
     suffix = str(snapshots[0]["suffix"]) if snapshots else ""
     if not _saved_copy(project, page["snapshot"], suffix, copy).is_file():
-        raise StoreError(f"page {name}'s saved copy ({page['snapshot']}{suffix}) is gone from snapshots/: the page "
-                         "cannot be put back")
+        raise StoreError(about_page(name, f"its saved copy ({page['snapshot']}{suffix}) is gone from snapshots/: the "
+                                          "page cannot be put back"))
     try:
         rows, left_out = _put_back(project, document, page, snapshots, copy)
     except sqlite3.IntegrityError as error:  # what the checks above did not foresee: nothing was written

@@ -10,7 +10,7 @@ import pytest
 
 from recordlens.core.page import read_snapshot
 from tests.app.charset_conformance import assert_core_reads_as_shown, shown
-from tests.core.charset_archives import CYRILLIC, archive
+from tests.core.charset_archives import CYRILLIC, archive, damaged_utf_8
 
 pytestmark = pytest.mark.app
 
@@ -110,3 +110,24 @@ def test_utf_16_without_a_byte_order_mark_is_not_read_as_its_header_says(offline
     # its bytes are all below 0x80: windows-1252 (the zero bytes then parse as the HTML parsers parse them)
     assert snapshot.charset == charset == "windows-1252"
     assert CYRILLIC not in snapshot.html
+
+
+@pytest.mark.parametrize("share", [0.3, 0.5])
+@pytest.mark.parametrize("seed", [11, 12])
+def test_damaged_utf_8_reads_as_the_default_as_chromium_shows_it(offline_page, tmp_path, share, seed):
+    # its bytes read as text in no encoding: the default, windows-1252, where the likeliest reading won before
+    # (windows-1251, windows-1256). (Chromium's reading of damaged Chinese, Japanese or French UTF-8 is mojibake
+    # in a code page that changes with the bytes lost: the core reads those as windows-1252 too.)
+    text = "Привет, как дела? Сегодня хорошая погода, и мы пойдём гулять в парк. "
+    path = tmp_path / "page.mhtml"
+    path.write_bytes(archive(damaged_utf_8(page(text * 20, "utf-8"), seed=seed, share=share), None))
+    assert read_snapshot(path).charset == "windows-1252"
+    assert_core_reads_as_shown(offline_page, path)
+
+
+def test_a_thai_page_reads_as_chromium_shows_it(offline_page, tmp_path):
+    # its vowel and tone marks on its letters are its text: a long page was read as iso-8859-5 when each cost
+    path = tmp_path / "page.mhtml"
+    path.write_bytes(archive(page("สวัสดีชาวโลก วันนี้เป็นวันที่ดี " * 20, "cp874"), None))
+    assert read_snapshot(path).charset == "windows-874"
+    assert_core_reads_as_shown(offline_page, path)

@@ -129,8 +129,9 @@ def test_a_removed_page_comes_back_whole_from_its_copy_and_only_once(tmp_path: P
         again = remove_page(project, "2")
         project.snapshot_file("1")  # another page's snapshot, untouched
         (tmp_path / "p" / "snapshots" / page.snapshot[:2] / f"{page.snapshot}{page.suffix}").unlink()
-        with pytest.raises(StoreError, match="gone from snapshots/: the page cannot be put back"):
+        with pytest.raises(StoreError, match="gone from snapshots/: the page cannot be put back") as refused:
             restore_page(project, again.kept)
+        assert str(refused.value).startswith("page '2': its saved copy (")  # not "page 2's saved copy"
         assert again.kept.is_file() and not project.has_page("2")  # refused: nothing written, the copy kept
 
 
