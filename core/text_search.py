@@ -19,10 +19,16 @@ from functools import lru_cache
 
 __all__ = ["folded"]
 
-# The combining marks a search ignores: the accents Latin, Greek and Cyrillic letters wear (and their extensions).
-# Only these blocks: a Japanese voicing mark (が = か + U+3099), an Indic vowel sign or a Thai tone mark makes
-# another word, not the same word accented, and stays.
-_ACCENTS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F))
+# The combining marks a search ignores: the accents Latin, Greek and Cyrillic letters wear (and their extensions),
+# and the vowel points and cantillation of Hebrew (niqqud) and the short vowels and signs of Arabic (harakat), which
+# a page of vocalised text writes and a keyboard does not: a browser's find passes over them (Chromium finds
+# "שלום" in "שָׁלוֹם" and "محمد" in "مُحَمَّد"). Hebrew's visible signs between the points (maqaf U+05BE, paseq
+# U+05C0, sof pasuq U+05C3, nun hafukha U+05C6) stay. Only these: a Japanese voicing mark (が = か + U+3099), an
+# Indic vowel sign or a Thai tone mark makes another word, not the same word accented, and stays.
+_ACCENTS = ((0x0300, 0x036F), (0x1AB0, 0x1AFF), (0x1DC0, 0x1DFF), (0x20D0, 0x20FF), (0xFE20, 0xFE2F),
+            (0x0591, 0x05BD), (0x05BF, 0x05BF), (0x05C1, 0x05C2), (0x05C4, 0x05C5), (0x05C7, 0x05C7),
+            (0x0610, 0x061A), (0x064B, 0x065F), (0x0670, 0x0670), (0x06D6, 0x06DC), (0x06DF, 0x06E4),
+            (0x06E7, 0x06E8), (0x06EA, 0x06ED))
 
 
 # The characters a page may hold that show nothing, which a browser's find passes over (Unicode's

@@ -35,3 +35,13 @@ def test_answer_evidence_folds_as_identities_do(tmp_path: Path) -> None:
     assert text.find("café noir") == "https://site.example/p"
     assert text.find("cafe noir") == ""  # an answer without its accent is scored wrong: no evidence either
     assert targets.folded is folded
+
+
+def test_a_search_passes_over_hebrew_points_and_arabic_vowels_as_a_browser_find_does() -> None:
+    """Typed without them (as a keyboard writes), a vocalised word is found; its letters still count."""
+    assert searched("שלום") in searched("שָׁלוֹם עוֹלָם")
+    assert searched("משה רבנו") in searched("מֹשֶׁה רַבֵּנוּ")
+    assert searched("محمد علي") in searched("مُحَمَّد عَلِيّ")
+    assert searched("הקרב") in searched("בֵּית־הַקְּרָב") and "־" in searched("בֵּית־הַקְּרָב")  # the maqaf is seen
+    assert searched("שלום") not in searched("שָׁלוֹש")  # another letter is another word
+    assert searched("が") != searched("か")  # a voicing mark still makes another word
