@@ -24,9 +24,7 @@ from ..runs.run_files import (
     STOPPED,
     holds_a_single_run,
     made_on_other_pages,
-    made_otherwise_message,
     other_pages_message,
-    pages_of_other_settings,
     records_read_once,
 )
 from ..runs.runner import run_folders_held
@@ -37,6 +35,7 @@ from ..store.label_sets import check_annotator_name
 from ..store.project import init_project, open_project
 from ..store.project_copy import open_to_read
 from ..store.run_matching import MATCHING_ONLY
+from ..store.run_settings_check import refuse_a_folder_of_other_settings, refuse_a_stored_run_of_other_settings
 from ..store.runs import INTERRUPTED, RunInfo, folders_told_apart, method_settings, run_origin
 from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
 from ..text_forms import cell, column_width
@@ -202,7 +201,7 @@ def score_project_run(args: argparse.Namespace, progress: Progress = lambda name
         raise RecordLensError("score --project needs --run ID, and --run needs --project DIR")
     with open_project(args.project) as project:
         _refuse_a_run_of_other_pages(project, args.run)  # before any score is stored
-        return score_stored_run(project, args.run, progress)
+        return score_stored_run(project, args.run, progress)  # which refuses a run of two settings
 
 
 def _refuse_a_run_of_other_pages(project, run_id: int) -> None:  # noqa: ANN001 - a Project
@@ -443,7 +442,7 @@ def cmd_runs(args: argparse.Namespace) -> int:
             for note in notes:
                 _warn(note)
             for folder in folders:  # every seed checked before any is stored
-                _refuse_pages_of_other_settings(folder)
+                refuse_a_folder_of_other_settings(folder)
             for folder in folders:
                 run_id, stored, lacking = _add_run_folder(project, folder, args.method)
                 added[run_id], left_out = stored, left_out or lacking
@@ -477,21 +476,6 @@ def _run_folders(folder: Path) -> list[Path]:
     print(f"{folder} holds a run written with --seeds ({held}): each seed-S/ is stored as a run of its own",
           file=sys.stderr)
     return list(ran.values())
-
-
-def _refuse_pages_of_other_settings(folder: Path) -> None:
-    """A run folder some of whose pages hold records other settings than its run's made (a --restart with other
-    settings that stopped before it came to them), named as `score` names them, is refused: stored, the run's
-    figures would mix two settings' records under one run's settings, in the project's table and comparisons, where
-    no warning follows them. Its extract command run again without --restart extracts those pages again with the
-    run's settings (the pages a resume reads as the run's, as `score` does, are the run's here too)."""
-    if not folder.is_dir():  # storing it says what it is instead ("no such folder of predictions", a file)
-        return
-    made = pages_of_other_settings(folder)
-    if made:
-        raise RecordLensError(made_otherwise_message(
-            made, f"the run in {folder}", "nothing stored: run its extract command again without --restart, which "
-            "extracts them again with the run's settings, then add the folder"))
 
 
 def _add_run_folder(project, folder: Path, method: str | None) -> tuple[int, bool, bool]:  # noqa: ANN001
@@ -588,6 +572,8 @@ def _compare_runs(args: argparse.Namespace) -> int:
         raise RecordLensError(f"--compare needs two different runs (run {first} twice)")
     with open_project(args.project) as project:
         runs = [_known_run(project, run_id, args.project) for run_id in (first, second)]
+        for run in runs:  # both checked before either is scored
+            refuse_a_stored_run_of_other_settings(project, run, args.project)
         for run in runs:
             _score_to_the_labels(project, run, args.project)
             other = made_on_other_pages(run.cost)

@@ -29,6 +29,7 @@ from .run_files import (
     earlier_records,
     extract_pages,
     extracted_before,
+    make_way_for_a_record,
     model_calls,
     page_record,
     record_failure,
@@ -41,9 +42,12 @@ from .run_files import (
 
 def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Path], wanted: list[str], out: Path,
                       summary: RunSummary, *, resume: bool,
-                      progress: Callable[[list[str]], Iterable[str]] = lambda names: names) -> None:
-    """Extract `wanted` on `engine` into `out`, adding to `summary`; stops cleanly when the budget is used up."""
-    held = ResumedRun.of(out, extractor) if resume else None
+                      progress: Callable[[list[str]], Iterable[str]] = lambda names: names,
+                      held: ResumedRun | None = None) -> None:
+    """Extract `wanted` on `engine` into `out`, adding to `summary`; stops cleanly when the budget is used up.
+    `held`: for a resume, the run resumed as read already (its pages' records read once), else read here."""
+    if resume and held is None:
+        held = ResumedRun.of(out, extractor)
     done = {name for name in wanted if held is not None and extracted_before(out, name, summary, held)}
     todo = [name for name in wanted if name not in done]
     summary.skipped.extend(name for name in wanted if name in done)
@@ -258,16 +262,14 @@ def _write_shipped(out: Path, name: str, part: RunSummary, written: dict[str, by
     """The worker's files into the run, atomically, the records file last (its presence means done). The worker
     ran in a folder of its own, so what an earlier stopped run paid for on the page is kept here."""
     record = f"{META_DIR}/{name}.json"
-    earlier = earlier_records(out, name)
-    if earlier and record in written:
+    # a new record of the page (its answer, its failure, its paid calls): what the folder held of it makes way first,
+    # as in a local run (a --restart's old answer is not this run's)
+    earlier = make_way_for_a_record(out, name) if record in written else {}
+    if earlier:
         kept = json.loads(written[record])
         kept["earlier"] = [*earlier["earlier"], *kept.get("earlier", [])]
         written = {**written, record: json.dumps(kept, indent=1, default=str).encode("utf-8")}
-    if f"{name}.json" in written:  # an earlier run's records file goes first, as `run_files._keep_extraction` does
-        (out / f"{name}.json").unlink(missing_ok=True)
     for relative in sorted(written, key=lambda r: r == f"{name}.json"):
         atomic.write_bytes(out / relative, written[relative])
-    if name in part.failed or part.stopped_on == name:
-        (out / f"{name}.json").unlink(missing_ok=True)  # a --restart's old answer is not this run's
     part.out_dir = out
     return part

@@ -24,7 +24,6 @@ from .run_files import (
     failed_pages,
     files_missing,
     left_out_pages,
-    made_otherwise_message,
     not_in_project,
     pages_of_other_settings,
     predicted_on_other_pages,
@@ -39,6 +38,10 @@ Progress = Callable[[Iterable[str]], Iterable[str]]
 # What `score` says of a run's pages whose records other settings than the run's made (`made_otherwise_message`)
 MADE_OTHERWISE_SCORED = ("scored as they are, though they are not this run's: its extract command run again without "
                          "--restart extracts them again with the run's settings")
+# ... and of those whose prompt the run's prompt file cannot check (`unchecked_prompt_message`)
+UNCHECKED_SCORED = ("scored as they are: its extract command run again with --prompt-file giving the file where it "
+                    "is now checks them (and extracts again any made with another prompt), as does the file put "
+                    "back where the run names it")
 
 
 def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
@@ -70,7 +73,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     records = _FolderRecords.of(pred_dir)  # what the run's own records say of the pages it holds no N.json for
     predictions = record_files(pred_dir)
     if made := pages_of_other_settings(pred_dir, described):  # a stopped --restart's leftovers
-        warnings.append(made_otherwise_message(made, "the run", MADE_OTHERWISE_SCORED))
+        warnings.append(made.message("the run", MADE_OTHERWISE_SCORED, UNCHECKED_SCORED))
     unreadable: dict[str, str] = {}
     unscorable: list[str] = []  # every page that cannot be scored, named at once rather than the first alone
     no_page = why_no_page_file(pages_dir)  # the folder listed once for all the pages it lacks

@@ -105,10 +105,12 @@ class RunSummary:
 
 def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str], out: Path,
                   summary: RunSummary, *, resume: bool,
-                  progress: Callable[[list[str]], Iterable[str]] = lambda names: names) -> None:
+                  progress: Callable[[list[str]], Iterable[str]] = lambda names: names,
+                  held: ResumedRun | None = None) -> None:
     """The loop over pages (`page_loop.run_pages`, with its stop rules), here and in order: each page's files
     written atomically as soon as it is done, what happened added to `summary`. An engine runs this same loop on
-    one page per unit of work."""
+    one page per unit of work. `held`: for a resume, the run resumed as read already (its pages' records read
+    once), else read here."""
     def extract(name: str) -> tuple[dict[str, str], Extraction]:
         data = read_file_bytes(files[name])
         loaded = load_page(files[name], name, data=data)
@@ -126,7 +128,8 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
 
     # kept with each page's answer: a run.json that cannot be read then still has pages that say their endpoint
     made_with = settings_said_by_pages(getattr(extractor, "settings", None) or {})
-    held = ResumedRun.of(out, extractor) if resume else None
+    if resume and held is None:
+        held = ResumedRun.of(out, extractor)
     end = run_pages(_not_extracted_before(progress(wanted), out, summary, held), extract,
                     answered=functools.partial(_keep_extraction, out, summary, made_with),
                     failed=functools.partial(_keep_failure, out, summary),
@@ -168,11 +171,8 @@ def _keep_extraction(out: Path, summary: RunSummary, made_with: dict[str, object
                      answer: tuple[dict[str, str], Extraction]) -> None:
     made_on, extraction = answer
     # The records file last: its presence is what a resume takes for done (`extracted_before`), so a stop between
-    # the two writes (a full disk) leaves the page to extract again, not done without its cost record for good;
-    # and an earlier run's records file (a --restart's page, or one made otherwise) gone first, or the stop would
-    # leave it beside this answer's record, taken for this answer's records
-    earlier = earlier_records(out, name)
-    (out / f"{name}.json").unlink(missing_ok=True)
+    # the two writes (a full disk) leaves the page to extract again, not done without its cost record for good
+    earlier = make_way_for_a_record(out, name)
     _write_page_cost(out, name, extraction, made_on, made_with, earlier)
     save_records(out / f"{name}.json", extraction.records)
     summary.extracted.append(name)
@@ -258,8 +258,7 @@ def _write_page_cost(out: Path, name: str, extraction: Extraction, made_on: dict
 def _record_stop(out: Path, name: str, reason: str, details: dict[str, object], summary: RunSummary) -> None:
     """The page a budget ran out on part way (or an interrupt cut short): its paid calls in `_run/N.json`, marked
     not finished, and no `N.json` (the next run asks the page again, keeping these calls under "earlier")."""
-    earlier = earlier_records(out, name)  # before its records go: a --restart's page done before paid no more
-    (out / f"{name}.json").unlink(missing_ok=True)
+    earlier = make_way_for_a_record(out, name)
     kept = _tokens_kept(details)
     write_unfinished_record(out, name, reason, earlier, kept)
     summary.stopped_on = name
@@ -273,6 +272,16 @@ def write_unfinished_record(out: Path, name: str, reason: str, earlier: Mapping[
     record = {"status": NOT_FINISHED, **kept, "reason": reason, **earlier,
               "stopped": datetime.now(UTC).isoformat(timespec="seconds")}
     atomic.write_text(out / META_DIR / f"{name}.json", json.dumps(record, indent=1, default=str))
+
+
+def make_way_for_a_record(out: Path, name: str) -> dict[str, object]:
+    """Before page `name`'s new record is written (its answer, its failure, or the calls a stop left paid for): what
+    earlier runs paid for on it (`earlier_records`), read while its records file is still there (a --restart's page
+    done before paid no more), and that records file gone, or a stop between the writes would leave an earlier
+    run's records (a --restart's page, or one made otherwise) beside the new record, taken for its answer's."""
+    earlier = earlier_records(out, name)
+    (out / f"{name}.json").unlink(missing_ok=True)
+    return earlier
 
 
 def earlier_records(out: Path, name: str) -> dict[str, object]:
@@ -296,8 +305,7 @@ def _paid_but_not_kept(out: Path, name: str, record: dict[str, object]) -> bool:
 def record_failure(out: Path, name: str, reason: str, details: dict[str, object], summary: RunSummary) -> None:
     """A failed page: its reason and attempts in `_run/N.json`, and no `N.json` (an earlier one would be taken
     for this run's answer)."""
-    earlier = earlier_records(out, name)  # before its records go: a --restart's page done before paid no more
-    (out / f"{name}.json").unlink(missing_ok=True)
+    earlier = make_way_for_a_record(out, name)
     kept = _tokens_kept(details)
     record = {"status": FAILED, **kept, "reason": reason, **earlier,
               "failed": datetime.now(UTC).isoformat(timespec="seconds")}
@@ -582,17 +590,34 @@ def recorded_prompt(described: Mapping[str, object]) -> PromptTemplate | None:
     """The prompt file a run's description names (its `parameters`' source and SHA-256), read where it names it
     while its bytes are still the run's: what tells, without the file given again, which older hash of its texts
     is the same prompt (`prompt_as_recorded_now`). None for the shipped prompt, a run that names none, or a file
-    gone or changed since (the run's own hash is then all there is to go by)."""
+    gone or changed since (the run's own hash is then all there is to go by: `_recorded_prompt_read` says why)."""
+    return _recorded_prompt_read(described)[0]
+
+
+def _recorded_prompt_read(described: Mapping[str, object]) -> tuple[PromptTemplate | None, str | None]:
+    """The run's prompt file (`recorded_prompt`), and why it cannot tell an older hash of its texts when it cannot:
+    it is gone, cannot be read, or holds other bytes since, said with its path. (None, None) for the shipped
+    prompt, a run that names none, or one recorded by an older RecordLens by the file's text (its pages' hashes are
+    then read as they are)."""
     parameters = described.get("parameters")
     if not isinstance(parameters, dict) or parameters.get(PROMPT_SOURCE) in (None, "shipped"):
-        return None
-    if not_a_file(Path(str(parameters[PROMPT_SOURCE])), "prompt file") is not None:
-        return None  # a path the run names, not the user: a FIFO there would be waited on for ever
+        return None, None
+    path = Path(str(parameters[PROMPT_SOURCE]))
+    named = f"the prompt file the run names, {path},"
+    if not path.exists() and not path.is_symlink():
+        return None, f"{named} is gone (moved or deleted since)"
+    # a path the run names, not the user: its kind asked before any read, as a FIFO there would be waited on for ever
+    if (kind := not_a_file(path, "prompt file")) is not None:
+        return None, f"{named} cannot be read ({kind})"
     try:
-        prompt = prompt_from_file(str(parameters[PROMPT_SOURCE]))
-    except (RecordLensError, OSError):
-        return None
-    return prompt if prompt.file_sha256 == parameters.get(PROMPT_SHA256) else None
+        prompt = prompt_from_file(path)
+    except (RecordLensError, OSError) as error:
+        return None, f"{named} cannot be read ({error})"
+    if prompt.file_sha256 == parameters.get(PROMPT_SHA256):
+        return prompt, None
+    if prompt.text_sha256 == parameters.get(PROMPT_SHA256):
+        return None, None
+    return None, f"{named} holds other bytes since (SHA-256 {prompt.file_sha256})"
 
 
 def prompt_of(extractor: object) -> PromptTemplate | None:
@@ -604,42 +629,116 @@ def prompt_of(extractor: object) -> PromptTemplate | None:
 @dataclass
 class ResumedRun:
     """The run a folder holds as a resume reads its pages against it: its description (run.json, {} when it has
-    none or it cannot be read: its pages' own records then speak for it), and the prompt an older page's prompt
-    hash is read by (`prompt_as_recorded_now`; None: as it is)."""
+    none or it cannot be read: its pages' own records then speak for it), the prompt an older page's prompt hash
+    is read by (`prompt_as_recorded_now`; None: as it is) or why the prompt file the run names cannot read it
+    (`prompt_problem`), and its pages' records (`_run/N.json`), each read once, when first asked of, and kept: a
+    resume asks them several questions (which pages were predicted on other pages, which are held already, which
+    other settings made) before it writes any. A run checked as stored (`score --project`) is given the records
+    that speak for its stored pages instead (`records`)."""
 
     out: Path
     described: dict[str, object]
     prompt: PromptTemplate | None = None
+    prompt_problem: str | None = None
+    records: dict[str, dict[str, object]] = field(default_factory=dict, repr=False)
 
     @classmethod
-    def of(cls, out: Path, extractor: object = None, described: dict[str, object] | None = None) -> ResumedRun:
+    def of(cls, out: Path, extractor: object = None, described: dict[str, object] | None = None, *,
+           read: ResumedRun | None = None) -> ResumedRun:
         """The run in `out` as `extractor` reads its records, or without one (`score`, `runs --add`) as the run's
         own prompt file reads them (`recorded_prompt`): one reading, so that `score` names as made otherwise only
         the pages a resume extracts again. `described`: the run's description when it is not the folder's
-        run.json (a --restart's, whose run.json is not written yet)."""
+        run.json (a --restart's, whose run.json is not written yet). `read`: the same folder read already, whose
+        page records are kept (run.json may have been written since: it is read again)."""
         described = run_description_and_problem(out)[0] if described is None else described
-        return cls(out, described, prompt_of(extractor) or recorded_prompt(described))
+        given = prompt_of(extractor)
+        prompt, problem = (given, None) if given is not None else _recorded_prompt_read(described)
+        return cls(out, described, prompt, problem, read.records if read is not None else {})
+
+    def record(self, name: str) -> dict[str, object]:
+        """Page `name`'s record (`page_record`), read once."""
+        if name not in self.records:
+            self.records[name] = page_record(self.out, name)
+        return self.records[name]
+
+    def records_of(self, names: Iterable[str]) -> dict[str, dict[str, object]]:
+        """Page -> record, of `names` those with a readable record, as `read_page_costs` gives them (`PageCosts`),
+        from the records read once."""
+        return {name: record for name in names if (record := self.record(name))}
 
     def as_recorded_now(self, described: dict[str, object]) -> dict[str, object]:
         return prompt_as_recorded_now(described, self.prompt)
 
     def made_otherwise(self, name: str) -> list[str]:
         """How page `name`'s records were made otherwise than the run says ([] when alike, or not said)."""
-        return made_otherwise(self.described, page_record(self.out, name), self.as_recorded_now)
+        return made_otherwise(self.described, self.record(name), self.as_recorded_now)
 
     def pages_made_otherwise(self, names: Iterable[str]) -> dict[str, list[str]]:
         """Of `names`, the pages whose records (N.json there) were made otherwise, page -> how."""
         return {name: said for name in names
                 if (self.out / f"{name}.json").is_file() and (said := self.made_otherwise(name))}
 
+    def other_settings(self, names: Iterable[str]) -> OtherSettings:
+        """Of `names` (pages whose records are the run's: `score`, `runs --add`), those made otherwise, told apart
+        from those whose prompt hash alone differs from the run's while the prompt file the run names cannot say
+        whether it is an older hash of its own texts (`prompt_problem`): those cannot be checked, not known
+        otherwise. A page whose other settings differ too is made otherwise, its prompt said unchecked."""
+        made: dict[str, list[str]] = {}
+        unchecked: list[str] = []
+        for name in names:
+            said = self.made_otherwise(name)
+            if said and self.prompt_problem is not None:  # its prompt hash may differ only as an older one does
+                known = made_otherwise(self.described, _without_prompt(self.record(name)), self.as_recorded_now)
+                if not known:
+                    unchecked.append(name)
+                    continue
+                if len(known) < len(said):  # its prompt hash differs too
+                    said = [*known, f"prompt: another SHA-256, not checked: {self.prompt_problem}"]
+            if said:
+                made[name] = said
+        return OtherSettings(made, unchecked, self.prompt_problem if unchecked else None)
 
-def pages_of_other_settings(run_dir: str | Path, described: dict[str, object] | None = None
-                            ) -> dict[str, list[str]]:
+
+def _without_prompt(record: Mapping[str, object]) -> dict[str, object]:
+    """A page's record without its prompt (source and hash): what it says of the other settings alone."""
+    parameters = record.get("parameters")
+    if not isinstance(parameters, dict):
+        return dict(record)
+    return {**record, "parameters": {key: value for key, value in parameters.items()
+                                     if key not in (PROMPT_SOURCE, PROMPT_SHA256)}}
+
+
+@dataclass(frozen=True)
+class OtherSettings:
+    """What the records of a run's pages say of the settings that made them (`ResumedRun.other_settings`): the
+    pages made otherwise, page -> how (`made`), and the pages whose prompt hash differs from the run's where only
+    the run's prompt file could say whether it is the same prompt hashed by its texts, as RecordLens hashed a prompt
+    file before it hashed the file itself (`unchecked`), with why that file cannot (`prompt_problem`)."""
+
+    made: dict[str, list[str]]
+    unchecked: list[str]
+    prompt_problem: str | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.made or self.unchecked)
+
+    def message(self, whose: str, then: str, then_unchecked: str) -> str:
+        """Both kinds said, each once (`made_otherwise_message`, `unchecked_prompt_message`), each with what is done
+        of them or what to do (`then`, `then_unchecked`)."""
+        said = [made_otherwise_message(self.made, whose, then)] if self.made else []
+        if self.unchecked:
+            said.append(unchecked_prompt_message(self.unchecked, whose, str(self.prompt_problem), then_unchecked))
+        return "; ".join(said)
+
+
+def pages_of_other_settings(run_dir: str | Path, described: dict[str, object] | None = None) -> OtherSettings:
     """The pages of a run folder whose records other settings than its run's made (a --restart with other settings
-    that stopped before it came to them), page -> how, read as a resume of it reads them (`ResumedRun`): what
-    `score` warns of and `runs --add` refuses, and what resuming the run extracts again. `described`: the run's
+    that stopped before it came to them), or whose prompt the run's prompt file can no longer check, read as a
+    resume of it reads them (`ResumedRun`): what `score` warns of and `runs --add` refuses, and what resuming the
+    run extracts again (a resume given the prompt file checks the pages it cannot). `described`: the run's
     description already read, else its run.json."""
-    return ResumedRun.of(Path(run_dir), described=described).pages_made_otherwise(record_files(run_dir))
+    run = ResumedRun.of(Path(run_dir), described=described)
+    return run.other_settings(name for name in record_files(run_dir) if (run.out / f"{name}.json").is_file())
 
 
 def made_otherwise_message(pages: Mapping[str, list[str]], whose: str, then: str) -> str:
@@ -651,6 +750,17 @@ def made_otherwise_message(pages: Mapping[str, list[str]], whose: str, then: str
     return (f"{counted(len(names), 'page')} of {whose} ({listed(names, 8, total=True)}) {hold} records an earlier "
             f"run of the folder made with other settings ({'; '.join(ways)}), kept by a --restart that stopped "
             f"before it came to {'it' if len(names) == 1 else 'them'}: {then}")
+
+
+def unchecked_prompt_message(names: Sequence[str], whose: str, problem: str, then: str) -> str:
+    """The pages of a run whose prompt hash differs from the run's and that the run's prompt file cannot check
+    (`problem`: why, `recorded_prompt_problem`), said once: neither made otherwise nor the run's, as far as anyone
+    can tell; and `then` (what is done of them, or what to do)."""
+    one = len(names) == 1
+    return (f"{counted(len(names), 'page')} of {whose} ({listed(list(names), 8, total=True)}) "
+            f"{'records its' if one else 'record their'} prompt by another SHA-256 than the run's: the SHA-256 of "
+            "the same prompt file's text, as RecordLens recorded a prompt file before it recorded the file's own, or "
+            f"another prompt's; {problem}, so which it is cannot be checked: {then}")
 
 
 def ways_made_otherwise(pages: Mapping[str, list[str]]) -> list[str]:
@@ -703,14 +813,15 @@ def description_differences(before: Mapping[str, object], now: Mapping[str, obje
     return said
 
 
-def method_said_by_pages(run_dir: str | Path) -> tuple[dict[str, object], str | None]:
+def method_said_by_pages(run_dir: str | Path, costs: PageCosts | None = None
+                         ) -> tuple[dict[str, object], str | None]:
     """The method that made a run's records, as the pages' own records say it (each done page's `_run/N.json`
     names its method, version and parameters, and, since RecordLens kept them there, the call settings that made
     its answer: `SETTINGS`), for a folder whose run.json cannot be read: ({method, version, parameters[, settings]},
     None) when every page with records (N.json) says it and all say the same (the settings only when every page
-    says them); else ({}, why not)."""
+    says them); else ({}, why not). `costs`: the folder's records already read, else read here."""
     run = Path(run_dir)
-    costs = read_page_costs(run)
+    costs = _costs_of(run, costs)
     said: dict[str, dict[str, object]] = {}
     silent: list[str] = []
     for name in record_files(run):
@@ -834,13 +945,14 @@ def pages_made_otherwise(run_dir: str | Path, names: Iterable[str], sha256_of: C
     return differing
 
 
-def predicted_on_other_pages(run_dir: str | Path, files: Mapping[str, Path], names: Iterable[str]) -> list[str]:
+def predicted_on_other_pages(run_dir: str | Path, files: Mapping[str, Path], names: Iterable[str],
+                             costs: PageCosts | None = None) -> list[str]:
     """Of `names`, the pages of `files` (name -> page file) the run in `run_dir` predicted on another page of that
     name (`pages_made_otherwise`). A page file that cannot be read now is taken as the same: reading it for its
-    extraction or its score says what is wrong with it."""
+    extraction or its score says what is wrong with it. `costs`: the folder's records already read, else read here."""
     return pages_made_otherwise(run_dir, [name for name in names if name in files],
                                 lambda name: _sha256_or_none(files[name]),
-                                lambda name: _page_or_none(files[name], name))
+                                lambda name: _page_or_none(files[name], name), costs)
 
 
 def _sha256_or_none(path: Path) -> str | None:

@@ -151,9 +151,11 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         raise DatasetError(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}{skipped}")
     _refuse_a_folder_that_is_no_run(out)
     with run_lock(out, summary.warnings):
-        earlier = _refuse_another_method(out, extractor, summary.warnings) if resume else {}
-        if resume:
-            _refuse_predictions_of_other_pages(out, pages_dir, files, wanted)
+        # the run resumed, its pages' records (`_run/N.json`) read once, for every question asked of them below
+        held = ResumedRun.of(out, extractor) if resume else None
+        earlier = _refuse_another_method(out, extractor, summary.warnings, held) if held is not None else {}
+        if held is not None:
+            _refuse_predictions_of_other_pages(out, pages_dir, files, wanted, held)
         _remove_unfinished_writes(out)
         description = _run_description(extractor, _model_named_before(earlier, extractor, summary))
         if left_out:  # recorded, so that `score` says why these pages have no prediction, not that the run stopped
@@ -161,18 +163,21 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         if seeds is not None:  # so that a run stopped before its last seed is not read as a run of fewer seeds
             description[SEEDS_ASKED] = list(seeds)
         # A resume with nothing left to do leaves run.json as it was (its date is when the run was written)
-        untouched = resume and _holds_every_page(out, description, wanted)
+        untouched = held is not None and _holds_every_page(out, description, wanted, held)
         if not untouched:
             _note_how_it_ended(out, description, UNFINISHED)  # until it has finished: a killed run says so
-        if resume:  # what a stopped --restart left of the run before it is not this run's: extracted again, said
-            summary.warnings += _pages_made_otherwise(out, extractor, wanted)
+        if held is not None:  # as its run.json says it now (written just above, unless untouched)
+            held = ResumedRun.of(out, extractor, read=held)
+            # what a stopped --restart left of the run before it is not this run's: extracted again, said
+            summary.warnings += _pages_made_otherwise(out, wanted, held)
         start = time.monotonic()
         requested = _requests_counted(extractor)
         # --- engine dispatch (issue 16) ---
         if engine is not None and engine.name != "local":
-            extract_on_engine(engine, extractor, files, wanted, out, summary, resume=resume, progress=progress)
+            extract_on_engine(engine, extractor, files, wanted, out, summary, resume=resume, progress=progress,
+                              held=held)
         else:
-            extract_pages(extractor, files, wanted, out, summary, resume=resume, progress=progress)
+            extract_pages(extractor, files, wanted, out, summary, resume=resume, progress=progress, held=held)
         # --- end engine dispatch ---
         summary.seconds = time.monotonic() - start
         if requested is not None:  # what the run's budget counted (another engine's counts come back to it)
@@ -298,20 +303,21 @@ def _busy(out: Path, owner: tuple[str, int] | None, then: str) -> RecordLensErro
                            f"({out / LOCK_FILE}): wait for it to end (or stop it), then {then}{down}")
 
 
-def _holds_every_page(out: Path, description: dict[str, object], wanted: list[str]) -> bool:
+def _holds_every_page(out: Path, description: dict[str, object], wanted: list[str], held: ResumedRun) -> bool:
     """Whether the run folder already holds this run whole: its run.json describes it as finished and as this run
-    (`run_identity`: a larger budget, a longer timeout is the same run), and every page's records are there."""
-    before, _ = run_description_and_problem(out)
+    (`run_identity`: a larger budget, a longer timeout is the same run), and every page's records are there, read
+    (`held`: its pages' records as read already) by the prompt file its run.json names."""
+    before = held.described
     if not before or STOPPED in before or run_identity(before) != run_identity(description):
         return False
-    held = ResumedRun.of(out, described=before)
-    return all(extracted_before(out, name, RunSummary(out), held) for name in wanted)
+    as_written = ResumedRun.of(out, described=before, read=held)
+    return all(extracted_before(out, name, RunSummary(out), as_written) for name in wanted)
 
 
-def _pages_made_otherwise(out: Path, extractor: Extractor, wanted: list[str]) -> list[str]:
-    """The pages of the run resumed whose records other settings made (a --restart with other settings stopped
-    before it came to them), said once: they are extracted again with the run's (`extracted_before`)."""
-    pages = ResumedRun.of(out, extractor).pages_made_otherwise(wanted)
+def _pages_made_otherwise(out: Path, wanted: list[str], held: ResumedRun) -> list[str]:
+    """The pages of the run resumed (`held`) whose records other settings made (a --restart with other settings
+    stopped before it came to them), said once: they are extracted again with the run's (`extracted_before`)."""
+    pages = held.pages_made_otherwise(wanted)
     return [made_otherwise_message(pages, f"the run in {out}", "extracted again with this run's")] if pages else []
 
 
@@ -336,12 +342,14 @@ def _refuse_a_folder_that_is_no_run(out: Path) -> None:
                            "folder")
 
 
-def _refuse_another_method(out: Path, extractor: Extractor, warnings: list[str]) -> dict[str, object]:
+def _refuse_another_method(out: Path, extractor: Extractor, warnings: list[str], read: ResumedRun
+                           ) -> dict[str, object]:
     """Resuming must not mix two methods' records in one run (and then describe them all as the second's); the
     description of the run resumed ({} when there is none, or no page in it yet). A run.json that cannot be read
     (emptied, cut short, edited by hand) says nothing: the pages' own records say the method instead when they all
-    name the same (said in `warnings`), and the resume is refused when they do not."""
-    held = _run_held(out, extractor)
+    name the same (said in `warnings`), and the resume is refused when they do not. `read`: the run folder, its
+    pages' records read once."""
+    held = _run_held(out, extractor, read)
     if held.unknown and held.endpoint_unknown:
         raise RecordLensError(
             f"{held.unreadable}, and its pages' own records name the method but not the endpoint (--base-url) and "
@@ -414,15 +422,15 @@ class _RunHeld:
     endpoint_unknown: bool = False  # ... they name the method, but not the endpoint and JSON mode that answered
 
 
-def _run_held(out: Path, extractor: Extractor) -> _RunHeld:
+def _run_held(out: Path, extractor: Extractor, read: ResumedRun) -> _RunHeld:
     """The run `out` holds and how it differs from `extractor`'s; a run.json that cannot be read, by what its
-    pages' own records say (`method_said_by_pages`)."""
+    pages' own records say (`method_said_by_pages`; `read`: the folder, its pages' records read once)."""
     if not any(out.glob("*.json")):  # no page in it yet: nothing to mix
         return _RunHeld({}, [])
     before, unreadable = run_description_and_problem(out)
     now = _run_description(extractor)
     if unreadable:
-        before, unknown = method_said_by_pages(out)
+        before, unknown = method_said_by_pages(out, read.records_of(record_files(out)))
         if unknown:
             return _RunHeld({}, [], unreadable, unknown)
         if SETTINGS not in before and run_identity(now).get(SETTINGS):
@@ -490,14 +498,14 @@ def _with_shipped_prompt(before: dict[str, object], now: dict[str, object]) -> d
 
 
 def _refuse_predictions_of_other_pages(out: Path, pages_dir: str | Path, files: dict[str, Path],
-                                       wanted: list[str]) -> None:
+                                       wanted: list[str], held: ResumedRun) -> None:
     """A resumed run whose folder holds predictions made on other pages under the names of these (the pages were
     replaced since, by a new synth under the same names say, or another folder of pages is given): resuming would
     keep those as this run's predictions of these pages ("already there"), which only a score would find out.
     Refused at once, naming them (each page's identity is in `_run/N.json`: `run_files.page_identity`); the
-    predictions stay, since they may have been paid for."""
+    predictions stay, since they may have been paid for. `held`: the run resumed, its pages' records read once."""
     done = [name for name in wanted if (out / f"{name}.json").is_file()]
-    other = predicted_on_other_pages(out, files, done)
+    other = predicted_on_other_pages(out, files, done, held.records_of(done))
     if not other:
         return
     one = len(other) == 1

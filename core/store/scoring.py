@@ -35,6 +35,7 @@ from .exporter import changed_since_import, saved_copies_missing
 from .files import content_hash
 from .project import Project
 from .run_matching import stopped_on as stopped_on_pages
+from .run_settings_check import refuse_a_stored_run_of_other_settings
 from .runs import RunInfo, StoredScore
 from .schema import TRUE_PAGE_STATUSES
 
@@ -52,6 +53,9 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     changed on a few pages of a thousand, those few are scored again, with the figures a score of every page
     gives."""
     run = project.runs.get(run_id)
+    # a run of two settings' records scores as none (`runs --add` refuses its folder): refused before anything is
+    # stored, for `score --project`, `runs --compare` and the app's Review alike
+    refuse_a_stored_run_of_other_settings(project, run, str(project.root))
     # Before any label is read: an edit committed while this runs leaves its page stale
     started, changes_seen = now(), project.last_change_id() or 0
     truth_pages = _scored_pages(project)
