@@ -51,6 +51,7 @@ from statistics import stdev
 
 from ..llm.gemini import INCOMPLETE_NO_CANDIDATES, INCOMPLETE_UNFINISHED
 from ..runs.charts import grouped_bars
+from ..text_forms import cell, column_width
 from ..wording import counted, listed
 from .actions import ACTIONS, GRAMMAR_HELP, Step, is_password_mask, password_bullets, said_action
 from .answers import is_correct, normalise_answer
@@ -551,6 +552,7 @@ def _figures(category: str, episodes: Sequence[Mapping[str, object]]) -> Figures
 # Up to this many runs the table gives each run's success rate; beyond, their spread (each run's is in --json).
 PER_RUN_SHOWN = 4
 PER_RUN_WIDTH = 20
+CATEGORY_WIDTH = 22  # the least: a longer category widens the column, up to text_forms' widest, then is cut
 INCOMPLETE_MARK = "*"
 
 
@@ -593,14 +595,17 @@ def format_table(evaluation: Evaluation) -> str:
     columns = _run_columns(evaluation)
     runs_header = " ".join(_run_label(evaluation, r).rjust(4) for r in columns) if columns else "per run"
     width = max(PER_RUN_WIDTH, len(runs_header))
-    header = f"{'category':<22} {'tasks':>5} {'runs':>4} {'success':>8} {runs_header:<{width}} {'steps':>6} " \
-             f"{'steps ok':>8} {'agreement (tasks)':>17}"
+    rows = [*evaluation.categories, evaluation.overall]
+    # in columns, not characters: a category in CJK takes two a character, and the figures stay in line
+    named = column_width([f.category for f in rows], least=CATEGORY_WIDTH)
+    header = f"{cell('category', named)} {'tasks':>5} {'runs':>4} {'success':>8} {runs_header:<{width}} " \
+             f"{'steps':>6} {'steps ok':>8} {'agreement (tasks)':>17}"
     lines = [header]
-    for f in [*evaluation.categories, evaluation.overall]:
+    for f in rows:
         ok = fixed(f.average_steps_successful, 2) if f.average_steps_successful is not None else "-"
         success = fixed(f.success_rate, 3) if f.success_rate is not None else "-"
         steps = fixed(f.average_steps, 2) if f.average_steps is not None else "-"
-        lines.append(f"{f.category:<22} {f.tasks:>5} {f.runs:>4} {success:>8} "
+        lines.append(f"{cell(f.category, named)} {f.tasks:>5} {f.runs:>4} {success:>8} "
                      f"{_per_run(evaluation, f, columns):<{width}} {steps:>6} {ok:>8} {_agreement(f):>17}")
     return "\n".join(lines + _table_notes(evaluation, columns))
 

@@ -21,12 +21,12 @@ and the text names each task's site whenever the tasks counted are of more than 
 
 from __future__ import annotations
 
-import io
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from .. import atomic
+from ..runs.charts import write_png
+from ..text_forms import cell, column_width
 from ..wording import listed
 from .candidates import Candidate
 from .model import Task, Trajectory
@@ -232,13 +232,16 @@ def _digest(recorded_for: Task | str | None) -> str | None:
 
 def format_funnel(table: Funnel) -> str:
     columns = table.columns
-    header = (f"{'category':<20} " + " ".join(f"{HEADERS[c]:>{max(len(HEADERS[c]), 7)}}" for c in columns)
+    rows = [*table.categories, table.total]
+    # in columns, not characters: a category in CJK takes two a character, and the figures stay in line
+    named = column_width([row.category for row in rows], least=20)
+    header = (f"{cell('category', named)} " + " ".join(f"{HEADERS[c]:>{max(len(HEADERS[c]), 7)}}" for c in columns)
               + f" {'GT steps':>8} {'per task':>8}")
     lines = [header]
-    for row in [*table.categories, table.total]:
+    for row in rows:
         per = f"{row.steps_per_task:.2f}" if row.steps_per_task is not None else "-"
         cells = " ".join(f"{getattr(row, c):>{max(len(HEADERS[c]), 7)}}" for c in columns)
-        lines.append(f"{row.category:<20} {cells} {row.gt_steps:>8} {per:>8}")
+        lines.append(f"{cell(row.category, named)} {cells} {row.gt_steps:>8} {per:>8}")
     notes = []
     if table.similar_by_filter:  # a threshold's figure, not a reviewer's: which threshold is said
         marks = sum(table.similar_by_filter.values())
@@ -309,15 +312,23 @@ def _unanswered_notes(table: Funnel) -> list[str]:
     return notes
 
 
-def write_funnel_chart(table: Funnel, path: str | Path) -> Path:
-    """Stacked bars per category: what became of the generated tasks."""
-    import matplotlib
+_FUNNEL_PARTS = [("refined", "#2e7d32"), ("similar", "#f9a825"), ("unable", "#8e24aa"), ("expired", "#6d4c41"),
+                 ("pending", "#9e9e9e")]
+_FUNNEL_TITLE = "Benchmark construction funnel"
 
-    matplotlib.use("Agg")
+
+def write_funnel_chart(table: Funnel, path: str | Path) -> Path:
+    """Stacked bars per category: what became of the generated tasks. Categories in any script are drawn in an
+    installed font that has their characters (`charts.write_png`)."""
+    texts = [*(r.category for r in table.categories), *(HEADERS[c] for c, _ in _FUNNEL_PARTS), _FUNNEL_TITLE,
+             "generated tasks"]
+    return write_png(path, texts, lambda: _draw_funnel(table))
+
+
+def _draw_funnel(table: Funnel):  # noqa: ANN202 - a matplotlib Figure
     import matplotlib.pyplot as plt
 
-    parts = [("refined", "#2e7d32"), ("similar", "#f9a825"), ("unable", "#8e24aa"), ("expired", "#6d4c41"),
-             ("pending", "#9e9e9e")]
+    parts = _FUNNEL_PARTS
     labels = [r.category.replace(" ", "\n") for r in table.categories]
     figure, axis = plt.subplots(figsize=(max(5.5, 1.3 * len(labels) + 2.5), 3.6), dpi=120)
     bottoms = [0] * len(labels)
@@ -327,14 +338,11 @@ def write_funnel_chart(table: Funnel, path: str | Path) -> Path:
         bottoms = [b + v for b, v in zip(bottoms, values, strict=True)]
     axis.set_xticks(range(len(labels)), labels, fontsize=8)
     axis.set_ylabel("tasks" if table.total.by_hand else "generated tasks")
-    axis.set_title("Benchmark construction funnel", fontsize=10)
+    axis.set_title(_FUNNEL_TITLE, fontsize=10)
     from matplotlib.ticker import MaxNLocator
 
     axis.yaxis.set_major_locator(MaxNLocator(integer=True))
     axis.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the bars, never over them
     axis.grid(axis="y", alpha=0.3)
     figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png")
-    plt.close(figure)
-    return atomic.write_bytes(Path(path), buffer.getvalue())
+    return figure

@@ -1,4 +1,5 @@
-"""Grouped bar charts as PNG files (matplotlib's Agg backend: no display needed), for `bench` and `agent eval`.
+"""Grouped bar charts as PNG files (matplotlib's Agg backend: no display needed), for `bench` and `agent eval`;
+`write_png` writes any other chart (the task funnel's) in the same fonts.
 
 A value of None is *missing* (an agreement with no reference, a figure that was not measured): it gets no bar
 and an "n/a" mark on the axis in its slot, never a bar of height 0 that reads as a measured zero; the axis spans
@@ -9,20 +10,217 @@ greyscale and to colour-blind readers. A bar can carry a short mark above it (`m
 over, e.g. an agreement over "1/8 tasks") and a whisker (`spreads`: the lowest and highest of what a mean is taken
 over, e.g. the runs' success rates); with `show_zero` (the agent chart's) a value of 0 is a flat bar marked "0.0",
 told apart from a missing one at a glance.
+
+Labels are drawn in any script (`legible`): matplotlib's default font (DejaVu Sans) has no CJK, Thai or many other
+letters, so the installed fonts that have a label's characters follow it as fallbacks (matplotlib takes each glyph
+from the first family in the list that has it); a character no installed font has is said once, in RecordLens's
+own one-line warning, instead of one Python warning per character with its source path.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
-from collections.abc import Mapping, Sequence
+import logging
+import sys
+import unicodedata
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .. import atomic
+from ..text_forms import written
+from ..wording import counted, listed
 
 COLOURS = ("#1f4e8c", "#f5a742", "#3a923a", "#d6404e", "#72b7b2")
 MISSING_MARK = "n/a"
 ZERO_MARK = "0.0"  # above a value of 0 (`show_zero`): a measured zero, told apart from a missing value
 SPREAD_COLOUR = "#333333"
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+# Fonts that draw every character as a placeholder box (matplotlib ships the Unicode Consortium's own as its last
+# fallback): a font that "has" a glyph this way makes no label legible.
+PLACEHOLDER_FAMILIES = ("Last Resort",)
+_REGULAR = 400
+# A fallback family without a bold face is drawn in its regular one, as meant; matplotlib logs that on stderr.
+_WEIGHT_NOTE = "findfont: Failed to find font weight"
+_GLYPH_WARNING = r"Glyph \d+ .*missing from"  # matplotlib's per-character UserWarning (3.8: "... current font")
+
+
+@dataclass(frozen=True)
+class Fonts:
+    """The font families a chart is drawn in, matplotlib's default first and then the installed fonts that have the
+    characters it lacks (matplotlib takes each glyph from the first family that has it), and the characters that no
+    installed font has (drawn as boxes)."""
+
+    families: tuple[str, ...]
+    missing: str
+
+
+def fonts_for(texts: Iterable[str]) -> Fonts:
+    """The families that draw `texts`: matplotlib's default, then, for the characters it lacks, as few installed
+    fonts as cover them (each chosen for the most of those still lacking). Fonts installed since matplotlib listed
+    the machine's fonts (it keeps the list in a cache) are looked for before a character is called missing."""
+    import matplotlib
+
+    default = tuple(matplotlib.rcParams["font.family"])
+    lacking = _drawn_characters(texts) - _characters_of_families(default)
+    fallbacks, left = _fallbacks(lacking)
+    if left and _list_fonts_installed_since_the_cache():
+        fallbacks, left = _fallbacks(lacking)
+    return Fonts(default + tuple(fallbacks), "".join(sorted(map(chr, left))))
+
+
+@contextlib.contextmanager
+def legible(texts: Iterable[str]) -> Iterator[Fonts]:
+    """Within: matplotlib draws in the families of `fonts_for(texts)`, and says nothing of a glyph it lacks (the
+    caller says it once, from `Fonts.missing`: `say_missing`), nor of a fallback family's missing bold face."""
+    import matplotlib
+
+    fonts = fonts_for(texts)
+    with matplotlib.rc_context({"font.family": list(fonts.families)}), warnings.catch_warnings(), \
+            _without_weight_notes():
+        warnings.filterwarnings("ignore", message=_GLYPH_WARNING, category=UserWarning)
+        yield fonts
+
+
+def say_missing(fonts: Fonts, path: str | Path) -> None:
+    """One warning line on stderr naming the characters of the chart at `path` that no installed font has."""
+    if not fonts.missing:
+        return
+    names = [f"{written(c)} (U+{ord(c):04X})" for c in fonts.missing]
+    one = len(fonts.missing) == 1
+    print(f"warning: chart {path}: no installed font has {counted(len(names), 'character')} of its labels, "
+          f"drawn as {'a box' if one else 'boxes'}: {listed(names, 8, total=True)}; install a font that has "
+          f"{'it' if one else 'them'} to draw {'it' if one else 'them'}", file=sys.stderr)
+
+
+def write_png(path: str | Path, texts: Iterable[str], draw: Callable[[], Figure]) -> Path:
+    """The figure that `draw` makes, in fonts that have the characters of `texts` (`legible`), written as a PNG at
+    `path` atomically; a character no installed font has is said once (`say_missing`)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    with legible(texts) as fonts:
+        figure = draw()
+        buffer = io.BytesIO()
+        try:
+            figure.savefig(buffer, format="png")
+        finally:
+            plt.close(figure)
+    written_to = atomic.write_bytes(path, buffer.getvalue())
+    say_missing(fonts, path)
+    return written_to
+
+
+def _drawn_characters(texts: Iterable[str]) -> set[int]:
+    """The characters of `texts` that need a glyph: not spaces or line breaks, nor control characters."""
+    return {ord(c) for text in texts for c in text if not c.isspace() and unicodedata.category(c) != "Cc"}
+
+
+def _characters_of_families(families: Sequence[str]) -> set[int]:
+    """The characters the fonts matplotlib finds for `families` have (a generic family such as sans-serif is its
+    first installed member)."""
+    from matplotlib import font_manager
+
+    covered: set[int] = set()
+    for family in families:
+        try:
+            found = font_manager.findfont(font_manager.FontProperties(family=[family]), fallback_to_default=False)
+        except ValueError:  # not installed: matplotlib passes over it too
+            continue
+        covered |= _characters_of(str(found), getattr(found, "face_index", 0))
+    return covered
+
+
+def _fallbacks(lacking: set[int]) -> tuple[list[str], set[int]]:
+    """The families that have the most of `lacking`, one after another until none has any of what is left (a sans
+    font before a serif or monospaced one, then by name, so that one machine always draws alike); what is left."""
+    if not lacking:  # the default font draws it all: no other font need be read
+        return [], set()
+    candidates = _regular_faces()
+    chosen: list[str] = []
+    left = set(lacking)
+    while left and candidates:
+        name, has = min(candidates.items(), key=lambda item: (-len(item[1] & left), _style_rank(item[0]), item[0]))
+        if not has & left:
+            break
+        chosen.append(name)
+        left -= has
+        del candidates[name]
+    return chosen, left
+
+
+def _regular_faces() -> dict[str, frozenset[int]]:
+    """Family -> the characters of its regular face, for each installed family that has one (the face matplotlib
+    draws plain text in), placeholder fonts left out."""
+    from matplotlib import font_manager
+
+    faces: dict[str, frozenset[int]] = {}
+    for entry in font_manager.fontManager.ttflist:
+        if entry.name in faces or entry.name.startswith(PLACEHOLDER_FAMILIES) or entry.style != "normal" \
+                or font_manager.weight_dict.get(entry.weight, entry.weight) != _REGULAR:
+            continue
+        faces[entry.name] = _characters_of(entry.fname, getattr(entry, "index", 0))
+    return faces
+
+
+def _style_rank(family: str) -> tuple[bool, bool]:
+    return "Mono" in family, "Serif" in family
+
+
+@cache
+def _characters_of(path: str, face: int = 0) -> frozenset[int]:
+    """The characters the font at `path` (face `face` of a collection) has a glyph for; none when FreeType cannot
+    read it (matplotlib skips such a font too)."""
+    from matplotlib import font_manager
+
+    font_path = font_manager.FontPath(path, face) if hasattr(font_manager, "FontPath") else path
+    try:
+        return frozenset(font_manager.get_font(font_path).get_charmap())
+    except (OSError, RuntimeError, ValueError):
+        return frozenset()
+
+
+def _list_fonts_installed_since_the_cache() -> bool:
+    """Add to matplotlib's font list the system's fonts it does not hold (installed after its cache was made, which
+    it never looks at again); whether there were any."""
+    from matplotlib import font_manager
+
+    known = {str(Path(entry.fname).resolve()) for entry in font_manager.fontManager.ttflist}
+    added = False
+    for path in font_manager.findSystemFonts():
+        if str(Path(path).resolve()) in known:
+            continue
+        try:
+            font_manager.fontManager.addfont(path)
+        except (OSError, RuntimeError, ValueError):  # a font FreeType cannot read: matplotlib skips it too
+            continue
+        added = True
+    return added
+
+
+class _WithoutWeightNotes(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith(_WEIGHT_NOTE)
+
+
+@contextlib.contextmanager
+def _without_weight_notes() -> Iterator[None]:
+    logger = logging.getLogger("matplotlib.font_manager")
+    notes = _WithoutWeightNotes()
+    logger.addFilter(notes)
+    try:
+        yield
+    finally:
+        logger.removeFilter(notes)
 
 
 def draw_grouped_bars(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], *,
@@ -32,10 +230,26 @@ def draw_grouped_bars(labels: Sequence[str], series: Sequence[tuple[str, Sequenc
     """The figure (a matplotlib Figure): one group of bars per label, one bar per series (name, values), on a
     0..1 scale; `marks` gives series index -> a text per slot drawn above that bar (None: none); `spreads` gives
     series index -> (lowest, highest) per slot, drawn as a whisker over that bar (None: none), a mark above it;
-    `show_zero` draws a value of 0 as a flat bar in its series' colour marked ZERO_MARK (else it has no height)."""
+    `show_zero` draws a value of 0 as a flat bar in its series' colour marked ZERO_MARK (else it has no height).
+    Its texts are in fonts that have their characters (`legible`)."""
     import matplotlib
 
     matplotlib.use("Agg")
+    with legible(_texts(labels, series, ylabel, marks)):
+        return _draw_grouped_bars(labels, series, ylabel=ylabel, marks=marks, spreads=spreads, show_zero=show_zero)
+
+
+def _texts(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], ylabel: str,
+           marks: Mapping[int, Sequence[str | None]] | None) -> list[str]:
+    """Every text a grouped bar chart draws."""
+    written_marks = [mark for texts in (marks or {}).values() for mark in texts if mark]
+    return [*labels, *(name for name, _ in series), ylabel, *written_marks, MISSING_MARK, ZERO_MARK]
+
+
+def _draw_grouped_bars(labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], *,
+                       ylabel: str, marks: Mapping[int, Sequence[str | None]] | None,
+                       spreads: Mapping[int, Sequence[tuple[float, float] | None]] | None,
+                       show_zero: bool):  # noqa: ANN202
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
 
@@ -115,13 +329,6 @@ def grouped_bars(path: str | Path, labels: Sequence[str], series: Sequence[tuple
                  ylabel: str = "", marks: Mapping[int, Sequence[str | None]] | None = None,
                  spreads: Mapping[int, Sequence[tuple[float, float] | None]] | None = None,
                  show_zero: bool = False) -> Path:
-    """Draw `draw_grouped_bars` into a PNG at `path` (written atomically)."""
-    import matplotlib.pyplot as plt
-
-    figure = draw_grouped_bars(labels, series, ylabel=ylabel, marks=marks, spreads=spreads, show_zero=show_zero)
-    buffer = io.BytesIO()
-    try:
-        figure.savefig(buffer, format="png")
-    finally:
-        plt.close(figure)
-    return atomic.write_bytes(path, buffer.getvalue())
+    """Draw `draw_grouped_bars` into a PNG at `path` (written atomically, `write_png`)."""
+    return write_png(path, _texts(labels, series, ylabel, marks), lambda: draw_grouped_bars(
+        labels, series, ylabel=ylabel, marks=marks, spreads=spreads, show_zero=show_zero))
