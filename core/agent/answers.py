@@ -108,7 +108,21 @@ def _decimal(match: re.Match[str]) -> str:
     return match.group(1) + ("." + fraction if fraction else "")
 
 
+# The decimal point and the thousands separator that Arabic-script pages write between their digits (١٫٥, ١٬٠٢٤);
+# NFKC leaves them, as it leaves the digits of every script but the full-width ones.
+_ARABIC_SEPARATORS = {"\u066b": ".", "\u066c": ","}
+_ARABIC_SEPARATOR = re.compile(r"(?<=\d)[\u066b\u066c](?=\d)")
+
+
+def _ascii_digits(text: str) -> str:
+    """Every script's decimal digits as ASCII ones (١٢٠٠, ۱۲۰۰, १२००, ๑๒๐๐ are 1200), the Arabic separators between
+    digits as `.` and `,`: a model answers one page's number in either writing."""
+    text = "".join(str(unicodedata.decimal(c)) if c.isdecimal() else c for c in text)
+    return _ARABIC_SEPARATOR.sub(lambda m: _ARABIC_SEPARATORS[m.group(0)], text)
+
+
 def _numbers(text: str) -> str:
+    text = _ascii_digits(text)  # first: the rules below read ASCII digits and separators
     text = _NUMBER_WORD.sub(_number_word, text)
     text = _MINUS.sub("-", _SIGN_DASH.sub("-", text))
     text = _LEADING_POINT.sub("0.", text)
@@ -117,6 +131,7 @@ def _numbers(text: str) -> str:
 
 
 _APOSTROPHES = "'\u2019\u02bc"
+_NUMBER_SEPARATORS = ".," + "".join(_ARABIC_SEPARATORS)
 
 
 def _punctuation(text: str) -> str:
@@ -134,8 +149,8 @@ def _kept(text: str, i: int) -> bool:
     if char == "%" or not unicodedata.category(char).startswith("P"):
         return True
     before, after = text[i - 1] if i else "", text[i + 1:i + 3]
-    # A decimal point or a thousands separator inside a number is part of the number.
-    if char in ".," and before.isdigit() and after[:1].isdigit():
+    # A decimal point or a thousands separator inside a number is part of the number (the Arabic ones too).
+    if char in _NUMBER_SEPARATORS and before.isdigit() and after[:1].isdigit():
         return True
     # So is a sign or a decimal point that begins one (-3, .5, -.5): not after a letter or digit (a hyphen there).
     return (char in "-." and not before.isalnum()

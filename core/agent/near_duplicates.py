@@ -33,13 +33,32 @@ made before ids carried their round, ids restarted at `gen-<category>-1` in each
 gen-lookup-1 asking round 1's gen-lookup-1 again had its id too; a repeat of a round of today has an id of its own
 and is found by its words): each one not reviewed yet is marked `similar` to that task at similarity 1, even
 when it is all the review left (the reviewer accepted the rest), and that task is not compared with itself.
+
+An embedder can say which scripts it reads (`scripts`, the first words of its letters' Unicode names; None: any).
+WordLlama's `l2_supercat` was distilled on English sentence pairs and reads the Latin script only: two different
+questions in another script share its few tokens for that script and come out alike (Arabic "what does the
+smartphone cost?" against "who wrote this book?" 0.91; the same pair in Hindi 0.84, Korean 0.83, Hebrew and Thai
+0.78; distinct Greek questions up to 0.85), where the same English pair scores 0.03 and distinct English questions
+at most 0.13. So a pair in which a text is written mostly outside the embedder's scripts (fewer than half its
+letters in them) is judged by its wording instead, in any script alike: the cosine of the two texts' character
+3-gram counts, case, punctuation and spacing aside (`wording_similarity`). On that measure distinct questions in
+Arabic, Japanese, Russian, Greek or Chinese score at most 0.49 and a near-verbatim repeat (a word added, punctuation
+changed) 0.86-1, but a rewording in other words scores like a question about another item ("the camera's price"
+against "the camera's cost" or "the lens's price", 0.69 both): at the same threshold only repeats are marked, and
+only the same words (similarity 1) ask the same question whatever the answers, since a wording that differs may
+differ in just the item asked about. The mark says it was made so (`FilterMark.embedder` "character 3-grams", and
+its reason), and `wording_note` says it once for the command: a model that reads those scripts (`--embedder`, a
+multilingual sentence-transformers model) is the way to compare their meaning. Latin text, English or not, is the
+embedder's as before (other languages less well: distinct Vietnamese questions up to 0.76).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
-from dataclasses import replace
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -56,9 +75,14 @@ DEFAULT_THRESHOLD = 0.8
 SAME_WORDING = 0.9
 WORDLLAMA_CONFIG = "l2_supercat"
 WORDLLAMA_DIM = 256
+# What judges a pair the embedder does not read (module notes), as a mark and its reason name it.
+BY_WORDING = "character 3-grams"
+_GRAM = 3
 
 
 class Embedder(Protocol):
+    """An embedder; one may also say which scripts it reads (`scripts`, module notes): one that does not reads any."""
+
     name: str
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -67,6 +91,9 @@ class Embedder(Protocol):
 
 class WordLlamaEmbedder:
     """WordLlama from the weights inside its wheel (module notes)."""
+
+    # Distilled on English sentence pairs: other scripts' texts come out alike whatever they say (module notes)
+    scripts: frozenset[str] = frozenset({"LATIN"})
 
     def __init__(self) -> None:
         try:
@@ -89,7 +116,10 @@ class WordLlamaEmbedder:
 
 
 class SentenceTransformerEmbedder:
-    """A sentence-transformers model folder on disk (never fetched: the hub is set offline)."""
+    """A sentence-transformers model folder on disk (never fetched: the hub is set offline); the user chose it, so
+    it is taken to read every script (`scripts` None): a multilingual model is how other languages are compared."""
+
+    scripts: frozenset[str] | None = None
 
     def __init__(self, folder: str | Path) -> None:
         path = Path(folder)
@@ -134,13 +164,15 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
         raise AgentError(f"the similarity threshold must be in (0, 1], not {threshold}")
     candidates = [c.unmarked() for c in candidates]  # the filter's own earlier marks are made again, not kept
     repeats = _refuse_tasks_compared_with_themselves(candidates, kept)
-    mark = FilterMark(threshold=threshold, embedder=str(getattr(embedder, "name", "") or ""))
+    name = str(getattr(embedder, "name", "") or "")
+    mark = FilterMark(threshold=threshold, embedder=name)
     judged = [c for c in candidates if c.status == "candidate"]
     pooled = [*kept, *(c.task for c in candidates if c.status == "accepted")]
     pool_texts = [t.instruction for t in pooled]
     vectors = embedder.embed(pool_texts + [c.task.instruction for c in judged]) if (pool_texts or judged) else []
-    pool = [(t, v) for t, v in zip(pooled, vectors[:len(pool_texts)], strict=True)]
-    mine = dict(zip([c.id for c in judged], vectors[len(pool_texts):], strict=True))
+    scripts = _scripts_read(embedder)
+    pool = [_compared(t, v, scripts) for t, v in zip(pooled, vectors[:len(pool_texts)], strict=True)]
+    mine = {c.id: _compared(c.task, v, scripts) for c, v in zip(judged, vectors[len(pool_texts):], strict=True)}
     out: list[Candidate] = []
     for candidate in candidates:
         if candidate.status != "candidate":
@@ -151,19 +183,116 @@ def filter_near_duplicates(candidates: Sequence[Candidate], embedder: Embedder, 
             out.append(replace(candidate, status="similar", similar_to=task.id, similarity=1.0,
                                reason=_similar_reason(candidate.task, task, 1.0, threshold), filter=mark))
             continue
-        vector = mine[candidate.id]
-        closest, best = None, -1.0
-        for other_task, other in pool:
-            score = _cosine(vector, other)
-            if score > best and not _asks_otherwise(candidate.task, other_task, score):
-                closest, best = other_task, score  # strictly greater: the earlier of two equally close is named
+        this = mine[candidate.id]
+        closest, best, by_wording = None, -1.0, False
+        for other in pool:
+            score, same_question_from, worded = _measured(this, other)
+            if score > best and not _asks_otherwise(candidate.task, other.task, score, same_question_from):
+                # strictly greater: the earlier of two equally close is named
+                closest, best, by_wording = other.task, score, worded
         if closest is not None and best >= threshold:
+            made = replace(mark, embedder=BY_WORDING) if by_wording else mark
+            why = _similar_reason(candidate.task, closest, best, threshold, _by_wording_said(name, scripts)
+                                  if by_wording else "")
             out.append(replace(candidate, status="similar", similar_to=closest.id, similarity=round(best, 4),
-                               reason=_similar_reason(candidate.task, closest, best, threshold), filter=mark))
+                               reason=why, filter=made))
         else:
-            pool.append((candidate.task, vector))
+            pool.append(this)
             out.append(candidate)
     return out
+
+
+@dataclass(frozen=True)
+class _Compared:
+    """A task as the filter compares it: its embedding, and its wording for a pair the embedder does not read."""
+
+    task: Task
+    vector: Sequence[float]
+    wording: str
+    grams: Counter[str]
+    read: bool  # written mostly in scripts the embedder reads
+
+
+def _compared(task: Task, vector: Sequence[float], scripts: frozenset[str] | None) -> _Compared:
+    wording = _wording(task.instruction)
+    return _Compared(task, vector, wording, _grams(wording), _reads(scripts, task.instruction))
+
+
+def _measured(this: _Compared, other: _Compared) -> tuple[float, float, bool]:
+    """A pair's similarity, the similarity from which it is the same question whatever the answers, and whether it
+    was judged by its wording: by the embedder when it reads both texts, else by their character 3-grams, from
+    which only the same words are the same question (module notes)."""
+    if this.read and other.read:
+        return _cosine(this.vector, other.vector), SAME_WORDING, False
+    if this.wording == other.wording:
+        return 1.0, 1.0, True
+    return _counts_cosine(this.grams, other.grams), 1.0, True
+
+
+def _scripts_read(embedder: Embedder) -> frozenset[str] | None:
+    return getattr(embedder, "scripts", None)
+
+
+def _reads(scripts: frozenset[str] | None, text: str) -> bool:
+    """Whether an embedder reading `scripts` (None: any) reads a text: at least half its letters are in them (a
+    text with no letters has nothing it could misread)."""
+    if scripts is None:
+        return True
+    letters = [c for c in unicodedata.normalize("NFKC", text) if c.isalpha()]
+    inside = sum(_script(c) in scripts for c in letters)
+    return 2 * inside >= len(letters)
+
+
+def _script(letter: str) -> str:
+    """A letter's script as the first word of its Unicode name says it ("LATIN", "ARABIC", "CJK", "HIRAGANA")."""
+    return unicodedata.name(letter, "").split(" ", 1)[0]
+
+
+def wording_similarity(first: str, second: str) -> float:
+    """How much wording two texts share, in any script: 1 for the same words (case, punctuation and spacing aside),
+    else the cosine of their character 3-gram counts (module notes)."""
+    a, b = _wording(first), _wording(second)
+    return 1.0 if a == b else _counts_cosine(_grams(a), _grams(b))
+
+
+def _wording(text: str) -> str:
+    """A text's words: NFKC, case-folded, punctuation and separators made single spaces."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return " ".join("".join(" " if unicodedata.category(c)[0] in "PZ" else c for c in folded).split())
+
+
+def _grams(wording: str) -> Counter[str]:
+    padded = f" {wording} "  # a word's first and last letters make grams of their own, as in any word-bound text
+    return Counter(padded[i:i + _GRAM] for i in range(len(padded) - _GRAM + 1))
+
+
+def _counts_cosine(a: Counter[str], b: Counter[str]) -> float:
+    dot = sum(count * b[gram] for gram, count in a.items() if gram in b)
+    na = sum(v * v for v in a.values()) ** 0.5
+    nb = sum(v * v for v in b.values()) ** 0.5
+    return dot / (na * nb) if na and nb else 0.0
+
+
+def _by_wording_said(name: str, scripts: frozenset[str] | None) -> str:
+    return (f"compared by {BY_WORDING} (their wording), a text being written mostly outside the "
+            f"{_scripts_said(scripts)} script {name or 'the embedder'} reads")
+
+
+def _scripts_said(scripts: frozenset[str] | None) -> str:
+    return " and ".join(sorted(s.title() for s in scripts or ()))
+
+
+def wording_note(embedder: Embedder, tasks: Iterable[Task]) -> str:
+    """What the command says once when some tasks were compared by their wording (module notes); "" when none."""
+    scripts = _scripts_read(embedder)
+    outside = sum(not _reads(scripts, t.instruction) for t in tasks)
+    if not outside:
+        return ""
+    name = str(getattr(embedder, "name", "") or "the embedder")
+    return (f"{counted(outside, 'task')} written mostly outside the {_scripts_said(scripts)} script {name} reads "
+            f"{'was' if outside == 1 else 'were'} compared by their {BY_WORDING}, that is by their wording, not "
+            "their meaning: a near-verbatim repeat is marked, a rewording in other words is not; to compare their "
+            "meaning, give --embedder a multilingual sentence-transformers model folder")
 
 
 def _refuse_tasks_compared_with_themselves(candidates: Sequence[Candidate], kept: Sequence[Task]) -> dict[str, Task]:
@@ -188,16 +317,16 @@ def _refuse_tasks_compared_with_themselves(candidates: Sequence[Candidate], kept
 _KIND_GROUPS = {"number": "quantity", "date": "quantity", "name": "name", "title": "title"}
 
 
-def _asks_otherwise(task: Task, other: Task, similar: float) -> bool:
+def _asks_otherwise(task: Task, other: Task, similar: float, same_question_from: float = SAME_WORDING) -> bool:
     """Whether two tasks, their words `similar` so, ask different things (module notes)."""
-    if similar < SAME_WORDING:
+    if similar < same_question_from:
         return _kinds_differ(task.answer_kind, other.answer_kind) or answers_differ(task.answer, other.answer)
     # the same question: its kind label alone ("title" or "name") does not make it another when the answer is the same
     return _kinds_differ(task.answer_kind, other.answer_kind) and answers_differ(task.answer, other.answer)
 
 
-def _similar_reason(task: Task, other: Task, similar: float, threshold: float) -> str:
-    said = f"similarity {similar:.3f} to {other.id} (threshold {threshold:g})"
+def _similar_reason(task: Task, other: Task, similar: float, threshold: float, how: str = "") -> str:
+    said = f"similarity {similar:.3f} to {other.id} (threshold {threshold:g})" + (f"; {how}" if how else "")
     if answers_differ(task.answer, other.answer):  # asked again, answered otherwise: one answer is probably wrong
         said += f"; the same question with another answer ({task.answer!r} against {other.answer!r}): check both"
     return said

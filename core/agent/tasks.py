@@ -25,7 +25,9 @@ An answer is correct when it equals the gold answer after both went through the 
 Whatever the rules, both are first put in Unicode NFKC form and trimmed. The rules then apply in this fixed
 order, whatever order the task lists them in:
 
-1. `numbers`: number words from zero to ninety-nine become digits (`twelve` = `12`, `Twenty-one` = `21`);
+1. `numbers`: the digits of every script are ASCII digits (`١٢٠٠`, `۱۲۰۰`, `१२००` and `๑๒๐๐` = `1200`), and the
+   Arabic decimal and thousands separators between digits are `.` and `,` (`١٫٥` = `1.5`, `١٬٠٢٤` = `1024`);
+   number words from zero to ninety-nine become digits (`twelve` = `12`, `Twenty-one` = `21`);
    thousands separators go (`1,024` = `1024`); a decimal loses its trailing zeros (`3.50` = `3.5`, `3.0` = `3`),
    except one that may be a thousands separator (`1.000` stays: it is one thousand where `.` groups thousands);
    a decimal point with no digit before it gets a 0 (`.5` = `0.5`), and a minus sign is `-` (`−3` = `-3`), as
@@ -36,9 +38,10 @@ order, whatever order the task lists them in:
    %, km, m, cm, mm, kg, g, s, min, h, MB, GB.
 3. `punctuation`: apostrophes are removed (`don't` = `dont`); every other punctuation character (Unicode's
    category P: in ASCII `! " # & ( ) * , - . / : ; ? @ [ \\ ] _ { }`) becomes a space (`state-of-the-art` =
-   `state of the art`), except `%`, `.` or `,` between two digits (`3.5` stays), and a sign or a decimal point
-   that begins a number (`-3`, `.5` and `-.5` stay; `-3` is not `3`), a minus sign or a dash there written `-`
-   (`–3` = `-3`). Symbols are not punctuation and stay: `+ $ | ~ ^ = < >` and the backtick (`C++`, `$5`).
+   `state of the art`), except `%`, `.` or `,` between two digits (`3.5` stays, as do the Arabic `١٫٥` and
+   `١٬٠٢٤`), and a sign or a decimal point that begins a number (`-3`, `.5` and `-.5` stay; `-3` is not `3`), a
+   minus sign or a dash there written `-` (`–3` = `-3`). Symbols are not punctuation and stay: `+ $ | ~ ^ = < >`
+   and the backtick (`C++`, `$5`).
 4. `whitespace`: runs of spaces, tabs and newlines become one space.
 5. `case`: letters are case-folded (`Transformer` = `transformer`, `Straße` = `STRASSE`); last, so that it
    also folds the symbols `units` wrote (with both, `50 megabytes` = `50 mb` = `50 MB`).

@@ -32,7 +32,7 @@ from ..agent.candidates import (
 )
 from ..agent.funnel import HAND_MADE, format_funnel, funnel, named_tasks, task_key, write_funnel_chart
 from ..agent.model import Task
-from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, make_embedder
+from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, make_embedder, wording_note
 from ..agent.references import Reference
 from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
@@ -465,6 +465,10 @@ def cmd_filter(args: argparse.Namespace) -> int:
     if verdicts:
         said.append(f"{verdicts} similar verdict(s) of reviewers kept as given")
     print("; ".join([*said, f"{kept} candidate(s) left to review"]))
+    compared = [*against, *(c.task for c in filtered  # the tasks compared: those judged, and the accepted
+                            if c.status in ("candidate", "accepted") or c.filter is not None)]
+    if note := wording_note(embedder, compared):  # texts the embedder does not read: judged by their wording
+        print(f"note: {note}")
     return 0
 
 
