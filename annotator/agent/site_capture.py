@@ -9,7 +9,9 @@ Like "Save a page from the web" (site_saver.py), capturing goes online, so it ru
 off-the-record profile. The page is loaded in a view of the stated viewport (1920x1080 by default); once it
 has loaded and settled, DevTools (on a loopback port of this process only) gives what is kept:
 `Accessibility.getFullAXTree` and `DOM.getDocument` (the tree and its elements' XPaths),
-`Page.captureScreenshot` with `captureBeyondViewport` (the full page, not just the viewport),
+`Page.captureScreenshot` (the full page, not just the viewport: with `captureBeyondViewport` when it is taller
+than the view; across, the view's width from where the page starts, its right-hand side for a right-to-left page
+wider than the view: `_full_page_shot`),
 `Page.captureSnapshot` (the MHTML, Blink's writer, the same the saver uses), and the Network domain's events
 (the HTTP status and every redirect followed). Links are read by a script in the ApplicationWorld, which runs
 even with page scripts off; GET forms are read by the crawl from the MHTML (core's `form_targets`: each submitted
@@ -595,11 +597,8 @@ class ChromiumRenderer(OnlinePage):
         content = metrics.get("cssContentSize") or metrics.get("contentSize") or {}
         page_height = int(content.get("height") or 0)
         height = min(max(page_height, self.viewport[1]), MAX_SCREENSHOT_HEIGHT)
-        shot = self.devtools.call("Page.captureScreenshot", {
-            "format": "png", "captureBeyondViewport": True, "fromSurface": True,
-            "clip": {"x": 0, "y": 0, "width": self.viewport[0], "height": height, "scale": 1}},
-            timeout_s=self._left())
-        png = base64.b64decode(shot["data"])
+        left = _start_across(metrics, self._js("scrollX", min(RENDERER_PROBE_S, self._left())), self.viewport[0])
+        png = self._screenshot(left, height)
         size = struct.unpack(">II", png[16:24]) if png[:8] == b"\x89PNG\r\n\x1a\n" else (0, 0)
         if page_height > height:
             warnings = [*warnings, _screenshot_cut(page_height, height)]
@@ -620,6 +619,19 @@ class ChromiumRenderer(OnlinePage):
             mhtml=mhtml.encode("utf-8"), ax_nodes=ax_nodes, dom=dom, screenshot=png,
             screenshot_size=(int(size[0]), int(size[1])), links=[str(u) for u in found.get("links") or []],
             engine=self.engine, viewport=self.viewport, page_height=page_height, warnings=warnings)
+
+    def _screenshot(self, left: int, height: int) -> bytes:
+        """The PNG of the page's `height` px from its top, the view's width from `left` (`_full_page_shot`), with
+        the view's scrollbars left out: they are no part of the page (captureBeyondViewport leaves them out of a
+        page taller than the view; a page as tall as the view would show a horizontal one at its bottom)."""
+        self.devtools.call("Emulation.setScrollbarsHidden", {"hidden": True}, timeout_s=self._left())
+        try:
+            shot = self.devtools.call("Page.captureScreenshot", _full_page_shot(left, self.viewport, height),
+                                      timeout_s=self._left())
+        finally:
+            with contextlib.suppress(DevToolsError):  # (a screenshot that failed is said as its own failure)
+                self.devtools.call("Emulation.setScrollbarsHidden", {"hidden": False}, timeout_s=self._left())
+        return base64.b64decode(shot["data"])
 
     def _back_to_served_url(self) -> str:
         """When the page's script made it show another URL than it was served from (history.pushState, which
@@ -871,6 +883,31 @@ def _loop_said(loop: list[str]) -> str:
     origins = {urlsplit(url)[:2] for url in loop}
     shown = [urlunsplit(("", "", *urlsplit(url)[2:4], "")) or "/" for url in loop] if len(origins) == 1 else loop
     return " → ".join(shown)
+
+
+def _start_across(metrics: dict[str, Any], scroll_x: object, width: int) -> int:
+    """Where a page's screenshot starts across, in `Page.getLayoutMetrics`' CSS px from its content's left edge: where
+    the page starts, as the view first shows it. That is 0 for a page written left to right; a page wider than the
+    view whose root (html or body) is right to left starts at its right-hand side, where its lines start and where
+    its scrolling starts, so its screenshot is its right-hand `width` px, not its left where its lines end.
+    `scroll_x`: the page's `scrollX` (0 where it starts, below 0 leftwards of an RTL page's start); when the page gave
+    none (a busy renderer), where the view is."""
+    layout = metrics.get("cssLayoutViewport") or metrics.get("layoutViewport") or {}
+    content = metrics.get("cssContentSize") or metrics.get("contentSize") or {}
+    view_x = float(layout.get("pageX") or 0)
+    start = view_x - (float(scroll_x) if isinstance(scroll_x, int | float) else 0.0)
+    # The capture lays the page out without the view's scrollbar: a clip of `width` starts at most this far right.
+    rightmost = max(0.0, float(content.get("width") or 0) - width)
+    return round(min(max(0.0, start), rightmost))
+
+
+def _full_page_shot(left: int, viewport: tuple[int, int], height: int) -> dict[str, Any]:
+    """`Page.captureScreenshot`'s parameters for the page's `height` px from its top, the view's width from `left`.
+    Beyond the viewport only for a page taller than the view: Chromium 140 draws a right-to-left page (html or body
+    dir=rtl) shifted right when captureBeyondViewport's clip is the view's own size (at 1920x1080 its start, 155 px,
+    fell off the right), while the view's own picture of it is right; at any other size it is right too."""
+    return {"format": "png", "fromSurface": True, "captureBeyondViewport": height > viewport[1],
+            "clip": {"x": left, "y": 0, "width": viewport[0], "height": height, "scale": 1}}
 
 
 def _screenshot_cut(page_height: int, height: int) -> str:
