@@ -3,11 +3,14 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 # Debian packages QtWebEngine needs on a bare machine (libraries Chromium loads, fonts, a virtual display).
+# Fonts: DejaVu and Liberation for Latin, Greek, Cyrillic, Hebrew and Arabic; Droid Sans Fallback for Chinese and
+# Japanese, Nanum for Korean, TLWG for Thai, Noto Color Emoji: pages in those scripts are labelled by eye, and an
+# agent's screenshots show them, only where a font draws them (else empty boxes).
 DEB_PACKAGES := libnss3 libxkbcommon0 libxkbcommon-x11-0 libxcomposite1 libxdamage1 libxrandr2 libgbm1 \
 	libasound2 libegl1 libgl1 libopengl0 libxkbfile1 libxshmfence1 libdbus-1-3 libfontconfig1 libxtst6 \
 	libxcb-cursor0 libxcb-icccm4 libxcb-keysyms1 libxcb-shape0 libxcb-randr0 libxcb-render-util0 \
 	libxcb-xinerama0 libxcb-image0 libxi6 libglib2.0-0 libgssapi-krb5-2 libudev1 fonts-dejavu-core \
-	fonts-liberation xvfb xauth
+	fonts-liberation fonts-droid-fallback fonts-nanum fonts-thai-tlwg fonts-noto-color-emoji xvfb xauth
 
 .PHONY: run test test-ray lint bench system-deps clean package
 
