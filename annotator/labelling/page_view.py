@@ -309,10 +309,13 @@ class PageView(QWidget):
 
     def _show_archive(self, path: Path, data: bytes, snapshot: Snapshot) -> None:
         """Chromium splits an archive on CRLF only: one whose lines end in LF alone (written by hand, by a script
-        or by a tool other than a browser) shows as an empty page, while the core reads it. Such an archive is
-        shown as the core read it, written again in Chromium's layout (the core's HTML, so the page's elements and
-        XPaths are the core's; its images and stylesheets kept); one that cannot be, from the core's HTML alone."""
-        if not _has_bare_line_feeds(data):
+        or by a tool other than a browser) shows as an empty page, while the core reads it. And it reads a 7bit or
+        8bit part's lines joined, and lines that are not UTF-8 as Latin-1 (`Snapshot.chromium_reads_otherwise`): a
+        page in Shift_JIS shows as mojibake, while the core reads, and the user labels, the text the bytes hold.
+        Such an archive is shown as the core read it, written again in Chromium's layout (the core's HTML, so the
+        page's elements, XPaths and texts are the core's; its images and stylesheets kept); one that cannot be,
+        from the core's HTML alone."""
+        if not (_has_bare_line_feeds(data) or snapshot.chromium_reads_otherwise):
             self.offline.load_mhtml(path)
         elif (archive := _archive_as_read(snapshot)) is not None:
             self.offline.load_mhtml_bytes(archive, path.name)

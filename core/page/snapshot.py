@@ -34,6 +34,16 @@ Decisions a caller may need to know:
   `=A=41`, not `=AA`), and a warning names the part, how many there are and where the first is: the page opens
   as the browser shows it, and the text its author did not write is stated.
 - **Duplicates.** When two parts share a Content-Location the later one wins, as in Chromium, with a warning.
+- **Parts Chromium reads line by line.** A part's bytes are read as written, whatever its Content-Transfer-Encoding.
+  Chromium reads a `7bit`, `8bit` or quoted-printable part line by line (lines end in CRLF): each line that is not
+  UTF-8 it takes as Latin-1 and re-encodes in UTF-8, so a page in Shift_JIS or windows-1251 shows as mojibake, and a
+  `7bit` or `8bit` part's lines it joins without their breaks, so words either side of a break run together and a
+  tag split over two lines becomes another element (checked with QtWebEngine). That is a reading nobody wrote, so
+  it is not followed: the archive is read as its bytes say, `Snapshot.chromium_reads_otherwise` says a browser
+  opening the file shows another page (the app shows it from the snapshot as read), and a warning says so.
+- **Title.** The page's own title, as `document.title` gives it; the archive's Subject header only for a page
+  without one (Chromium writes the title it had into the Subject, but a hand-made archive's Subject may be anything,
+  or raw bytes in a legacy charset).
 - **Shapes Chromium also opens.** An archive that is one `text/html` part (a page saved without resources) is
   read as that page; a multipart inside a part (the HTML in a `multipart/alternative`) is read as the parts it
   holds, at most 8 deep.
@@ -53,6 +63,7 @@ from ..errors import SnapshotError, shortened
 from ..file_kinds import NotRegularFile, TooLarge, read_regular_file
 from ..wording import counted
 from .charset import PRESCAN_BYTES, decode_html, decode_or_replace, decode_windows_1252, resolve_charset
+from .charset import _first_bad_utf_8_byte as first_bad_utf_8_byte  # the charset reader's own: where UTF-8 ends
 
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 DEFAULT_URL = "http://recordlens.invalid/page"
@@ -85,6 +96,9 @@ class Snapshot:
     warnings: list[str] = field(default_factory=list)
     kind: str = "html"  # how the bytes were read: "html" or "mhtml" (the suffix to store them under)
     media_type: str = "text/html"  # the main part's type: "application/xhtml+xml" for a page saved from XHTML
+    # True when Chromium, opening the archive file itself, reads a part otherwise than its bytes say (a 7bit or 8bit
+    # part's lines joined, lines that are not UTF-8 taken as Latin-1): a view shows the snapshot as read instead.
+    chromium_reads_otherwise: bool = False
 
     @property
     def suffix(self) -> str:
@@ -147,6 +161,7 @@ def read_mhtml(data: bytes, *, name: str | None = None) -> Snapshot:
     _warn_if_main_part_is_not_the_saved_page(headers, parts, parts[main], warnings)
     html, charset = _main_html(parts[main], label, warnings)
     last_dropped = cut and _accept_truncation(parts, main, html, label, warnings)
+    read_otherwise = _warn_of_parts_chromium_reads_otherwise(parts, warnings)
     if not cut and not closed:
         warnings.append(
             "The archive ends right after a boundary line, without its closing boundary: "
@@ -161,6 +176,7 @@ def read_mhtml(data: bytes, *, name: str | None = None) -> Snapshot:
         warnings=warnings,
         kind="mhtml",
         media_type=parts[main].mime_type or "text/html",
+        chromium_reads_otherwise=read_otherwise,
     )
 
 
@@ -514,7 +530,7 @@ def _ending_of_last_part(part: _Part) -> str:
     letters = _BLANKS.sub(b"", part.body)
     if not letters:
         return "cut"  # cut in its headers, or right after them
-    if part.headers.get("content-transfer-encoding", "").strip().lower() != "base64" or _NOT_BASE64.search(letters):
+    if _transfer_encoding(part) != "base64" or _NOT_BASE64.search(letters):
         return "unknown"
     if len(letters) % 4:
         return "cut"
@@ -554,10 +570,14 @@ def _resource(part: _Part, warnings: list[str]) -> Resource | None:
     return Resource(location, part.content_id, part.headers.get("content-type", ""), data)
 
 
+def _transfer_encoding(part: _Part) -> str:
+    return part.headers.get("content-transfer-encoding", "").strip().lower()
+
+
 def _decode_transfer(part: _Part, warnings: list[str]) -> bytes:
     """Undo a part's Content-Transfer-Encoding; ValueError says why it cannot be undone, and a warning what was
     kept as written."""
-    body, encoding = part.body, part.headers.get("content-transfer-encoding", "").strip().lower()
+    body, encoding = part.body, _transfer_encoding(part)
     if encoding in ("", "7bit", "8bit", "binary"):
         return body
     if encoding == "quoted-printable":
@@ -661,6 +681,51 @@ def _malformed_escapes_said(part: _Part, malformed: _MalformedEscapes) -> str:
             f"does. The first is {repr(malformed.first)[1:]}, on line {malformed.line:,} of the part's body.")
 
 
+# --- parts Chromium reads otherwise ----------------------------------------------------------------------------
+
+# Chromium's MHTML reader takes these parts line by line, each line that is not UTF-8 as Latin-1 (re-encoded in
+# UTF-8, then decoded in the page's charset: mojibake), and joins the lines of 7bit and 8bit parts without their
+# CRLF (checked with QtWebEngine). A binary part, or one that names no encoding, it takes as its bytes.
+_READ_BY_LINES = {"7bit", "8bit", "quoted-printable"}
+_LINES_JOINED = {"7bit", "8bit"}
+
+
+def _warn_of_parts_chromium_reads_otherwise(parts: list[_Part], warnings: list[str]) -> bool:
+    """Whether Chromium, opening the archive file itself, reads some part otherwise than its bytes say; a warning
+    names the first such part, what Chromium does to it and what that shows."""
+    found = [(part, changes) for part in parts if (changes := _how_chromium_reads_otherwise(part))]
+    if not found:
+        return False
+    part, changes = found[0]
+    others = f" {counted(len(found) - 1, 'other part')} likewise." if len(found) > 1 else ""
+    warnings.append(
+        f"{part.describe().capitalize()} has Content-Transfer-Encoding {_transfer_encoding(part)}, which Chromium "
+        f"reads otherwise than the bytes say: it {' and '.join(done for done, _ in changes)}. Opened in a browser, "
+        f"the file shows {' and '.join(shown for _, shown in changes)}; RecordLens reads the bytes as written (a "
+        f"page in its own charset), and the app shows the page as read.{others}"
+    )
+    return True
+
+
+def _how_chromium_reads_otherwise(part: _Part) -> list[tuple[str, str]]:
+    """What Chromium does to this part's bytes, each with what it shows ([]: it reads them as written)."""
+    encoding = _transfer_encoding(part)
+    if encoding not in _READ_BY_LINES:
+        return []
+    body = part.body.rstrip(b"\r\n")  # the breaks that end a part lead to its boundary: joined, they change nothing
+    changes = []
+    # a line break never cuts a UTF-8 sequence: the body is UTF-8 exactly when each of its lines is
+    not_utf_8 = first_bad_utf_8_byte(body)
+    if not_utf_8 < len(body):
+        line = body.count(b"\n", 0, not_utf_8) + 1
+        changes.append((f"takes its lines that are not UTF-8 (the first is line {line:,} of the part's body) as "
+                        "Latin-1", "other characters (mojibake)"))
+    if encoding in _LINES_JOINED and b"\r\n" in body:
+        changes.append(("joins its lines, dropping their line breaks", "the words either side of a line break run "
+                        "together (and a tag split over two lines as another element)"))
+    return changes
+
+
 # --- URL and title -----------------------------------------------------------------------------------------------
 
 
@@ -678,9 +743,12 @@ def _saved_from_url(html: str) -> str | None:
 
 
 def _title_of(headers: dict[str, str], html: str, warnings: list[str]) -> str | None:
-    if "subject" in headers:
-        return _decode_rfc2047(headers["subject"], warnings)
-    return title_from_html(html)
+    """The page's own title, as `document.title` gives it; the Subject header only for a page without one (or with
+    an empty one): Chromium writes the page's title there, a hand-made archive anything, even raw legacy bytes."""
+    own = title_from_html(html)
+    if own or "subject" not in headers:
+        return own
+    return _decode_rfc2047(headers["subject"], warnings)
 
 
 # <title>, and the elements whose content holds titles document.title passes over: an SVG (or MathML) one is

@@ -91,7 +91,7 @@ def test_a_chrome_saved_archive_gives_its_html_url_title_and_resources() -> None
     assert "Camera — $399</li>\n<li><iframe" in snapshot.html
     assert snapshot.html.endswith("</body></html>")
     assert snapshot.url == "https://shop.example.com/cameras?page=2"
-    assert snapshot.title == "Caméras – Shop"
+    assert snapshot.title == "Caméras"  # the page's own <title>, as document.title; not the Subject "Caméras – Shop"
     assert snapshot.charset == "utf-8"  # from the page's <meta>, Chrome's part header names none
     assert snapshot.warnings == []
     assert set(snapshot.resources) == {
@@ -134,7 +134,7 @@ def test_a_written_archive_reads_back_the_same_html_url_title_and_resources() ->
 
     assert snapshot.html == NON_ASCII_HTML
     assert snapshot.url == "https://example.com/ü?q=日本"
-    assert snapshot.title == "Café 🎉 日本"
+    assert snapshot.title == "Café 日本 🎉"  # the page's own <title>; the Subject written only stands in for none
     assert snapshot.charset == "utf-8"
     assert list(snapshot.resources.values()) == list(RESOURCES)
     assert snapshot.resource("cid:logo@example.com") == RESOURCES[0]
@@ -408,7 +408,7 @@ def test_bytes_invalid_in_the_declared_charset_become_u_fffd_with_a_warning() ->
         ("plain ASCII", "plain ASCII"),
     ],
 )
-def test_the_subject_header_gives_the_title_rfc_2047_decoded(subject: str, title: str) -> None:
+def test_the_subject_header_gives_a_page_without_a_title_its_title_rfc_2047_decoded(subject: str, title: str) -> None:
     assert read_mhtml(mhtml(HTML_PART, top=f"Subject: {subject}\n")).title == title
 
 
@@ -628,7 +628,7 @@ def test_read_snapshot_tells_mhtml_from_html_by_content(tmp_path: Path) -> None:
     assert read_snapshot(as_mhtml).html == "<html><body>plain</body></html>"
     assert "named .mhtml but holds plain HTML" in read_snapshot(as_mhtml).warnings[0]
     assert read_snapshot(plain).warnings == [] and read_snapshot(str(plain)).source == plain
-    assert read_snapshot(CHROME_MHTML).title == "Caméras – Shop"
+    assert read_snapshot(CHROME_MHTML).title == "Caméras"
 
 
 def test_a_snapshot_is_a_plain_dataclass_others_can_build() -> None:
