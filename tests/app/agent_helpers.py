@@ -116,6 +116,14 @@ def candidates_file(tmp_path: Path, *seeds: str) -> Path:
     return path
 
 
+def three_questions(path: Path) -> Path:
+    """A candidates file at `path` of three candidates not reviewed yet, gen-1 to gen-3 ("Question N?")."""
+    save_candidates(path, [Candidate(task=Task(id=f"gen-{n}", instruction=f"Question {n}?", answer=f"answer {n}",
+                                               category="lookup", start_url=HOME, site="demo-site"),
+                                     seeds=("lookup-1",), model="fake") for n in (1, 2, 3)])
+    return path
+
+
 def short_waits(monkeypatch) -> None:
     """A Wait a recording or a replay carries out gives the page 0.2 s rather than its second (snapshots do not
     change): for tests whose point is not how long a Wait lasts."""

@@ -16,25 +16,19 @@ import pytest
 
 from recordlens.annotator.agent.review_queue import ReviewQueue
 from recordlens.core.agent import candidates as candidates_module
-from recordlens.core.agent.candidates import Candidate, load_candidates, lock_path, save_candidates
-from recordlens.core.agent.model import Task
+from recordlens.core.agent.candidates import Candidate, load_candidates, lock_path
 from recordlens.core.cli.command import main
 from recordlens.core.errors import AgentError
-from tests.app.agent_helpers import DEMO_TASKS
+from tests.app.agent_helpers import DEMO_TASKS, three_questions
 from tests.candidates_writers import ReviewInBetween, lock_held_elsewhere
 
 pytestmark = pytest.mark.app
-HOME = "https://papers.example.org/"
 
 
 @pytest.fixture
 def candidates(tmp_path: Path) -> Path:
     """Three candidates not reviewed yet, gen-1 to gen-3."""
-    path = tmp_path / "cand.jsonl"
-    save_candidates(path, [Candidate(task=Task(id=f"gen-{n}", instruction=f"Question {n}?", answer=f"answer {n}",
-                                               category="lookup", start_url=HOME, site="demo-site"),
-                                     seeds=("lookup-1",), model="fake") for n in (1, 2, 3)])
-    return path
+    return three_questions(tmp_path / "cand.jsonl")
 
 
 @pytest.fixture

@@ -15,23 +15,17 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from recordlens.annotator.agent.window import AgentWindow
-from recordlens.core.agent.candidates import Candidate, load_candidates, save_candidates
-from recordlens.core.agent.model import Task
+from recordlens.core.agent.candidates import load_candidates, save_candidates
 from recordlens.core.cli.command import main
-from tests.app.agent_helpers import DEMO_SITE
+from tests.app.agent_helpers import DEMO_SITE, three_questions
 
 pytestmark = pytest.mark.app
-HOME = "https://papers.example.org/"
 
 
 @pytest.fixture
 def candidates(tmp_path: Path) -> Path:
     """Three candidates not reviewed yet, gen-1 to gen-3."""
-    path = tmp_path / "g5.jsonl"
-    save_candidates(path, [Candidate(task=Task(id=f"gen-{n}", instruction=f"Question {n}?", answer=f"answer {n}",
-                                               category="lookup", start_url=HOME, site="demo-site"),
-                                     seeds=("lookup-1",), model="fake") for n in (1, 2, 3)])
-    return path
+    return three_questions(tmp_path / "g5.jsonl")
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ left them untouched."""
 
 from __future__ import annotations
 
+import collections
 import os
 import shutil
 from pathlib import Path
@@ -59,3 +60,17 @@ def gemini_extract(run_dir: Path, server: FakeGemini, *more: str, pages: Path = 
     Gemini `server`, quiet, with `more` options."""
     return ("extract", "--method", "gemini", "--pages", str(pages), "--out", str(run_dir), "--base-url", server.url,
             "-q", *more)
+
+
+def page_records_read(monkeypatch: pytest.MonkeyPatch) -> collections.Counter[str]:
+    """The files of `_run/` read from now on, but run.json, each with the times it was read."""
+    reads: collections.Counter[str] = collections.Counter()
+    read_text = Path.read_text
+
+    def counted(path: Path, *args: object, **kwargs: object) -> str:
+        if path.parent.name == "_run" and path.name != "run.json":
+            reads[path.name] += 1
+        return read_text(path, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "read_text", counted)
+    return reads

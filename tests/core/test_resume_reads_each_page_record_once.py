@@ -4,36 +4,20 @@ made, which are held already), as `runs --add` does: one `ResumedRun` holds what
 
 from __future__ import annotations
 
-import collections
-import pathlib
 from pathlib import Path
 
 import pytest
 
-from tests.core.cli_runs import EXTRACT, run
+from tests.core.cli_runs import EXTRACT, page_records_read, run
 from tests.core.cli_runs import gemini_extract as extract
 from tests.fake_gemini import FakeGemini, answer
-
-
-def _page_records_read(monkeypatch: pytest.MonkeyPatch) -> collections.Counter[str]:
-    """The files of `_run/` read from now on, but run.json, each with the times it was read."""
-    reads: collections.Counter[str] = collections.Counter()
-    read_text = pathlib.Path.read_text
-
-    def counted(path: pathlib.Path, *args: object, **kwargs: object) -> str:
-        if path.parent.name == "_run" and path.name != "run.json":
-            reads[path.name] += 1
-        return read_text(path, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pathlib.Path, "read_text", counted)
-    return reads
 
 
 def test_a_resume_of_a_whole_run_reads_each_page_record_once(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     out = tmp_path / "run"
     assert run(capsys, *EXTRACT, str(out), "-q")[0] == 0
-    reads = _page_records_read(monkeypatch)
+    reads = page_records_read(monkeypatch)
     code, _, err = run(capsys, *EXTRACT, str(out), "-q")
     assert code == 0 and "0 extracted, 4 already there" in err, err
     assert reads == {f"{page}.json": 1 for page in ("1", "2", "3", "4")}, reads
@@ -45,7 +29,7 @@ def test_a_resume_of_a_stopped_run_reads_the_records_of_the_pages_it_holds_once(
     out = tmp_path / "run"
     with FakeGemini(default=answer("[]")) as server:
         assert run(capsys, *extract(out, server, "--max-requests", "2"))[0] == 3  # pages 1 and 2
-        reads = _page_records_read(monkeypatch)
+        reads = page_records_read(monkeypatch)
         code, _, err = run(capsys, *extract(out, server))
     assert code == 0 and "2 extracted, 2 already there" in err, err
     assert reads["1.json"] == reads["2.json"] == 1, reads

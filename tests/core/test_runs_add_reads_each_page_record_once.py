@@ -3,27 +3,11 @@
 
 from __future__ import annotations
 
-import collections
-import pathlib
 from pathlib import Path
 
 import pytest
 
-from tests.core.cli_runs import EXTRACT, demo_project, run
-
-
-def _page_records_read(monkeypatch: pytest.MonkeyPatch) -> collections.Counter[str]:
-    """The files of `_run/` read from now on, but run.json, each with the times it was read."""
-    reads: collections.Counter[str] = collections.Counter()
-    read_text = pathlib.Path.read_text
-
-    def counted(path: pathlib.Path, *args: object, **kwargs: object) -> str:
-        if path.parent.name == "_run" and path.name != "run.json":
-            reads[path.name] += 1
-        return read_text(path, *args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(pathlib.Path, "read_text", counted)
-    return reads
+from tests.core.cli_runs import EXTRACT, demo_project, page_records_read, run
 
 
 def test_runs_add_reads_each_page_record_once(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -31,7 +15,7 @@ def test_runs_add_reads_each_page_record_once(tmp_path: Path, capsys: pytest.Cap
     project = demo_project(capsys, tmp_path / "p")
     out = tmp_path / "run"
     assert run(capsys, *EXTRACT, str(out), "-q")[0] == 0
-    reads = _page_records_read(monkeypatch)
+    reads = page_records_read(monkeypatch)
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(out))
     assert code == 0 and f"stored {out} as run 1" in err, err
     assert reads == {f"{page}.json": 1 for page in ("1", "2", "3", "4")}, reads
