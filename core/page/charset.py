@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..errors import shortened
-from .charset_detection import CharsetGuess, guess_charset
+from .charset_detection import KOI8_RU, CharsetGuess, guess_charset
 
 PRESCAN_BYTES = 1024  # the HTML standard's limit for finding a <meta> charset (Chromium looks on within <head>)
 
@@ -124,11 +124,6 @@ def _browser_errors(codec: str, replace: bool) -> str:
     except LookupError:
         codecs.register_error(name, lambda error: _browser_bytes(error, codec, replace))
     return name
-
-
-# Python's koi8_u is KOI8-U; the Encoding Standard's is KOI8-RU, with two Belarusian letters in place of two
-# box-drawing characters
-_KOI8_RU = str.maketrans({"\u255d": "\u045e", "\u256c": "\u040e"})
 
 
 def decode_windows_1252(raw: bytes) -> str:
@@ -388,7 +383,7 @@ def decode_or_replace(raw: bytes, charset: tuple[str, str], what: str, warnings:
                         "it reads as one U+FFFD.")
         return "\ufffd" if raw else ""
     text = _decode_as_browsers_do(raw, codec, name, what, warnings)
-    return text.translate(_KOI8_RU) if name == "koi8-u" else text
+    return text.translate(KOI8_RU) if name == "koi8-u" else text  # KOI8-RU, as browsers read it
 
 
 def _decode_as_browsers_do(raw: bytes, codec: str, name: str, what: str, warnings: list[str]) -> str:

@@ -131,3 +131,32 @@ def test_a_thai_page_reads_as_chromium_shows_it(offline_page, tmp_path):
     path.write_bytes(archive(page("สวัสดีชาวโลก วันนี้เป็นวันที่ดี " * 20, "cp874"), None))
     assert read_snapshot(path).charset == "windows-874"
     assert_core_reads_as_shown(offline_page, path)
+
+
+HEBREW = "הספר החדש של הסופר נמכר היטב בחנויות ברחבי הארץ, והקוראים ממליצים עליו לחברים"
+UKRAINIAN = "Привіт світе, це довгий український текст про магазин з книжками та іграшками, їжак"
+
+
+@pytest.mark.parametrize(
+    ("text", "codec"),
+    [
+        # Hebrew read as windows-1251 before: its letters sit where that code page has small Cyrillic ones
+        pytest.param("שלום עולם, היום יום יפה", "cp1255", id="hebrew-short-1255"),
+        pytest.param("שלום עולם, היום יום יפה", "iso8859-8", id="hebrew-short-8859-8"),
+        pytest.param(HEBREW, "cp1255", id="hebrew-1255"),
+        pytest.param(HEBREW * 20, "iso8859-8", id="hebrew-long-8859-8"),
+        pytest.param("מחיר: 120 ₪ · חייל צה״ל נסע לת״א מבית־הספר", "cp1255", id="hebrew-signs"),
+        # Ukrainian in KOI8-U read as windows-1256 before (koi8-u was no candidate)
+        pytest.param("Привіт світе, як справи?", "koi8-u", id="ukrainian-short"),
+        pytest.param(UKRAINIAN, "koi8-u", id="ukrainian"),
+        # small Russian letters in KOI8-R sit where windows-1256 has Arabic ones; Arabic's comma is punctuation
+        pytest.param("он пошел в лес за грибами", "koi8-r", id="russian-small-letters"),
+        pytest.param("مرحبا بالعالم، هذا", "cp1256", id="arabic-comma"),
+        pytest.param("Γεια σου κόσμε", "cp1253", id="greek-short"),
+    ],
+)
+def test_a_page_whose_bytes_two_code_pages_read_alike_is_read_as_chromium_reads_it(offline_page, tmp_path, text,
+                                                                                   codec):
+    path = tmp_path / "page.mhtml"
+    path.write_bytes(archive(page(text, codec), None))
+    assert_core_reads_as_shown(offline_page, path)
