@@ -695,7 +695,7 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
     report.warnings += [f"page {source.name}: {w}" for w in snapshot.warnings]
     if check is not None:
         _count_labels(report, source.name, unresolved or [], check)
-        project.label_checks.remember(source.name, check)
+        project.label_checks.remember(source.name, check, records or [])
 
 
 def _in_the_project_already(project: Project, source: PageSource, data: bytes, report: ImportReport) -> bool:
@@ -861,7 +861,7 @@ def _replace_labels(project: Project, source: PageSource, report: ImportReport) 
     report.replaced.append(source.name)
     report.replaced_labels += len(records)
     _count_labels(report, source.name, unresolved, check)
-    project.label_checks.remember(source.name, check)
+    project.label_checks.remember(source.name, check, records)
 
 
 @dataclass(frozen=True)

@@ -67,9 +67,11 @@ class LabelChecks:
         self._keep(page_id, digest, check, training)
         return check, training
 
-    def remember(self, page: str, check: PageCheck) -> None:
-        """Keep a check just made of the page's true records as they stand (an import checks what it stores)."""
-        page_id, digest, _ = self._lookup(page, self._project.true_records(page))
+    def remember(self, page: str, check: PageCheck, records: Sequence[Sequence[str]]) -> None:
+        """Keep a check just made of these true records of the page (an import checks what it stores), under the
+        digest of those very records: the page's as they stand now may hold an edit committed since the import's
+        own (the app, another command), and that check would then be used for records it never saw."""
+        page_id, digest, _ = self._lookup(page, records)
         self._keep(page_id, digest, check)  # its training digest is made when first asked (`training_digest`)
 
     def labelled(self, *, scored_only: bool = False, except_pages: Sequence[str] = ()) -> Iterator[PageCheck]:

@@ -30,6 +30,7 @@ from ..runs.run_files import (
     ran_to_its_end,
     stored_run_description,
 )
+from ..wording import counted, listed
 from .db import StoreError, now
 from .exporter import changed_since_import, saved_copies_missing
 from .files import content_hash
@@ -40,10 +41,15 @@ from .runs import RunInfo, StoredScore
 from .schema import TRUE_PAGE_STATUSES
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
+Scored = tuple[DatasetScore, list[str], dict[str, str]]
+
+# How many times a score is made while another process keeps storing the run's predictions anew (`runs --add` of its
+# folder gone on, a Propose session going on): each time only the pages stored anew are scored again (the others'
+# scores, stored, are kept), and a page still stored anew at the last is left without a score, said
+_ATTEMPTS = 3
 
 
-def score_stored_run(project: Project, run_id: int, progress: Progress = lambda names: names
-                     ) -> tuple[DatasetScore, list[str], dict[str, str]]:
+def score_stored_run(project: Project, run_id: int, progress: Progress = lambda names: names) -> Scored:
     """Score run `run_id` page by page, store the per-page scores in the project; return them, warnings, and
     the scored pages the run holds no records for (page -> why: it failed on them, or never extracted them),
     which the scores count as empty predictions.
@@ -51,8 +57,35 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     A page whose saved copy is gone from `snapshots/` stops the score before anything is stored, named, as it
     stops an export. A page whose stored score still holds (`_still_scored`) keeps it, unparsed: after labels
     changed on a few pages of a thousand, those few are scored again, with the figures a score of every page
-    gives."""
-    run = project.runs.get(run_id)
+    gives. A page whose prediction was stored anew (by another process, or a job of the app) while it was scored
+    (`_stored_anew`) keeps no score of the prediction as it was read: it is scored again from the run as it is then."""
+    stored_anew: dict[str, None] = {}  # every page stored anew while it was scored, in the order found
+    for _ in range(_ATTEMPTS):
+        (result, warnings, left_out), moved = _score_once(project, run_id, progress)
+        if not moved:
+            break
+        stored_anew |= dict.fromkeys(moved)
+    if stored_anew:  # the figures are of the run as it holds those pages now, or, for those still moving, not kept
+        warnings.insert(0, _stored_anew_words(run_id, list(stored_anew), moved))
+    return result, warnings, left_out
+
+
+def _stored_anew_words(run_id: int, stored_anew: Sequence[str], moving: Sequence[str]) -> str:
+    """What a score says of the pages whose prediction was stored anew while it was scored: scored again as the run
+    holds them now, but for those stored anew again at its last try (`moving`), whose scores are not kept."""
+    said = (f"run {run_id}'s predictions of {counted(len(stored_anew), 'page')} ({listed(stored_anew)}) were stored "
+            "anew while it was scored (`runs --add` of its folder, a Propose session going on)")
+    if not moving:
+        return f"{said}: scored again as the run holds them now"
+    return (f"{said}; at its last of {_ATTEMPTS} tries {counted(len(moving), 'page')} ({listed(moving)}) were stored "
+            "anew again: their figures here are of the predictions as they were read, and are not kept (the run reads "
+            "stale until scored again)")
+
+
+def _score_once(project: Project, run_id: int, progress: Progress) -> tuple[Scored, list[str]]:
+    """`score_stored_run` once, and the pages whose prediction was stored anew while it ran, whose scores of
+    what it read are not stored (`_stored_anew`)."""
+    run = project.runs.get(run_id)  # its predictions stamp read before its predictions are
     # a run of two settings' records scores as none (`runs --add` refuses its folder): refused before anything is
     # stored, for `score --project`, `runs --compare` and the app's Review alike
     refuse_a_stored_run_of_other_settings(project, run, str(project.root))
@@ -95,10 +128,28 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     result = DatasetScore([fresh[name] if name in fresh else kept[name] for name in truth_pages])
     warnings += [said for said in map(truth_naming_nothing, result.pages) if said]  # as `score` of folders says
     with project.writing():  # the new scores and the old ones dropped, at once
-        project.runs.add_scores(run_id, DatasetScore(list(fresh.values())), changes_seen=changes_seen, at=started)
+        # As for labels (`changes_seen`): a prediction stored anew since it was read dropped its page's score when
+        # it committed (`add_predictions`); a score of what it was would be put back as if current
+        moved = _stored_anew(project, run, truth_pages, (predictions, errors))
+        current = [score for name, score in fresh.items() if name not in moved]
+        project.runs.add_scores(run_id, DatasetScore(current), changes_seen=changes_seen, at=started)
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
         project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
-    return result, warnings, left_out
+    return (result, warnings, left_out), moved
+
+
+def _stored_anew(project: Project, run: RunInfo, pages: Sequence[str],
+                 read: tuple[dict[str, list[list[str]]], dict[str, str]]) -> list[str]:
+    """Of `pages`, those whose prediction in the run (its records, its failure) is no longer the one `read` after
+    `run` was: stored anew by another process meanwhile. Asked inside the transaction that stores the scores, so
+    that none is stored anew between; the predictions are read again only when the run's stamp moved (a prediction
+    stored anew is a new row, above every other)."""
+    if project.runs.get(run.id).predictions_stamp == run.predictions_stamp:
+        return []
+    predictions, errors = read
+    now_predictions, now_errors = project.runs.predictions(run.id), project.runs.errors(run.id)
+    return [name for name in pages
+            if (predictions.get(name), errors.get(name)) != (now_predictions.get(name), now_errors.get(name))]
 
 
 def _refuse_unreadable_copies(project: Project, truth_pages: Sequence[str]) -> None:
