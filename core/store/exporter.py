@@ -50,6 +50,11 @@ made none)`), so that each decision is written once and the lines stay one per r
 read as a page without records); the other lines have [] / "". A project with no other annotator's labels has
 them empty everywhere. The nexteval format has no place for them.
 
+Every format reads the project as one state, that of its start (`Project.reading`), however long it runs and
+whatever the app or another command changes meanwhile: a page marked back in progress and reworked while a
+nexteval export runs is written as it was when the export began (labelled, with its records of then), never with
+its unfinished records as ground truth, a state the project never held. The changes are the next export's.
+
 An `out` that is the project's own folder or lies inside it (its `snapshots/`) is refused before anything is
 written (`output_paths.outside_of`, as `project copy` refuses a copy there): the export would mix with the
 project's files and could not be imported back from there. A jsonl or csv target that is a folder is refused too.
@@ -114,9 +119,19 @@ def export_project(project: Project, fmt: str, out: str | Path,
                      "as imported), and an export there could not be imported back: export to a folder outside it")
     if fmt != "nexteval":
         writable_file(export_file(out, fmt), f"the {fmt} export")  # a folder of that name: said, not "Is a directory"
-    pages = project.pages()
-    if fmt == "nexteval":
-        return export_nexteval(project, pages, out, progress, all_pages=all_pages)
+    # One state of the project from the page list to the last page's records, whatever the app changes meanwhile
+    # (an export of a large project takes minutes): a page unmarked and being reworked since the list was read
+    # is exported as it was when marked labelled, never its unfinished records as ground truth
+    with project.reading():
+        pages = project.pages()
+        if fmt == "nexteval":
+            return export_nexteval(project, pages, out, progress, all_pages=all_pages)
+        return _export_table(project, pages, fmt, out, progress)
+
+
+def _export_table(project: Project, pages: Sequence[PageInfo], fmt: str, out: Path, progress: Progress
+                  ) -> ExportSummary:
+    """The jsonl or csv export of `pages` (see the module notes)."""
     warnings: list[str] = []
     records = _RecordCount()
     path = export_file(out, fmt)

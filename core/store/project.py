@@ -22,10 +22,13 @@ changed. Each such upgrade is said once to the user: `take_upgrades` gives those
 from __future__ import annotations
 
 import bisect
+import contextlib
 import difflib
 import json
+import os
 import shlex
 import sqlite3
+import tempfile
 import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
@@ -35,12 +38,13 @@ from pathlib import Path
 
 import sqlite_utils
 
+from .. import atomic
 from ..errors import full_disk, shortened
 from ..page.dataset import PAGE_SUFFIXES, LoadedPage, dataset_pages, load_page, natural_key
 from .adjudication import KEEP, MERGED, Adjudication
 from .agent_data import AgentData
 from .db import Connection, Provenance, StoreError, connect, dumps, full_or_nearly, now
-from .files import SNAPSHOTS, snapshot_name_problem, snapshot_path
+from .files import SNAPSHOTS, remove_stale_files, snapshot_name_problem, snapshot_path
 from .label_checks import LabelChecks
 from .label_sets import Annotators
 from .removed_files import REMOVED, copy_database, stamped
@@ -193,14 +197,140 @@ def take_upgrades() -> list[SchemaUpgrade]:
 
 
 def init_project(folder: str | Path) -> Project:
-    """Create a project folder (or make an empty folder one) and open it."""
+    """Create a project folder (or make an empty folder one) and open it. Its database is made whole under a hidden
+    name and only then named `project.db` (`_new_database`): an init stopped part way (a full disk, a kill) leaves
+    no `project.db` that the next init would take for a project and every command for a broken one. A `project.db`
+    that such a stop left all the same (an earlier RecordLens made it in place) is taken over, as it holds nothing
+    (`_left_by_an_unfinished_init`): its tables are made where it is, as opening it would make them."""
     root = Path(folder)
-    if (root / PROJECT_DB).exists():
+    database = root / PROJECT_DB
+    if database.exists() and not _left_by_an_unfinished_init(root):
         raise StoreError(f"{root} is already a RecordLens project")
     if root.exists() and not root.is_dir():
         raise StoreError(f"{root} exists and is not a folder{_a_saved_page(root)}")
+    made = [folder for folder in (root, root / SNAPSHOTS) if not folder.exists()]
     (root / SNAPSHOTS).mkdir(parents=True, exist_ok=True)
+    if not database.exists():
+        with _taken_back_if_it_fails(made, database):
+            _new_database(root)
     return _open(root)
+
+
+@contextmanager
+def _taken_back_if_it_fails(made: Sequence[Path], database: Path) -> Iterator[None]:
+    """The folders an init `made` (the project's, its `snapshots/`) removed again, while still empty, when making
+    its `database` fails: a failed init leaves nothing of itself."""
+    try:
+        yield
+    except BaseException:
+        if not database.exists():  # (else another init made the project meanwhile: the folders are its own now)
+            for folder in reversed(made):
+                with contextlib.suppress(OSError):
+                    folder.rmdir()
+        raise
+
+
+def _new_database(root: Path) -> None:
+    """`root`'s `project.db`, made with every table under a hidden name beside it, written through to the disk and
+    only then given its name, never over a `project.db` another init made meanwhile. The hidden name is the one
+    `atomic` gives a file being written (`.project.db.RANDOM.tmp`), so that what a killed init leaves is removed
+    by the next init once it is minutes old, as a killed export's leftovers are."""
+    database = root / PROJECT_DB
+    remove_stale_files(atomic.temporaries_of(database), root)
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{PROJECT_DB}.", suffix=".tmp", dir=root)
+    except OSError as error:
+        raise _not_made(root, error) from None
+    os.close(fd)
+    made = Path(name)
+    try:
+        _make_tables(root, made)
+        _name_it(made, database)
+    except (OSError, sqlite3.Error) as error:
+        raise _not_made(root, error) from None
+    finally:
+        made.unlink(missing_ok=True)  # linked to its name already, or an init that failed
+
+
+def _make_tables(root: Path, made: Path) -> None:
+    """Every table of this schema in the new database file `made`, which is then written through to the disk."""
+    conn = sqlite3.connect(made)
+    try:
+        conn.execute("PRAGMA journal_mode = MEMORY")  # no journal file beside it for a kill to leave
+        Project(root, sqlite_utils.Database(conn, execute_plugins=False)).upgrade(keep_earlier=False)
+    finally:
+        conn.close()
+    os.chmod(made, atomic.file_mode())  # the mode SQLite gives a database it makes, not mkstemp's private 0600
+    with open(made, "rb") as written:
+        os.fsync(written.fileno())
+
+
+def _name_it(made: Path, database: Path) -> None:
+    """Give the whole database file `made` the name `database`, never replacing a file of that name: a hard link,
+    which fails on a name taken; where the file system has none (FAT, some shares), the name is first taken by an
+    empty file, then the database renamed over it."""
+    try:
+        os.link(made, database)
+    except FileExistsError:
+        raise StoreError(f"{database.parent} is already a RecordLens project (made meanwhile)") from None
+    except OSError:
+        try:
+            with open(database, "x"):
+                pass
+        except FileExistsError:
+            raise StoreError(f"{database.parent} is already a RecordLens project (made meanwhile)") from None
+        os.replace(made, database)
+    atomic.sync_folder(database.parent)  # its name too survives a power cut
+
+
+def _not_made(root: Path, error: OSError | sqlite3.Error) -> BaseException:
+    """The refusal of an init whose database could not be made (nothing of it is left): a full disk in its one
+    wording; another failure of a file as it is, of SQLite as it says it."""
+    if full_or_nearly(error, root):
+        detail = error.strerror if isinstance(error, OSError) else str(error)
+        return StoreError(f"cannot create the project database in {root}: "
+                          + full_disk(root, detail=detail, then="create the project again (nothing of it was made)"))
+    if isinstance(error, OSError):
+        return error
+    return StoreError(f"cannot create the project database in {root} ({error}); nothing of it was made")
+
+
+def _left_by_an_unfinished_init(root: Path) -> bool:
+    """Whether `root`'s `project.db` is what a `project init` stopped part way by an earlier RecordLens (which made
+    it in place) left, holding nothing of a project: the file empty (0 bytes, without a write-ahead log holding
+    writes beside it) or a database of no table (its tables never committed), in a folder that holds no saved page
+    and none of the folders a project in use makes (`removed/`, `models/`). A project's database emptied by a crash
+    is never taken for one while the project's pages are there: it is said as that (`open_project`)."""
+    database = root / PROJECT_DB
+    try:
+        if not database.is_file() or not _holds_no_table(database):
+            return False
+        return not any(path.is_file() for path in (root / SNAPSHOTS).rglob("*")) and not any(
+            (root / folder).exists() for folder in (REMOVED, _MODELS))
+    except OSError:
+        return False
+
+
+_MODELS = "models"  # the project's selector models (`learnt_model.PROJECT_MODEL`'s folder)
+
+
+def _holds_no_table(database: Path) -> bool:
+    """Whether SQLite reads no table and no schema version in `database` (read only: nothing is written to it);
+    an empty file does so only without a write-ahead log holding writes beside it."""
+    if database.stat().st_size == 0:
+        wal = database.with_name(f"{database.name}-wal")
+        return not wal.is_file() or wal.stat().st_size == 0
+    try:
+        db = connect(database, read_only=True)
+    except StoreError:
+        return False  # damaged, foreign or unreadable: not ours to take over
+    try:
+        tables = db.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
+        return tables == 0 and int(db.execute("PRAGMA user_version").fetchone()[0]) == 0
+    except sqlite3.Error:
+        return False
+    finally:
+        db.close()
 
 
 def _not_a_project(root: Path) -> str:
@@ -252,10 +382,22 @@ def open_project(folder: str | Path) -> Project:
     if (root / PROJECT_DB).stat().st_size == 0:
         # SQLite would take it for a new database and the next import would start a project over the old
         # one's snapshots: what a crash or a full disk left is said, and nothing is written
-        raise StoreError(f"{root / PROJECT_DB} is empty (0 bytes), not a project database: a crash or a full disk "
-                         f"may have emptied it; put back a copy from a backup (the pages are still in "
-                         f"{root / SNAPSHOTS})")
+        raise StoreError(_empty_database(root))
     return _open(root)
+
+
+def _empty_database(root: Path) -> str:
+    """Why a project whose `project.db` is empty (0 bytes) is not opened, and how to go on: in a folder without a
+    saved page, what an unfinished `project init` leaves, which `project init` takes over; else a project's
+    database emptied by a crash or a full disk, which only a backup brings back."""
+    database = root / PROJECT_DB
+    if _left_by_an_unfinished_init(root):
+        return (f"{database} is empty (0 bytes) and the folder holds no saved page: a `recordlens project init` that "
+                f"did not finish (a full disk, a kill) leaves it so; `recordlens project init "
+                f"{shlex.quote(str(root))}` makes the project there (if it was a project that held labels, put "
+                "back a copy of its project.db from a backup instead)")
+    return (f"{database} is empty (0 bytes), not a project database: a crash or a full disk may have emptied it; "
+            f"put back a copy from a backup (the pages are still in {root / SNAPSHOTS})")
 
 
 def _open(root: Path) -> Project:
@@ -317,6 +459,28 @@ class Project(Connection):
                 yield
         finally:
             self._step = outer
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """What is read inside is one state of the project: as last committed when the first read inside was made,
+        whatever another process (the app, another command) commits meanwhile. A long read (an export, minutes on a
+        large project) so never joins a page's status read before a change to its records read after it. WAL lets
+        the writers go on while it reads; they never wait for it. Reads only: a write inside would join this
+        transaction (`writing`) and fail where another process wrote since. Inside a transaction already open, the
+        reads are part of that one."""
+        conn = self.db.conn
+        if conn.in_transaction:
+            yield
+            return
+        conn.execute("BEGIN")  # deferred: the state is taken by the first read inside
+        try:
+            yield
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        if conn.in_transaction:
+            conn.execute("COMMIT")
 
     def upgrade(self, *, keep_earlier: bool = True) -> None:
         """Create or migrate the schema; a no-op, without taking the write lock, when it is current. A project of

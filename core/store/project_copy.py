@@ -5,7 +5,9 @@ Exports are for other tools (the NEXT-EVAL layout holds a dataset's truth only);
 for another machine or a colleague. The database is copied with SQLite's online backup, so a copy made while the
 app or another command has the project open is still one consistent state; the files beside it follow (a file
 that a change needs is written before the change is stored, so every file the copied database names is there).
-The copy is made in a hidden folder beside the destination and renamed into place when whole: a copy stopped
+The copy is made in a hidden folder beside the destination and renamed into place when whole, every file and
+folder of it written through to the disk before the rename and the destination's folder after it (a power cut
+soon after leaves no copy that looks whole, its database naming saved pages left empty): a copy stopped
 part way leaves no folder that looks like a project (a killed one leaves its hidden folder, which the next copy
 to that destination removes). A project that lacks a saved page is refused before anything is written.
 
@@ -23,7 +25,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..atomic import folder_mode
+from ..atomic import folder_mode, sync_folder
 from ..errors import full_disk, is_disk_full
 from ..output_paths import outside_of
 from ..owner_files import owner_line, process_alive
@@ -79,6 +81,7 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
             if dest.exists():
                 dest.rmdir()  # empty, checked above
             partial.rename(dest)
+            sync_folder(dest.parent)  # the rename too survives a power cut
         except BaseException as error:
             shutil.rmtree(partial, ignore_errors=True)
             if _the_copy_failed(error, root, dest.parent):
@@ -224,13 +227,17 @@ def _back_up(source: sqlite3.Connection, target: Path) -> None:
 
 def _copy_files(root: Path, into: Path) -> int:
     """Everything in the project folder but its database (snapshots, models, removed pages), modes kept; a
-    write left unfinished by a killed process (a hidden temporary file) is not part of the project."""
+    write left unfinished by a killed process (a hidden temporary file) is not part of the project. Every file
+    and folder is written through to the disk (as `atomic` writes the user's files) before the copy is renamed
+    into place: after a power cut, a copy there is whole, never a database naming saved pages left empty."""
     copied = 0
+    made: list[Path] = []
     for folder, names, files in os.walk(root):
         here = Path(folder)
         relative = here.relative_to(root)
         names[:] = [n for n in names if not n.startswith(".") and (here / n).resolve() != into.resolve()]
         (into / relative).mkdir(exist_ok=True)
+        made.append(into / relative)
         for name in files:
             if name.startswith(".") or (relative == Path(".") and name in _DATABASE_FILES):
                 continue
@@ -240,6 +247,17 @@ def _copy_files(root: Path, into: Path) -> int:
                 if relative.parts[:1] == (SNAPSHOTS,):
                     raise  # a saved page is never taken away while a project is in use
                 continue  # moved while the folder was walked (a model set aside, a removed page put back)
+            _written_through(into / relative / name)
             copied += 1
     (into / SNAPSHOTS).mkdir(exist_ok=True)
+    for folder in {*made, into / SNAPSHOTS}:  # each once, its files' names in it (the copy's own folder too)
+        sync_folder(folder)
     return copied
+
+
+def _written_through(path: Path) -> None:
+    """The file at `path` written through to the disk. A file of the copy needs no atomic write of its own
+    (`atomic.copy_file`'s rename and folder sync per file): it is new, in a hidden folder renamed whole into
+    place, and its folder is synced once, by the caller."""
+    with open(path, "rb") as written:
+        os.fsync(written.fileno())
