@@ -7,13 +7,15 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import owner_files
 from ..agent.axtree import SiteTrees
 from ..agent.browsers import BrowserKind, browser_kind, browser_names, default_browser, rendered_viewport
 from ..agent.engine_runs import run_agent_on_engine
@@ -64,6 +66,7 @@ from ..output_paths import is_chart, writable_file
 from ..runs.engines import ClusterLostError, EngineError, LostWithWorkers
 from ..store import StoreError
 from ..store.agent_data import ChangedTaskError
+from ..store.runs import RUNNING_MARKS
 from ..wording import counted, listed
 from . import capture as capture_cli
 from . import task_pipeline
@@ -230,10 +233,12 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         raise AgentError(f"no agent run {args.resume} in {args.project} to resume: {args.project} is not a project")
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
     browser = None
+    running = contextlib.ExitStack()  # the run's lock, held from before its episodes are read until it ends
     try:
         resumed = _resumed_run(project, args, tasks) if args.resume is not None else None
         kept: dict[tuple[str, int], bool] = {}
         if resumed is not None:
+            running.enter_context(_running_the_agent_run(folder, args.resume))
             tasks = [t for t in tasks if t.id in resumed["task_ids"]]
             _take_resumed_settings(args, resumed, digest, site)
             # Asked for once the run's own --base-url is known: the resume command a keyless endpoint's run prints
@@ -278,6 +283,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                 "observes": observes(kind.screenshots, observations),
                 "observation": list(observations) if observations is not None else None,
                 "viewport": rendered_viewport(browser)})
+            running.enter_context(_running_the_agent_run(folder, run_id))
 
         spent = _SessionCost(caller, earlier)
 
@@ -326,6 +332,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         close = getattr(browser, "close", None)
         if callable(close):
             close()
+        running.close()
     cut = [t for t in done if t.stop in CUT_STOPS]
     score = shlex.join(["recordlens", "agent", "eval", "--project", str(args.project), "--run", str(run_id)])
     print(f"agent run {run_id}: {_succeeded(done, kept, len(tasks) * args.runs)}; score it with `{score}`")
@@ -334,6 +341,35 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
               f"{_resume_command(args, run_id, key)}", file=sys.stderr)
         return 3
     return 0
+
+
+@contextlib.contextmanager
+def _running_the_agent_run(project_dir: Path, run_id: int) -> Iterator[None]:
+    """Hold agent run `run_id`'s lock (`owner_files`, in the project's hidden `.running/`, beside the marks of the
+    extraction runs it carries out) while this process runs it, begun or resumed: two sessions of one run at once
+    would each run, and pay for, its missing episodes, store them twice, and each write the run's cost as what it
+    read before plus its own. The second is refused at once, naming who runs it. A lock whose holder was killed is
+    taken over, and said; where none can be taken (a file system without locks), the run goes on, and that is said."""
+    path = project_dir / RUNNING_MARKS / f"agent-run-{run_id}"
+    try:
+        path.parent.mkdir(exist_ok=True)
+        lock = owner_files.take(path)
+    except owner_files.Held as held:
+        raise AgentError(f"agent run {run_id} of {project_dir} is being run by {owner_files.owner_named(held.owner)} "
+                         f"right now ({path}): wait for it to end (or stop it), then resume it if it did not finish; "
+                         "two sessions of one run at once would each run, and pay for, its missing episodes and "
+                         "store them twice") from None
+    except OSError as error:
+        warn(f"the lock of agent run {run_id} cannot be taken ({error.strerror or error}): a second `agent run "
+             f"--resume {run_id}` started while this one runs would not be refused")
+        yield
+        return
+    for line in owner_files.taken_over(lock, f"a session of agent run {run_id} of {project_dir}"):
+        warn(line)
+    try:
+        yield
+    finally:
+        owner_files.release(lock)
 
 
 def _answer_said(answer: str | None) -> str:

@@ -16,6 +16,7 @@ from ..wording import counted, listed
 from .engines import Engine, LocalEngine, UnitFailedError
 from .run_files import (
     ADDED_FROM,
+    EXTRACTS_THEM_AGAIN,
     META_DIR,
     SEEDS_ASKED,
     STOPPED,
@@ -37,7 +38,7 @@ from .run_files import (
 Progress = Callable[[Iterable[str]], Iterable[str]]
 # What `score` says of a run's pages whose records other settings than the run's made (`made_otherwise_message`)
 MADE_OTHERWISE_SCORED = ("scored as they are, though they are not this run's: its extract command run again without "
-                         "--restart extracts them again with the run's settings")
+                         f"--restart {EXTRACTS_THEM_AGAIN}")
 # ... and of those whose prompt the run's prompt file cannot check (`unchecked_prompt_message`)
 UNCHECKED_SCORED = ("scored as they are: its extract command run again with --prompt-file giving the file where it "
                     "is now checks them (and extracts again any made with another prompt), as does the file put "

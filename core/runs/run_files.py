@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -31,7 +32,7 @@ from ..llm.gemini import (
     paid_carried,
     tokens_as_kept,
 )
-from ..page.dataset import LoadedPage, load_page, record_files
+from ..page.dataset import LoadedPage, load_page, natural_key, record_files
 from ..page.dom import Page
 from ..page.snapshot import read_file_bytes
 from ..records.model import load_records, save_records
@@ -145,6 +146,10 @@ RESUME_FROM = "; run again to resume from page "
 # How a stopped --restart goes on (its stop, and its Ctrl+C line, say it alike): the same command with --restart
 # would start over, and pay again for the pages it did
 WITHOUT_RESTART = "run the same command without --restart"
+# What a run's extract command run again without --restart does of its pages whose records other settings made
+# (`made_otherwise_message`), as `runs --add`, `score` and a stored run's refusal advise it
+EXTRACTS_THEM_AGAIN = ("extracts them again with the run's settings (those among the pages it is given: it sets the "
+                       "others aside)")
 RESTART_STARTS_OVER = "with --restart it would start over and extract every page again"
 
 
@@ -209,6 +214,67 @@ def exit_status(*, stopped: bool = False, endpoint_failed: bool = False, failed:
     if stopped:
         return 4 if endpoint_failed else 3
     return 1 if failed else 0
+
+
+# In a run folder's `_run/`: each `set-aside.STAMP/` keeps the pages a run took out of the folder as not its own
+# (`set_aside_pages`), laid out as a run folder; never read as the run's (`score` and `runs --add` read the folder's
+# own N.json and _run/N.json only), never deleted
+SET_ASIDE = "set-aside"
+_SET_ASIDE_TRIES = 100  # names tried (`set-aside.STAMP`, `set-aside.STAMP-1`, ...): two runs in one second, or more
+
+
+def pages_held(out: Path) -> list[str]:
+    """The pages a run folder holds anything of: their records (`N.json`), or their own record (`_run/N.json`: a
+    failed page, or one a stop left paid for, holds only that)."""
+    records = _page_files(out / META_DIR)
+    records.pop("run", None)  # the run's description, no page's record
+    return sorted({*_page_files(out), *records}, key=natural_key)
+
+
+def _page_files(folder: Path) -> dict[str, list[Path]]:
+    """Page name -> the files of `folder` named for it (`7.json`, and `7.JSON` too where both are: a page's
+    records, as `record_files` reads them); hidden files (a write in progress) aside."""
+    found: dict[str, list[Path]] = {}
+    for entry in sorted(folder.iterdir()) if folder.is_dir() else []:
+        if entry.suffix.lower() == ".json" and not entry.name.startswith("."):
+            found.setdefault(entry.stem, []).append(entry)
+    return found
+
+
+def set_aside_pages(out: Path, names: Sequence[str], *, description: bool = False) -> Path:
+    """Move pages `names` of the run folder `out` (their `N.json` and `_run/N.json`) into a new folder
+    `_run/set-aside.STAMP/`, laid out as a run folder, and return it; with the folder's `_run/run.json` copied there
+    when `description` (the run that made them, before a --restart writes its own over it). Each page's records go
+    before its record, in the order `make_way_for_a_record` keeps: a stop between the two leaves a record without
+    records (a prediction file missing, said so), never records without the record saying what made them (which
+    would be taken for the run's)."""
+    folder = _new_set_aside_folder(out / META_DIR)
+    (folder / META_DIR).mkdir()
+    described = out / META_DIR / "run.json"
+    if description and described.is_file():
+        atomic.write_bytes(folder / META_DIR / "run.json", described.read_bytes())
+    records, own = _page_files(out), _page_files(out / META_DIR)
+    for name in names:
+        for path in records.get(name, []):
+            os.replace(path, folder / path.name)
+        for path in own.get(name, []) if name != "run" else []:
+            os.replace(path, folder / META_DIR / path.name)
+    for moved in (out, out / META_DIR, folder, folder / META_DIR):  # the moves survive a power cut
+        atomic.sync_folder(moved)
+    return folder
+
+
+def _new_set_aside_folder(parent: Path) -> Path:
+    stamp = f"{SET_ASIDE}.{datetime.now(UTC).strftime('%Y-%m-%dT%H-%M-%SZ')}"
+    parent.mkdir(exist_ok=True)
+    for tried in range(_SET_ASIDE_TRIES):
+        folder = parent / (stamp if tried == 0 else f"{stamp}-{tried}")
+        try:
+            folder.mkdir()
+        except FileExistsError:
+            continue
+        return folder
+    raise FileExistsError(f"{parent} holds too many folders named {stamp}")
 
 
 def holds_a_single_run(folder: Path) -> bool:
@@ -696,7 +762,8 @@ class ResumedRun:
                     said = [*known, f"prompt: another SHA-256, not checked: {self.prompt_problem}"]
             if said:
                 made[name] = said
-        return OtherSettings(made, unchecked, self.prompt_problem if unchecked else None)
+        return OtherSettings(made, unchecked, self.prompt_problem if unchecked else None,
+                             not_given=ran_to_its_end(self.described))
 
 
 def _without_prompt(record: Mapping[str, object]) -> dict[str, object]:
@@ -718,6 +785,7 @@ class OtherSettings:
     made: dict[str, list[str]]
     unchecked: list[str]
     prompt_problem: str | None = None
+    not_given: bool = False  # the run ran to its end, so was not given the pages made otherwise
 
     def __bool__(self) -> bool:
         return bool(self.made or self.unchecked)
@@ -725,7 +793,7 @@ class OtherSettings:
     def message(self, whose: str, then: str, then_unchecked: str) -> str:
         """Both kinds said, each once (`made_otherwise_message`, `unchecked_prompt_message`), each with what is done
         of them or what to do (`then`, `then_unchecked`)."""
-        said = [made_otherwise_message(self.made, whose, then)] if self.made else []
+        said = [made_otherwise_message(self.made, whose, then, not_given=self.not_given)] if self.made else []
         if self.unchecked:
             said.append(unchecked_prompt_message(self.unchecked, whose, str(self.prompt_problem), then_unchecked))
         return "; ".join(said)
@@ -741,15 +809,18 @@ def pages_of_other_settings(run_dir: str | Path, described: dict[str, object] | 
     return run.other_settings(name for name in record_files(run_dir) if (run.out / f"{name}.json").is_file())
 
 
-def made_otherwise_message(pages: Mapping[str, list[str]], whose: str, then: str) -> str:
+def made_otherwise_message(pages: Mapping[str, list[str]], whose: str, then: str, *, not_given: bool = False) -> str:
     """The pages of a run whose records other settings than the run's made (`ResumedRun.pages_made_otherwise`), said
-    once: which, how (each way once), and `then` (what is done of them, or what to do)."""
+    once: which, how (each way once), why they are there, and `then` (what is done of them, or what to do).
+    `not_given`: the run ran to its end (`ran_to_its_end`), so it was not given them (a --restart of an earlier
+    RecordLens left the pages it was not given as they were), rather than stopped before it came to them."""
     ways = ways_made_otherwise(pages)
     names = list(pages)
     hold = "holds" if len(names) == 1 else "hold"
+    them = "it" if len(names) == 1 else "them"
+    why = f"was not given {them}" if not_given else f"stopped before it came to {them}"
     return (f"{counted(len(names), 'page')} of {whose} ({listed(names, 8, total=True)}) {hold} records an earlier "
-            f"run of the folder made with other settings ({'; '.join(ways)}), kept by a --restart that stopped "
-            f"before it came to {'it' if len(names) == 1 else 'them'}: {then}")
+            f"run of the folder made with other settings ({'; '.join(ways)}), kept by a --restart that {why}: {then}")
 
 
 def unchecked_prompt_message(names: Sequence[str], whose: str, problem: str, then: str) -> str:

@@ -47,11 +47,14 @@ from .run_files import (
     made_otherwise_message,
     method_said_by_pages,
     note_not_reached,
+    pages_held,
     predicted_on_other_pages,
     prompt_as_recorded_now,
     prompt_of,
+    ran_to_its_end,
     run_description_and_problem,
     run_identity,
+    set_aside_pages,
     ways_made_otherwise,
 )
 
@@ -157,6 +160,8 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
         if held is not None:
             _refuse_predictions_of_other_pages(out, pages_dir, files, wanted, held)
         _remove_unfinished_writes(out)
+        if held is None:  # a --restart: the run before it, of the pages it is not given, is no part of it
+            summary.warnings += _set_aside_the_run_before(out, wanted)
         description = _run_description(extractor, _model_named_before(earlier, extractor, summary))
         if left_out:  # recorded, so that `score` says why these pages have no prediction, not that the run stopped
             description[LEFT_OUT] = {name: NO_ANSWERS for name in left_out}
@@ -168,8 +173,10 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
             _note_how_it_ended(out, description, UNFINISHED)  # until it has finished: a killed run says so
         if held is not None:  # as its run.json says it now (written just above, unless untouched)
             held = ResumedRun.of(out, extractor, read=held)
-            # what a stopped --restart left of the run before it is not this run's: extracted again, said
-            summary.warnings += _pages_made_otherwise(out, wanted, held)
+            # what a stopped --restart left of the run before it is not this run's: extracted again, said; and
+            # set aside, said, where this run is not given its pages
+            summary.warnings += _pages_made_otherwise(out, wanted, held, ran_to_its_end(earlier))
+            summary.warnings += _set_aside_pages_made_otherwise(out, wanted, held, ran_to_its_end(earlier))
         start = time.monotonic()
         requested = _requests_counted(extractor)
         # --- engine dispatch (issue 16) ---
@@ -314,11 +321,44 @@ def _holds_every_page(out: Path, description: dict[str, object], wanted: list[st
     return all(extracted_before(out, name, RunSummary(out), as_written) for name in wanted)
 
 
-def _pages_made_otherwise(out: Path, wanted: list[str], held: ResumedRun) -> list[str]:
+def _pages_made_otherwise(out: Path, wanted: list[str], held: ResumedRun, not_given: bool) -> list[str]:
     """The pages of the run resumed (`held`) whose records other settings made (a --restart with other settings
-    stopped before it came to them), said once: they are extracted again with the run's (`extracted_before`)."""
+    stopped before it came to them; `not_given`: the run before this session ran to its end, so was not given
+    them), said once: they are extracted again with the run's (`extracted_before`)."""
     pages = held.pages_made_otherwise(wanted)
-    return [made_otherwise_message(pages, f"the run in {out}", "extracted again with this run's")] if pages else []
+    return [made_otherwise_message(pages, f"the run in {out}", "extracted again with this run's",
+                                   not_given=not_given)] if pages else []
+
+
+def _set_aside_the_run_before(out: Path, wanted: list[str]) -> list[str]:
+    """A --restart starts the run in `out` over on the pages it is given (`wanted`): the pages the run before held
+    that it is not given (other pages, or pages its method has no answers for) are set aside, with that run's
+    run.json, rather than left as if this run had made them; said. They may have been paid for, so they are kept."""
+    given = set(wanted)
+    others = [name for name in pages_held(out) if name not in given]
+    if not others:
+        return []
+    described = (out / META_DIR / "run.json").is_file()
+    folder = set_aside_pages(out, others, description=described)
+    with_it = " with that run's run.json" if described else ""
+    return [f"--restart: {out} held {counted(len(others), 'page')} of the run before it that "
+            f"{'is' if len(others) == 1 else 'are'} not among the pages given ({listed(others, 8, total=True)}): "
+            f"set aside in {folder}{with_it}, so that the folder holds this run alone"]
+
+
+def _set_aside_pages_made_otherwise(out: Path, wanted: list[str], held: ResumedRun, not_given: bool) -> list[str]:
+    """The pages of the run resumed (`held`) whose records other settings made (what an earlier --restart left of
+    the run before it; `not_given` as `_pages_made_otherwise`) and which this run is not given, so would never
+    extract again: set aside, said, as a run never keeps pages of two settings as its own (`runs --add` would
+    refuse the folder for good)."""
+    given = set(wanted)
+    pages = held.pages_made_otherwise(name for name in pages_held(out) if name not in given)
+    if not pages:
+        return []
+    folder = set_aside_pages(out, list(pages))
+    return [made_otherwise_message(pages, f"the run in {out}", f"not among the pages given now either, so set "
+                                   f"aside in {folder} (a run keeps no page of other settings as its own)",
+                                   not_given=not_given)]
 
 
 def method_of(extractor: Extractor) -> dict[str, object]:

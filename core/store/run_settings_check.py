@@ -20,6 +20,7 @@ from ..extract.gemini import PROMPT_SHA256
 from ..records.model import load_records
 from ..runs.run_files import (
     ADDED_FROM,
+    EXTRACTS_THEM_AGAIN,
     OtherSettings,
     ResumedRun,
     page_record,
@@ -51,8 +52,8 @@ def refuse_a_folder_of_other_settings(folder: Path) -> None:
     found = pages_of_other_settings(folder)
     if found:
         raise RecordLensError(found.message(
-            f"the run in {folder}", "nothing stored: run its extract command again without --restart, which "
-            "extracts them again with the run's settings, then add the folder",
+            f"the run in {folder}", f"nothing stored: run its extract command again without --restart, which "
+            f"{EXTRACTS_THEM_AGAIN}, then add the folder",
             f"nothing stored: {CHECK_THE_PROMPT}, then add the folder; or put the file back where the run names it"))
 
 
@@ -68,8 +69,7 @@ def refuse_a_stored_run_of_other_settings(project: Project, run: RunInfo, where:
     then = f"then add the folder again ({add}) and score the run it is stored as"
     raise RecordLensError(found.message(
         f"run {run.id} from {folder}", "nothing scored, as its figures would mix two settings' records under one "
-        f"run's settings: run its extract command again without --restart, which extracts them again with the "
-        f"run's settings, {then}",
+        f"run's settings: run its extract command again without --restart, which {EXTRACTS_THEM_AGAIN}, {then}",
         f"nothing scored: {CHECK_THE_PROMPT}, {then}; or put the file back where the run names it"))
 
 
