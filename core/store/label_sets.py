@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..atomic import write_text
-from ..page.dataset import natural_key
+from ..page.dataset import lands_outside, natural_key
 from ..text_forms import read_alike, spelling, written
 from .db import Connection, StoreError, dumps, now
 from .removed_files import REMOVED, new_folder, safe_name, stamped
@@ -39,6 +39,8 @@ PROJECT_SET = "project"
 PERSON_PREFIX = "person:"
 SET_ASIDE = "annotators"  # inside the project's `removed/`: the label sets' pages replaced or removed
 SET_ASIDE_FILE = "set-aside.json"
+# How many times `Annotators.remove` sets a set's labels aside before it gives up on a set that changes meanwhile
+_TRIES_WHILE_IT_CHANGES = 3
 
 
 def check_annotator_name(name: str) -> str:
@@ -95,10 +97,16 @@ class SetAside:
         fresh = [(page, records) for page, records in pages if page.page not in self.pages]
         if not fresh:
             return
+        at = self._at or now()
+        gt = (self.folder or root / REMOVED / SET_ASIDE / self._stem(at)) / "gt"
+        outside = next((why for page, _ in fresh if (why := lands_outside(gt, f"{page.page}.json", page.page))), None)
+        if outside is not None:  # a page named as a path (a database changed by hand), refused as export does
+            raise StoreError(f"{self.annotator}'s labels are kept as they are: {outside}; take that page out of the "
+                             f"project first (`recordlens project remove-page`: its copy keeps {self.annotator}'s "
+                             "labels of it)")
         if self.folder is None:
-            self._at = now()
-            self.folder = new_folder(root / REMOVED / SET_ASIDE, stamped(safe_name(self.annotator, "annotator", 60),
-                                                                         self._at))
+            self._at = at
+            self.folder = new_folder(root / REMOVED / SET_ASIDE, self._stem(at))
         for page, records in fresh:
             write_text(self.folder / "gt" / f"{page.page}.json", json.dumps(
                 [list(r) for r in records], ensure_ascii=False, indent=1) + "\n")
@@ -106,6 +114,9 @@ class SetAside:
             self._described[page.page] = {"records": len(records), "source": page.source,
                                           "imported_at": page.imported_at}
         self._write_note()
+
+    def _stem(self, at: str) -> str:
+        return stamped(safe_name(self.annotator, "annotator", 60), at)
 
     def forget(self, pages: Iterable[str]) -> None:
         """Pages kept whose removal did not happen after all (the transaction failed): their copies, and the note's
@@ -239,7 +250,39 @@ class Annotators:
 
     def remove(self, annotator: str, pages: Sequence[str] | None = None) -> SetAside:
         """Take a set (or some of its pages) out of the project, its labels written to a folder first (see the
-        module notes); what was set aside and where."""
+        module notes); what was set aside and where.
+
+        The labels are written before the write lock is taken (a file per page, each written through to the disk:
+        long for a large set, which the app's edits would wait for), and the pages go in a short transaction once
+        they are read again there and found as they were written: which pages go is decided, and checked, in the
+        transaction that deletes them. A set changed meanwhile (an import of more of its labels) is written again,
+        so that what is said removed is the whole set as it then was, or the pages asked for, up to
+        `_TRIES_WHILE_IT_CHANGES` times."""
+        for _ in range(_TRIES_WHILE_IT_CHANGES):
+            going = self._going(annotator, pages)
+            kept = SetAside(annotator, "removed")
+            try:
+                self._keep(kept, going)
+                with self._store.writing() as db:
+                    if self._going(annotator, pages) == going:
+                        for page, _ in going:
+                            page_id = self._store.page_id(page.page)
+                            db.execute("DELETE FROM annotator_labels WHERE annotator = ? AND page_id = ?",
+                                       (annotator, page_id))
+                            db.execute("DELETE FROM annotator_pages WHERE annotator = ? AND page_id = ?",
+                                       (annotator, page_id))
+                        return kept
+            except BaseException:
+                kept.forget(list(kept.pages))  # nothing went: the copies would only mislead
+                raise
+            kept.forget(list(kept.pages))  # the set changed since they were written: written again as it is now
+        raise StoreError(f"{annotator}'s labels not removed: the set changed each of the {_TRIES_WHILE_IT_CHANGES} "
+                         "times they were set aside (an import of their labels going on?); remove them once it "
+                         "has ended")
+
+    def _going(self, annotator: str, pages: Sequence[str] | None) -> list[tuple[SetPage, list[list[str]]]]:
+        """The pages of the set that `remove` takes out (`pages`, or all of them), each with its records, as the
+        project holds them now; or why none can go."""
         held = self._held(annotator)
         if not held:
             known = ", ".join(self.names()) or "none"
@@ -248,19 +291,7 @@ class Annotators:
         if missing:
             raise StoreError(f"{annotator}'s label set holds no page {', '.join(missing)} (its pages: "
                              f"{', '.join(sorted(held, key=natural_key))})")
-        kept = SetAside(annotator, "removed")
-        going = list(dict.fromkeys(pages or held))
-        try:
-            with self._store.writing() as db:
-                self._keep(kept, [(held[page], self.records(annotator, page)) for page in going])
-                for page in going:
-                    page_id = self._store.page_id(page)
-                    db.execute("DELETE FROM annotator_labels WHERE annotator = ? AND page_id = ?", (annotator, page_id))
-                    db.execute("DELETE FROM annotator_pages WHERE annotator = ? AND page_id = ?", (annotator, page_id))
-        except BaseException:
-            kept.forget(going)  # nothing went: the copies would only mislead
-            raise
-        return kept
+        return [(held[page], self.records(annotator, page)) for page in dict.fromkeys(pages or held)]
 
     def _held(self, annotator: str) -> dict[str, SetPage]:
         """The set's pages, by name."""

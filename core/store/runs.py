@@ -6,15 +6,21 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import os
 import shutil
+import socket
+import tempfile
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Self
 
 from .. import atomic, owner_files
-from ..page.dataset import PAGE_READER_VERSION  # kept with each score (schema 7): another reader's is stale
+from ..page.dataset import (
+    PAGE_READER_VERSION,  # kept with each score (schema 7): another reader's is stale
+    lands_outside,
+)
 from ..records.model import save_records
 from ..records.score import DatasetScore, PageFigures
 from ..runs.run_files import (
@@ -41,6 +47,10 @@ INTERRUPTED = "interrupted"  # the outcome of a run still "running" whose proces
 # In a project folder: the owner mark of each run a process carries out now (`Runs.start`), a lock of
 # `owner_files` (hidden: a copy of the project is not carried out by anyone)
 RUNNING_MARKS = ".running"
+# How many times `Runs.delete` writes a run's copy before it gives up on a run that changes while it is written
+_TRIES_WHILE_IT_CHANGES = 3
+# In the hidden name of a deleted run's copy being written: `.ID-METHOD.partial-PID-HOST-XXXXXXXX`
+_PARTIAL = ".partial-"
 
 _log = logging.getLogger(__name__)
 
@@ -136,6 +146,27 @@ class RunDeletion:
     predictions: int
     scores: int
     kept: Path  # the run folder its predictions were written to first (`runs --add` stores it again)
+
+
+@dataclass(frozen=True)
+class _HeldRun:
+    """A run as the project holds it, as stored: its row (id, method, parameters, status, started_at, ended_at and
+    cost, the last two as JSON) and its predictions (page, records as JSON, why it failed), by page."""
+
+    row: tuple[object, ...]
+    pages: tuple[tuple[str, str, str | None], ...]
+
+    @property
+    def stored_run(self) -> StoredRun:
+        return StoredRun.from_row(self.row)
+
+    @property
+    def predictions(self) -> dict[str, list[list[str]]]:
+        return {page: json.loads(records) for page, records, _ in self.pages}
+
+    @property
+    def errors(self) -> dict[str, str]:
+        return {page: error for page, _, error in self.pages if error is not None}
 
 
 @dataclass(frozen=True)
@@ -408,34 +439,74 @@ class Runs:
         """Take a run out of the project with its predictions and scores, in one transaction, its predictions first
         written to a run folder of their own in `removed/runs/` (`write_run_folder`): a deletion that fails leaves
         no folder, a folder that cannot be written leaves the run. Its id is not used again: a removed page's copy
-        that names it leaves its rows out when restored."""
-        kept: Path | None = None
-        try:
-            with self._store.writing() as db:
-                run = self.get(run_id)
-                kept = self._set_aside(run)
-                scores = db.execute("DELETE FROM scores WHERE run_id = ?", (run_id,)).rowcount
-                predictions = db.execute("DELETE FROM predictions WHERE run_id = ?", (run_id,)).rowcount
-                db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
-        except BaseException:
-            if kept is not None:  # the run stays: a copy beside it would only mislead
-                shutil.rmtree(kept, ignore_errors=True)
-            raise
-        return RunDeletion(run, predictions, scores, kept)
+        that names it leaves its rows out when restored.
 
-    def _set_aside(self, run: RunInfo) -> Path:
-        """The run written to a new folder of `removed/runs/` (ID-METHOD.TIME), or why it is not deleted."""
-        parent = Path(self._store.root) / REMOVED / DELETED_RUNS
+        The folder is written before the write lock is taken (a file per page, each written through to the disk:
+        half a minute for a run of thousands of pages, which the app's edits would wait for, then fail), under a
+        hidden name (`_partial_folder`). It gets its own name in the short transaction that deletes the run, once
+        the run is read again there and found as it was written; a run changed meanwhile (a Propose session adding
+        pages, its folder added again) is written again, up to `_TRIES_WHILE_IT_CHANGES` times."""
+        for _ in range(_TRIES_WHILE_IT_CHANGES):
+            held = self._as_held(run_id)
+            partial = self._set_aside(held)
+            kept: Path | None = None
+            try:
+                with self._store.writing() as db:
+                    if self._as_held(run_id) != held:
+                        continue  # written again from what it holds now (`finally` removes this copy)
+                    run = self.get(run_id)
+                    kept = _name_set_aside(partial, held.stored_run)
+                    scores = db.execute("DELETE FROM scores WHERE run_id = ?", (run_id,)).rowcount
+                    predictions = db.execute("DELETE FROM predictions WHERE run_id = ?", (run_id,)).rowcount
+                    db.execute("DELETE FROM runs WHERE id = ?", (run_id,))
+                return RunDeletion(run, predictions, scores, kept)
+            except BaseException:
+                if kept is not None:  # the run stays: a copy beside it would only mislead
+                    shutil.rmtree(kept, ignore_errors=True)
+                raise
+            finally:
+                shutil.rmtree(partial, ignore_errors=True)  # gone once named (renamed): a copy not used
+        raise StoreError(f"run {run_id} not deleted: it changed each of the {_TRIES_WHILE_IT_CHANGES} times its "
+                         f"predictions were written to {self._deleted_runs} (a run still going on?); delete it once "
+                         "it has ended")
+
+    def _as_held(self, run_id: int) -> _HeldRun:
+        """The run's row and its predictions as the project holds them now, as they are stored (compared as such:
+        `delete` reads them again under the write lock)."""
+        row = self._store.one("SELECT id, method, parameters, status, started_at, ended_at, cost FROM runs "
+                              "WHERE id = ?", (run_id,))
+        if row is None:
+            raise StoreError(self._no_run(run_id))
+        rows = self._store.db.execute("SELECT p.name, d.records, d.error FROM predictions d JOIN pages p "
+                                      "ON p.id = d.page_id WHERE d.run_id = ? ORDER BY d.page_id", (run_id,))
+        return _HeldRun(tuple(row), tuple(tuple(prediction) for prediction in rows))
+
+    @property
+    def _deleted_runs(self) -> Path:
+        return Path(self._store.root) / REMOVED / DELETED_RUNS
+
+    def _set_aside(self, held: _HeldRun) -> Path:
+        """The run written to a new hidden folder of `removed/runs/` (`_partial_folder`), or why it is not deleted.
+        The folders left by deletions killed part way go first."""
+        run, parent = held.stored_run, self._deleted_runs
+        stem = _set_aside_stem(run)
         folder: Path | None = None
         try:
-            folder = new_folder(parent, stamped(f"{run.id}-{safe_name(run.method, 'run', 60)}", now()))
-            write_run_folder(folder, run, self.predictions(run.id), self.errors(run.id))
+            _remove_partial_folders_left(parent)
+            folder = _partial_folder(parent, stem)
+            write_run_folder(folder, run, held.predictions, held.errors, named=parent / stem)
+            atomic.sync_folder(folder)  # its `_run/` too survives a power cut
             return folder
-        except OSError as error:
+        except BaseException as error:
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
-            raise StoreError(f"run {run.id} not deleted: its predictions could not be written to {parent} first "
-                             f"({error.strerror or error})") from None
+            if isinstance(error, OSError):
+                raise StoreError(f"run {run.id} not deleted: its predictions could not be written to {parent} "
+                                 f"first ({error.strerror or error})") from None
+            if isinstance(error, StoreError):  # a page named as a path (`write_run_folder`)
+                raise StoreError(f"run {run.id} not deleted: {error}; take that page out of the project first "
+                                 "(`recordlens project remove-page`: its copy keeps what the run held of it)") from None
+            raise
 
     def all(self) -> list[RunInfo]:
         return self._run_infos("", ())
@@ -532,15 +603,16 @@ def _release_mark(path: Path) -> None:
 
 
 def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Sequence[Sequence[str]]],
-                     errors: Mapping[str, str]) -> None:
+                     errors: Mapping[str, str], *, named: Path | None = None) -> None:
     """A stored run as a run folder, as an extractor run writes one and `import_run_folder` reads it: `N.json` per
     page it has records for, `_run/N.json` for a page it failed on (its reason), `_run/run.json` with its method,
     its parameters (the folder it came from aside: the folder read names itself), when it started, why it
     stopped early, if it did, the pages it left out on purpose, and what its cost holds that these files cannot
-    say again (`run_files.STORED_COST`)."""
-    for page, records in predictions.items():
-        if page not in errors:
-            save_records(folder / f"{page}.json", records)
+    say again (`run_files.STORED_COST`).
+
+    A page whose name is a path (`../../notes`: a database changed by hand) is refused, StoreError, before any file
+    is written: its file would land outside the folder, as export and synth refuse it (`lands_outside`), said of
+    the folder `named` (`folder` by default: the one a hidden folder written first will be renamed to)."""
     # A run made in the app keeps each page's record (its calls, tokens, raw answers) in its cost, where
     # `extract` keeps it in _run/N.json: written back there, so that what was paid for is not lost either.
     # A failed page's record holds its status and reason, so it stands for the failure as well
@@ -548,6 +620,12 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
     kept: dict[str, object] = {page: {"status": FAILED, "reason": reason} for page, reason in errors.items()}
     kept |= {page: record for page, record in (page_costs.items() if isinstance(page_costs, dict) else ())
              if isinstance(record, dict)}
+    records = {page: page_records for page, page_records in predictions.items() if page not in errors}
+    outside = _a_file_outside(named or folder, records, kept)
+    if outside is not None:
+        raise StoreError(outside)
+    for page, page_records in records.items():
+        save_records(folder / f"{page}.json", page_records)
     for page, record in kept.items():
         atomic.write_text(folder / META_DIR / f"{page}.json", json.dumps(record, ensure_ascii=False, indent=1,
                                                                          default=str))
@@ -573,6 +651,59 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
         described[STORED_COST] = copied
     atomic.write_text(folder / META_DIR / "run.json", json.dumps(described, ensure_ascii=False, indent=2,
                                                                  default=str))
+
+
+def _set_aside_stem(run: StoredRun) -> str:
+    """`ID-METHOD`: what a deleted run's copy in `removed/runs/` is named by, before its time."""
+    return f"{run.id}-{safe_name(run.method, 'run', 60)}"
+
+
+def _this_host() -> str:
+    return safe_name(socket.gethostname(), "host")
+
+
+def _partial_folder(parent: Path, stem: str) -> Path:
+    """A new hidden folder of `parent` to write a deleted run's copy in, named after this process
+    (`.STEM.partial-PID-HOST-XXXXXXXX`): a deletion killed part way leaves no folder under a name that looks kept
+    (`runs --add` would store the pages it reached as the run), and the next deletion removes it
+    (`_remove_partial_folders_left`)."""
+    parent.mkdir(parents=True, exist_ok=True)
+    folder = Path(tempfile.mkdtemp(prefix=f".{stem}{_PARTIAL}{os.getpid()}-{_this_host()}-", dir=parent))
+    folder.chmod(atomic.folder_mode())  # a folder as mkdir makes it, not mkdtemp's private 0700
+    return folder
+
+
+def _remove_partial_folders_left(parent: Path) -> None:
+    """Remove the hidden folders of deletions killed part way on this machine (their process no longer runs);
+    another machine's, or one being written now, are left be (hidden, they are never taken for a kept copy)."""
+    for left in parent.glob(f".*{_PARTIAL}*"):
+        pid, _, rest = left.name.rpartition(_PARTIAL)[2].partition("-")
+        host = rest.rpartition("-")[0]  # mkdtemp's letters hold no "-"; a host's name may
+        if pid.isdigit() and host == _this_host() and not owner_files.process_alive(socket.gethostname(), int(pid)):
+            shutil.rmtree(left, ignore_errors=True)
+
+
+def _name_set_aside(partial: Path, run: StoredRun) -> Path:
+    """The whole copy written in `partial` given its own name, `ID-METHOD.TIME` (`-K` after it when taken), never
+    over another folder, and the name written through to the disk. Called under the write lock, under which every
+    deletion names its copy: no other takes the name between its reservation and the rename."""
+    parent = partial.parent
+    try:
+        folder = new_folder(parent, stamped(_set_aside_stem(run), now()))
+        folder.rmdir()  # the name reserved: the rename takes its place (Windows renames over no folder)
+        partial.rename(folder)
+        atomic.sync_folder(parent)
+    except OSError as error:
+        raise StoreError(f"run {run.id} not deleted: its copy in {parent} could not be given its name "
+                         f"({error.strerror or error})") from None
+    return folder
+
+
+def _a_file_outside(folder: Path, records: Iterable[str], kept: Iterable[str]) -> str | None:
+    """Why a page's file of a run folder would land outside `folder` (`lands_outside`): the first such page's
+    `N.json` (of `records`) or `_run/N.json` (of `kept`); None when every file lands in it."""
+    files = [(folder, page) for page in records] + [(folder / META_DIR, page) for page in kept]
+    return next((why for within, page in files if (why := lands_outside(within, f"{page}.json", page))), None)
 
 
 # What a run's parameters hold that says nothing to tell it apart from another run of its method.
