@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QProgressBar
 from ...core.errors import RecordLensError
 from ...core.extract import create
 from ...core.llm import KEY_MARK, holds_key_mark
+from ...core.output_paths import OutputPathError
 from ...core.records import new_records
 from ...core.runs import check_the_endpoint
 from ...core.store import (
@@ -150,7 +151,9 @@ class JobController:
         # Project folder -> the runs this window's Propose sessions stored in it (Gemini's): see `own_runs`
         self._own_runs: dict[Path, set[int]] = {}
         self._what = ""  # the running job's name, as it started
-        self._at_quit = ""  # what quitting while it runs loses, asked about first ("": nothing worth a question)
+        # What quitting while it runs loses, asked about first ("": nothing worth a question); a function when it
+        # depends on how far the job has come (an import: the pages not in yet)
+        self._at_quit: str | Callable[[], str] = ""
         self.progress_bar = QProgressBar()
         self.progress_bar.setMaximumWidth(220)
         self.cancel_button = button("Cancel", self.do_cancel_job)
@@ -171,10 +174,11 @@ class JobController:
         return True
 
     def start(self, job: BackgroundJob, what: str, done: str | Callable[[], str] = "done",
-              cancelled: str | Callable[[], str] = "cancelled", at_quit: str = "") -> bool:
+              cancelled: str | Callable[[], str] = "cancelled", at_quit: str | Callable[[], str] = "") -> bool:
         """Run `job` in the background; `done` is said when it ends well (a warning that must outlast it), or
         asked for then, when it depends on what the job found; `cancelled` when it is cancelled (what was kept);
-        `at_quit`, what quitting while it runs would lose: the window asks before it quits (`quitting_loses`)."""
+        `at_quit`, what quitting while it runs would lose, or asked for at the quit when that depends on how far
+        the job has come: the window asks before it quits (`quitting_loses`); "" asks nothing."""
         if self.busy("another job is running"):
             return False
         self.job = job
@@ -229,13 +233,16 @@ class JobController:
 
     def quitting_loses(self, doing: str = "quit") -> tuple[str, str] | None:
         """The question to ask before quitting (or `doing` another thing that stops the job: "open another
-        project") while a job whose work that throws away runs (Learn's minutes of fits), and what it loses; None
-        when no such job runs."""
-        if self.job is None or not self._at_quit:
+        project") while a job whose work that throws away runs (Learn's minutes of fits, the pages an import has
+        not brought in yet), and what it loses; None when no such job runs, or it has nothing left to lose."""
+        if self.job is None:
+            return None
+        loses = self._at_quit() if callable(self._at_quit) else self._at_quit
+        if not loses:
             return None
         started = self.job.started_at
         since = f" (started {_ago(time.monotonic() - started)} ago)" if started is not None else ""
-        return f"{self._what} is running{since}: {doing} anyway?", self._at_quit
+        return f"{self._what} is running{since}: {doing} anyway?", loses
 
     def stop(self) -> None:
         """Cancel the job and wait for its thread (the project is about to close)."""
@@ -287,7 +294,7 @@ class JobController:
         root = window.project.root
         worker.done.connect(lambda *_: self._own_run(root, worker))  # before the window looks at what it wrote
         tally = ProposeTally()
-        worker.proposed.connect(lambda proposal: self._on_proposal(proposal, tally))
+        worker.proposed.connect(lambda proposal: self._on_proposal(proposal, tally, root))
         worker.failed.connect(tally.fail)
         # Said only for the selector's learnt model: Gemini's params name a model too, its own.
         what, warning = f"proposing with {method}{learnt}" + (f" for {note}" if note else ""), ""
@@ -495,8 +502,11 @@ class JobController:
             return
         try:
             kept = forget_project_model(self.window.project.root)
-        except RecordLensError as error:  # models/ cannot be written: the model stays, and Propose still uses it
+        except OutputPathError as error:  # models/ cannot be written: the model stays, and Propose still uses it
             self.window.message(f"the learnt model cannot be set aside: {error}; Propose still uses it", 30000)
+            return
+        except RecordLensError as error:  # another window's Learn, or `train --project`, is writing a model now
+            self.window.message(f"{self._forget_text()} refused: {error}", 30000)
             return
         if kept is None:
             self.window.message("this project has learnt no model: Propose already uses the shipped one")
@@ -504,8 +514,13 @@ class JobController:
         self.window.message(f"Propose uses the shipped model again; the learnt one is kept as "
                             f"{kept.relative_to(self.window.project.root)}", 15000)
 
-    def _on_proposal(self, proposal: Proposal, tally: ProposeTally) -> None:
+    def _on_proposal(self, proposal: Proposal, tally: ProposeTally, root: Path) -> None:
         window = self.window
+        # A page's proposals that came as the window closed its project (a quit) or opened another are not this
+        # window's to store: its project is closed, or another one's page may bear the same name. (A Gemini
+        # session's answers are kept in its run all the same.)
+        if window.closed or window.project.root != root:
+            return
         if not proposal.records:
             tally.empty.append(proposal.page)
             tally.kept[proposal.page] = window.project.page(proposal.page).proposed  # counted by the store

@@ -7,6 +7,7 @@ under Recent messages.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,13 +15,36 @@ from PySide6.QtCore import QMimeData
 from PySide6.QtWidgets import QFileDialog
 
 from ...core.store import ImportReport, Project, import_paths
-from ...core.wording import named_and_more
+from ...core.wording import counted, named_and_more
 from ..qt.jobs import BackgroundJob
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow
 
 PAGE_FILTER = "Saved pages (*.mhtml *.mht *.html *.htm);;All files (*)"
+
+
+@dataclass
+class ImportProgress:
+    """How far an import has come, as its thread goes through the pages (read by the interface thread at a quit):
+    `total` None until its pages are found."""
+
+    total: int | None = None
+    gone_through: int = 0  # pages imported (or refused, or found in the project already); the next one is under way
+
+    def lost_at_quit(self, named: str) -> str:
+        """What a quit now loses, the window's question's details: a cancel stops the import after the page under
+        way, and those not gone through are not imported; "" when no page is left (nothing to ask)."""
+        again = "importing the same again brings them in (the pages already in the project are skipped)"
+        if self.total is None:
+            return f"No page of {named} is imported yet, and none will be: {again}."
+        kept = min(self.gone_through + 1, self.total)  # the page under way is finished first
+        left = self.total - kept
+        if not left:
+            return ""
+        return (f"The import stops after the page under way: {kept:,} of the {counted(self.total, 'page')} found "
+                f"in {named} are gone through by then (imported, each whole, and kept); the other {left:,} "
+                f"{'is' if left == 1 else 'are'} not imported: {again}.")
 
 
 def dropped_paths(mime: QMimeData) -> list[Path]:
@@ -60,22 +84,29 @@ class PageImport:
             return None
         reports: list[ImportReport] = []
         root = self.window.project.root
+        progress = ImportProgress()
 
         def work(project: Project, job: BackgroundJob) -> None:
             def each(sources):  # noqa: ANN001, ANN202 - the core's progress wrapper over its page sources
                 sources = list(sources)
+                progress.total = len(sources)
                 for done, source in enumerate(sources):
                     if job.cancelled:  # stop between pages: those imported so far stay, and so does their report
                         return
+                    progress.gone_through = done
                     job.report(done, len(sources), source.name)
                     yield source
+                progress.gone_through = len(sources)
 
             reports.append(import_paths(project, paths, each))
 
         job = BackgroundJob(root, work)
         job.done.connect(lambda _cancelled, _failure: self._imported(root, reports))
-        what = f"importing {named_and_more([path.name for path in paths], 1)}"
-        if not self.window.jobs.start(job, what, done=lambda: self._summary(reports)):
+        named = named_and_more([path.name for path in paths], 1)
+        # A quit (or opening another project) cancels the import between pages: asked first, as for Learn, with
+        # what is in so far and what is not
+        if not self.window.jobs.start(job, f"importing {named}", done=lambda: self._summary(reports),
+                                      at_quit=lambda: progress.lost_at_quit(named)):
             return None
         # The next dialog opens beside what was imported (a file's folder; a folder's or a dataset's parent).
         self.window.settings.import_folder = str(paths[0].absolute().parent)
@@ -86,7 +117,8 @@ class PageImport:
         """The job has ended (also when cancelled: the pages imported before the cancel are in the project, and
         the report says which)."""
         window = self.window
-        if window.project.root != root:  # another project was opened meanwhile: this import is not its news
+        # The window closed its project (a quit) or opened another meanwhile: this import is not its news
+        if window.closed or window.project.root != root:
             return
         window.refresh_pages()
         if not reports:

@@ -63,6 +63,8 @@ from .review_panel import (
 )
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from ...core.records import ReviewRecord, TextKeyIndex
     from ...core.store import Kept, Label, StoredScore
     from .window_parts import LabellingWindow
@@ -1515,8 +1517,9 @@ class ReviewController:
         def work(project: Project, job: BackgroundJob) -> None:
             score_stored_run(project, run_id, job.each)
 
-        job = BackgroundJob(self.window.project.root, work)
-        job.done.connect(lambda *_: self._after_scoring(run_id))
+        root = self.window.project.root
+        job = BackgroundJob(root, work)
+        job.done.connect(lambda *_: self._after_scoring(run_id, root))
         self.window.jobs.start(job, f"scoring run {run_id}", done=lambda: self._scored_words(run_id))
 
     def _scored_words(self, run_id: int, where: str = "") -> str:
@@ -1531,7 +1534,11 @@ class ReviewController:
         scored = f"run {run_id} was scored{where}" if where else f"run {run_id} scored"
         return f"{scored} on {counted(run.scored_pages, 'page')}: {figures}"
 
-    def _after_scoring(self, run_id: int) -> None:
+    def _after_scoring(self, run_id: int, root: Path) -> None:
+        # Its end came after the window closed the project (a quit), or opened another (whose run `run_id` is
+        # not): nothing to show it on
+        if self.window.closed or self.window.project.root != root:
+            return
         labelled = self._labelled_once()
         self._set_runs(run_id, labelled)
         if run_id != self.run_id:

@@ -3,9 +3,10 @@
 A project keeps the selector trained on its own labelled pages as `PROJECT_MODEL` inside its folder; Propose uses
 it when present (`project_model`). Training it (`train_on_project`, `train --project`, the app's Learn) holds the
 project's lock, sets the model it replaces aside (`save_project_model`), and keeps a model already in place that it
-would write again (`project_model_in_place`); `model_freshness` says whether the model is still the one the labels
-give. The training itself is `extract.training`'s, imported on use: it brings the learner's modules, which opening
-a project does not need.
+would write again (`project_model_in_place`); setting the model aside by hand (`forget_project_model`) is refused
+while a training holds that lock, as its end would write a model again; `model_freshness` says whether the model
+is still the one the labels give. The training itself is `extract.training`'s, imported on use: it brings the
+learner's modules, which opening a project does not need.
 """
 
 from __future__ import annotations
@@ -61,10 +62,10 @@ def training_the_project(project_dir: str | Path) -> Iterator[list[str]]:
         path.parent.mkdir(exist_ok=True)
         lock = owner_files.take(path)
     except owner_files.Held as held:
-        raise RecordLensError(f"the project {project_dir} is being trained by {owner_files.owner_named(held.owner)} "
-                              f"right now ({path}): wait for it to end (or stop it), then train again if its labels "
-                              "changed meanwhile; two trainings of one project at once would each set aside the "
-                              "model the other wrote, and lose the project's earlier model") from None
+        raise RecordLensError(f"{_being_trained(project_dir, held.owner)}: wait for it to end (or stop it), then "
+                              "train again if its labels changed meanwhile; two trainings of one project at once "
+                              "would each set aside the model the other wrote, and lose the project's earlier "
+                              "model") from None
     except OSError as error:
         yield [f"the project's training lock cannot be taken ({error.strerror or error}): a second training of the "
                "project at once would not be refused"]
@@ -73,6 +74,46 @@ def training_the_project(project_dir: str | Path) -> Iterator[list[str]]:
         yield owner_files.taken_over(lock, f"a training of the project {project_dir}")
     finally:
         owner_files.release(lock)
+
+
+def _being_trained(project_dir: str | Path, owner: tuple[str, int] | None) -> str:
+    """"the project P is being trained by process 4242 on host right now (P/models/.training.lock)": how what the
+    training lock refuses (a second training, setting the model aside) names the training that holds it."""
+    return (f"the project {project_dir} is being trained by {owner_files.owner_named(owner)} right now "
+            f"({Path(project_dir) / TRAINING_LOCK})")
+
+
+@contextlib.contextmanager
+def _no_training_meanwhile(project_dir: str | Path) -> Iterator[None]:
+    """Hold the training lock while the project's model is set aside, refused (naming the training) while a
+    training holds it: that training writes a model as it ends, which would undo the setting aside unsaid (and one
+    set aside meanwhile would not be the model that training replaced). Where no lock can be taken here (a read-only
+    folder, a file system without locks), a live holder its file names still refuses; otherwise the setting aside
+    goes on, and says itself why it cannot write, if it cannot. A killed training's lock is taken over, and logged
+    in the words a training says it in (no training is left to say it)."""
+    path = Path(project_dir) / TRAINING_LOCK
+    try:
+        lock = owner_files.take(path)
+    except owner_files.Held as held:
+        raise _refused_while_trained(project_dir, held.owner) from None
+    except OSError:
+        holder = owner_files.holder(path)
+        if holder is not False:
+            raise _refused_while_trained(project_dir, holder if isinstance(holder, tuple) else None) from None
+        yield
+        return
+    try:
+        for note in owner_files.taken_over(lock, f"a training of the project {project_dir}"):
+            _log_warning(note)
+        yield
+    finally:
+        owner_files.release(lock)
+
+
+def _refused_while_trained(project_dir: str | Path, owner: tuple[str, int] | None) -> RecordLensError:
+    return RecordLensError(f"{_being_trained(project_dir, owner)}: its learnt model is not set aside, as that "
+                           "training writes one as it ends, which Propose would use; wait for it to end (or stop "
+                           "it), then set the model aside")
 
 
 def project_model_path(project_dir: str | Path) -> Path:
@@ -90,8 +131,18 @@ def forget_project_model(project_dir: str | Path) -> Path | None:
     """Set the project's own model aside (Propose then uses the shipped one again) and return where it now is;
     None when the project has none. It is kept, replacing one set aside before, so that forgetting is undone by
     moving it back. Where it cannot be set aside (a read-only folder, no permission) an OutputPathError says why,
-    and the model is left in place."""
+    and the model is left in place. While a training of the project runs (its lock held by a live process: `train
+    --project`, another window's Learn) a RecordLensError refuses in the lock's words, whether or not a model is in
+    place yet: the training's end would write the model Propose then uses."""
     path = project_model_path(project_dir)
+    if not path.parent.is_dir():  # no models/: nothing learnt, and no training under way (it makes models/ first)
+        return None
+    with _no_training_meanwhile(project_dir):
+        return _set_aside(project_dir, path)
+
+
+def _set_aside(project_dir: str | Path, path: Path) -> Path | None:
+    """`forget_project_model`'s move, no training running: where the model is kept, None when there is none."""
     if not path.is_file():
         return None
     # Where it goes checked first, in the words a failed Learn uses for its model (a read-only folder, no
