@@ -32,7 +32,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QUndoCommand, QUndoGroup, QUndoStack
 
 from ...core.errors import RecordLensError
-from ...core.store import Change, Project, Provenance, database_problem
+from ...core.store import Change, Project, Provenance, database_problem, mark_as_shown
 
 # Told the page whose labels or status changed, the records to select there (None: keep the selection) and the
 # newest history entry the step wrote (None: it wrote none).
@@ -200,16 +200,23 @@ class LabelCommand(_PageStep):
 
 
 class StatusCommand(_Step):
-    """Mark a page new, proposed, labelled or reviewed."""
+    """Mark a page new, proposed, labelled or reviewed. With `shown` (the status the window showed), only while the
+    page's status is still that one: a mark over one made elsewhere since is refused (`mark_as_shown` raises
+    `ChangedElsewhere`, and nothing is written)."""
 
-    def __init__(self, project: Project, page: str, status: str, by: Provenance, notify: Notify) -> None:
+    def __init__(self, project: Project, page: str, status: str, by: Provenance, notify: Notify,
+                 shown: str | None = None) -> None:
         super().__init__(f"mark page {page} {status}")
         self._project, self._page, self._status, self._by, self._notify = project, page, status, by, notify
-        self._old = project.page(page).status
+        self._shown = shown
+        # With `shown`, the status the mark is made over (it is refused otherwise): what its undo puts back.
+        self._old = shown if shown is not None else project.page(page).status
         self._skip_redo = False
 
     def perform(self) -> Change:
-        change = self._set(self._status, self.text())  # its caller says nothing of what it was: the error does
+        with _saved_or_refused(self.text()):  # its caller says nothing of what it was: the error does
+            change = (self._project.set_status(self._page, self._status, self._by) if self._shown is None
+                      else mark_as_shown(self._project, self._page, self._status, self._by, self._shown))
         self._skip_redo = True
         if change.id is None:
             self.setObsolete(True)

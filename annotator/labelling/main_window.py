@@ -539,6 +539,12 @@ class MainWindow(QMainWindow):
     def current_label(self) -> Label | None:
         return self.label(self.record_panel.current_id() or -1)
 
+    @property
+    def shown_status(self) -> str | None:
+        """The status of the page on show as the window last read it (what its counts line says; None with no
+        page): a mark (L, V) is meant on it, and refused where the project's is no longer that one."""
+        return self._shown_state[1] if self._shown_state is not None else None
+
     def _update_title(self) -> None:
         page = f" — page {_as_read(self.page_name)}" if self.page_name else ""
         lost = " — NOT SAVED: the project's database is gone" if self._database_said else ""

@@ -5,7 +5,10 @@ Every decision (what a click does to a record, which siblings match, where a rec
 every change is an undoable store change on the page's own undo stack, so undo never changes a page other than
 the one on show. Undo and redo restore the page to an entry of its history, which would take back whatever was
 changed since too: they are refused once another window or the command line changed the page after this
-window's last step. The window owns this as `window.record_actions` and shows what the changes leave.
+window's last step. Accept, reject and the page marks (L, V) are meant on what the window shows: made on a record
+or a page status another window or the command line changed since the window read it, they are refused in the same
+words (the store compares inside its write, `judge_as_shown`, `mark_as_shown`), rather than silently take that
+change back. The window owns this as `window.record_actions` and shows what the changes leave.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from ...core.records import (
     toggle_xpath,
     whole_page,
 )
-from ...core.store import REJECTED, Change, Label, Provenance
+from ...core.store import REJECTED, Change, ChangedElsewhere, Label, Provenance, judge_as_shown
 from ...core.wording import counted, listed
 from ..qt.local_time import local_time
 from .commands import LabelCommand, StatusCommand, push, push_all
@@ -231,6 +234,9 @@ class RecordActions:
         try:
             changes = [push(self.stack(page), commands[0])] if len(commands) == 1 else \
                 push_all(self.stack(page), step, list(commands))  # type: ignore[arg-type]
+        except ChangedElsewhere as error:  # before RecordLensError, of which it is one
+            self._refused_as_changed(error, commands[0].text())
+            return None
         except RecordLensError as error:
             none = f" (none of the {len(commands)} changes stored)" if len(commands) > 1 else ""
             self.window.message(f"{failure}{error}{none}", 10000)
@@ -253,6 +259,24 @@ class RecordActions:
         window or the command line changed the page since."""
         newest = self._newest_own_change.get(page)
         return newest is not None and self.window.project.last_change_id(page) != newest
+
+    def _refused_as_changed(self, error: ChangedElsewhere, step: str) -> None:
+        """A verdict or a mark refused by the store: what it was meant on (as the window showed it) was changed
+        elsewhere since. Said as undo says its refusal, and the page shown as the project now is."""
+        numbers = self._numbers([error.record_id]) if error.record_id is not None else []
+        subject = f"record {numbers[0]} of page {error.page}" if numbers else f"page {error.page}"
+        self._say_changed_elsewhere(subject, error.change, f"{step} refused; shown as the project now is")
+
+    def _say_changed_elsewhere(self, subject: str, newest: Change | None, refused: str) -> None:
+        """The one wording of a step refused because another window or the command line changed `subject` (the
+        page, or one record of it) since this window read it (`newest`: the change that did), said after the page
+        is shown as it now is, with its list and history."""
+        window = self.window
+        window.refresh_pages()
+        window.reload_labels()
+        window.tools.refresh_history()
+        by = f" ({what(newest)} by {who(newest.actor)}, {local_time(newest.at)})" if newest is not None else ""
+        window.message(f"{subject} changed elsewhere since{by}: {refused}", 15000)
 
     def _forget_steps(self, page: str) -> None:
         self.stack(page).clear()
@@ -542,7 +566,11 @@ class RecordActions:
         # With words in the finder, the next proposal is looked for among the records found, and said so
         where = (f"on page {self.window.page_name}" if self.window.record_panel.found_ids() is None
                  else "among the records found (Esc lists every record)")
-        changed = self.edit_each(f"{verb} record", ids, lambda i: change(i, self.window.person))
+        # Each record as the list shows it: one changed elsewhere since is refused, not judged anew (`judge_as_shown`)
+        shown = {label.id: label for label in self.window.labels}
+        project, person = self.window.project, self.window.person
+        changed = self.edit_each(f"{verb} record", ids, lambda i: judge_as_shown(project, shown[i], change, person)
+                                 if i in shown else change(i, person))
         if changed is not None:
             if len(ids) == 1:
                 self.window.reload_labels(following)
@@ -821,10 +849,14 @@ class RecordActions:
         window = self.window
         if window.page_name is None:
             return
-        if window.project.page(window.page_name).status == status:
+        # Meant on the status shown: already so only where the project's is too, and refused (`mark_as_shown`)
+        # where another window or the command line changed it since (it would take that change back).
+        shown = window.shown_status
+        if shown == status == window.project.page(window.page_name).status:
             window.message(f"page {window.page_name} is already {status}")
             return
-        command = StatusCommand(window.project, window.page_name, status, window.person, self._on_store_changed)
+        command = StatusCommand(window.project, window.page_name, status, window.person, self._on_store_changed,
+                                shown=shown)
         if self._pushed(window.page_name, command, "") is None:
             return
         window.reload_labels()
@@ -897,13 +929,9 @@ class RecordActions:
         if not self._overtaken(page):
             return False
         self._forget_steps(page)
-        newest = window.project.history(page)[-1]
-        window.refresh_pages()
-        window.reload_labels()
-        window.tools.refresh_history()
-        window.message(f"page {page} changed elsewhere since ({what(newest)} by {who(newest.actor)}, "
-                       f"{local_time(newest.at)}): {step} refused; the history ({window.keys_for('history')}) can "
-                       "restore any earlier state", 15000)
+        self._say_changed_elsewhere(f"page {page}", window.project.history(page)[-1],
+                                    f"{step} refused; the history ({window.keys_for('history')}) can restore any "
+                                    "earlier state")
         return True
 
     def say_nothing_to(self, what: str) -> None:

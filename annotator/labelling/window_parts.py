@@ -62,6 +62,10 @@ class LabellingWindow(Protocol):
     @property
     def person(self) -> Provenance: ...
 
+    @property
+    def shown_status(self) -> str | None:
+        """The page on show's status as the window last read it (None with no page)."""
+
     def after_own_job(self, *_: object) -> None:
         """A job this window started has ended: what it wrote is no change made elsewhere."""
 
