@@ -8,6 +8,7 @@ are stored through the page's undo stack like any other edit. The window owns th
 from __future__ import annotations
 
 import logging
+import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ from ...core.records import new_records
 from ...core.runs import check_the_endpoint
 from ...core.store import (
     Project,
+    database_problem,
     forget_project_model,
     labelled_page_names,
     model_freshness,
@@ -103,6 +105,14 @@ class ProposeTally:
             groups.append(_pages(pages) if known else f"{_pages(pages)} ({shortened(why, REASON_WIDTH)})")
         endpoint = any(reason.endswith(advice) and reason.removesuffix(advice) not in said for reason in by_reason)
         return ", ".join(groups) + (advice if endpoint else "")
+
+
+def _not_stored(refusal: RecordLensError | None) -> str:
+    """Why a page's proposals were not stored, as the job's end says it: the database's refusal (a full disk) in
+    the store's own words, else that they were not."""
+    cause = refusal.__cause__ if refusal is not None else None
+    return f"{NOT_STORED}: {database_problem(cause, again='propose again')}" if isinstance(
+        cause, sqlite3.Error) else NOT_STORED
 
 
 def _kept_in(worker: ProposeWorker) -> str:
@@ -532,7 +542,8 @@ class JobController:
             window.message(f"page {proposal.page}: all {len(proposal.records)} proposals are already on the page")
             return
         if not window.record_actions.add_proposals(proposal.page, records, proposal.provenance):
-            tally.fail(proposal.page, NOT_STORED)  # the store refused them: said at once, and again at the end
+            # the store refused them: said at once, and again at the end, with why (a full disk)
+            tally.fail(proposal.page, _not_stored(window.record_actions.refusal))
             return
         tally.records += len(records)
         tally.proposed.append(proposal.page)

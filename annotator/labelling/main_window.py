@@ -61,6 +61,7 @@ from ...core.store import (
     Provenance,
     open_project,
     remove_page,
+    stopped_imports_said,
     take_upgrades,
 )
 from ...core.text_forms import unicode_form, visible
@@ -1071,11 +1072,18 @@ class MainWindow(QMainWindow):
 
     def say_upgrades(self, *, on_screen: bool = True) -> None:
         """A project this process brought up from an earlier schema is said once, as the command line says it: on
-        stderr, and in the status bar for good (the earlier RecordLens can no longer open it; how to go back)."""
+        stderr, and in the status bar for good (the earlier RecordLens can no longer open it; how to go back); so is
+        an import of the project opened that was stopped part way."""
         for upgrade in take_upgrades():
             print(f"{PROG}: {upgrade.message()}", file=sys.stderr)
             if on_screen:
                 self.message(upgrade.message(), 0)
+        # An import of the project stopped part way (killed, the app quit during it, a full disk), said as every
+        # command on it says it: which, how many of its pages are in, and how to finish it
+        for stopped in stopped_imports_said(self.project.root):
+            print(f"{PROG}: {stopped}", file=sys.stderr)
+            if on_screen:
+                self.message(stopped, 0)
 
     def set_project(self, project: Project) -> None:
         self._remember_selection()

@@ -137,4 +137,6 @@ class PageImport:
         report = reports[0]
         details = len(report.warning_lines()) + len(report.problems) + len(report.label_lines())
         more = f" ({details} more line(s) under Recent messages, {self.window.messages_keys()})" if details else ""
-        return report.summary() + more
+        # A full disk stopped it: said first (a status bar cuts a long message at its end), with what to do
+        stopped = f"{report.stopped_line()}; " if report.full_disk else ""
+        return stopped + report.summary() + more

@@ -146,6 +146,9 @@ class RecordActions:
         self._stacks: dict[str, QUndoStack] = {}
         # page -> the newest history entry this window wrote there (through its undo steps)
         self._newest_own_change: dict[str, int] = {}
+        # Why the last write was refused (the store's NotSaved: a full disk), for whoever says it again
+        # later (the end of a Propose job); None once a write goes through, or when the database was gone
+        self.refusal: RecordLensError | None = None
         # The selection last said to be undisplayed, and which of it (`_say_unseen`): said once, not per drawing.
         self._unseen_said: tuple[tuple[int, ...], tuple[int, ...]] | None = None
         window.page_view.overlays_drawn.connect(self._on_drawn)
@@ -228,6 +231,7 @@ class RecordActions:
         """The commands on the page's stack as one undo step (named `step` when there are several), stored in one
         transaction, unless the project's database is gone or the store refuses one of them: then None, `failure`
         with the reason shown, and none of them stored (those made before the refusal rolled back with it)."""
+        self.refusal = None
         if self._refused_unsaved():
             return None
         self._forget_steps_overtaken(page)
@@ -238,6 +242,7 @@ class RecordActions:
             self._refused_as_changed(error, commands[0].text())
             return None
         except RecordLensError as error:
+            self.refusal = error
             none = f" (none of the {len(commands)} changes stored)" if len(commands) > 1 else ""
             self.window.message(f"{failure}{error}{none}", 10000)
             return None
@@ -306,7 +311,8 @@ class RecordActions:
         return None if changes is None else sum(1 for c in changes if c.id is not None)
 
     def add_proposals(self, page: str, records: list[list[str]], provenance: Provenance) -> bool:
-        """An extractor's new records for a page (any page, not only the one on show), as one undoable change."""
+        """An extractor's new records for a page (any page, not only the one on show), as one undoable change;
+        whether they were stored (why not: `refusal`)."""
         project = self.window.project
         command = self._command(page, f"{len(records)} proposals",
                                 lambda: project.add_records(page, records, provenance))

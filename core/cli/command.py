@@ -139,6 +139,7 @@ def _handled(args: argparse.Namespace) -> int:
     """The command run, each failure said in one line with its exit status."""
     handler: Handler = args.handler
     try:
+        project.say_stopped_imports(args)  # an import of its project stopped part way: said as it begins
         return _flushed(handler(args))
     except OutputLost as lost:  # the reader went away (exit 141, silently, as `| head` expects), a full disk
         return end_on_lost_output(lost)

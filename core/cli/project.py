@@ -31,6 +31,7 @@ from ..runs.runner import run_folders_held
 from ..store import StoreError, check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
 from ..store.files import SNAPSHOTS
+from ..store.import_marks import AskedImport, stopped_imports_said
 from ..store.importer import ADD_IT_THEN, RunFolderImport, import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
 from ..store.project import PROJECT_DB, init_project, open_project
@@ -288,6 +289,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise RecordLensError("--replace-labels is for the project's own labels; an annotator's are replaced by "
                               "importing them again with --annotator")
     reached = _Reached()
+    # the imports of the project stopped part way, said first; but the one this import runs again: it finishes it
+    _say_stopped_imports(args.project, AskedImport.of(args.paths, annotator, replace_labels=args.replace_labels))
     with open_project(args.project) as project:
         try:
             report = import_paths(project, args.paths, annotator=annotator, replace_labels=args.replace_labels,
@@ -303,7 +306,24 @@ def cmd_import(args: argparse.Namespace) -> int:
     for line in report.label_lines(annotator):
         print(line)
     print(report.summary(annotator))
+    if report.full_disk:  # stopped at the first page that met it, as every command stops on a full disk
+        print(f"recordlens: error: {report.stopped_line()}", file=sys.stderr)
+        return 2
     return 1 if report.problems or report.unfinished else 0
+
+
+def say_stopped_imports(args: argparse.Namespace) -> None:
+    """The imports of the command's project that stopped part way (killed, the disk full), said as a command that
+    names the project begins, as every command that reads a dataset names an export of it that did not finish;
+    `import` says them itself, all but the one it runs again (`cmd_import`)."""
+    folder = getattr(args, "project", None)
+    if folder is not None and getattr(args, "handler", None) is not cmd_import:
+        _say_stopped_imports(folder)
+
+
+def _say_stopped_imports(folder: str | Path, run_again: AskedImport | None = None) -> None:
+    for line in stopped_imports_said(Path(folder), run_again=run_again):
+        print(f"recordlens: {line}", file=sys.stderr, flush=True)
 
 
 T = TypeVar("T")

@@ -10,6 +10,7 @@ from .as_shown import ChangedElsewhere, judge_as_shown, mark_as_shown
 from .db import Provenance, StoreError, database_problem
 from .exporter import FORMATS as EXPORT_FORMATS
 from .exporter import ExportSummary, export_project
+from .import_marks import stopped_imports_said
 from .importer import (
     ImportProblem,
     ImportReport,
@@ -68,7 +69,7 @@ __all__ = [
     "follow_change", "history_actions", "history_numbers", "history_records", "history_steps", "import_paths",
     "import_run_folder", "init_project", "open_project",
     "labelled_page_names", "score_stored_run", "status_moved",
-    "SchemaUpgrade", "take_upgrades",
+    "SchemaUpgrade", "take_upgrades", "stopped_imports_said",
     "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",
     "forget_project_model", "model_freshness", "project_model", "project_model_path", "train_on_project",
     "unusable_said",

@@ -22,6 +22,11 @@ no page are named in one line.
 A page name holding a control character (a line break, a tab) is refused: it would break every list and message
 that names the page; the file is renamed to import it.
 
+An import is marked in the project until it has gone through all its pages (`import_marks`): one stopped part way
+(killed, Ctrl+C, the app's Cancel or quit, a full disk) is said by whatever opens the project next, and the same import
+run again finishes it, said. A full disk stops an import at the first page that meets it (`ImportReport.full_disk`):
+every page after it would meet it too, and is counted as not tried rather than refused one by one.
+
 A folder of predictions (`N.json`, as an extractor run writes it) is stored as a run with `import_run_folder`.
 
 A second annotator's dataset (`annotator=NAME`) goes into that annotator's own label set
@@ -115,7 +120,7 @@ from ..runs.runner import run_folders_held
 from ..text_forms import not_utf8, same_form, unicode_form, visible, written
 from ..wording import counted, listed, shortened
 from .adjudication import Decided
-from .db import Provenance, database_problem, now, stamp
+from .db import Provenance, database_problem, full_or_nearly, now, stamp
 from .files import content_hash, remove_stale_temporaries, store_snapshot
 from .import_layout import (
     a_project_refused,
@@ -128,6 +133,7 @@ from .import_layout import (
     project_of_a_saved_copy,
     site_files,
 )
+from .import_marks import AskedImport, StoppedImport, mark_import, stopped_imports, unmark_import
 from .label_sets import SetAside, set_aside_by
 from .project import Project
 from .run_matching import (
@@ -213,6 +219,11 @@ class ImportReport:
     # their file gave it, whose labels went onto the project's page (`_onto_the_page_of_its_bytes`), each said
     onto_named_otherwise: dict[str, str] = field(default_factory=dict)
     restore_hint: str = ""  # the command that puts them back
+    # A full disk stops an import at the page that met it (`stopped_at`, among the problems, with why): what it said
+    # of the disk, and the pages after it, not tried (each would have met it too)
+    full_disk: str = ""
+    stopped_at: str | None = None
+    not_tried: list[str] = field(default_factory=list)
 
     @property
     def label_check(self) -> CheckReport | None:
@@ -255,7 +266,20 @@ class ImportReport:
                      if self.same_as else "")
         return (f"imported {len(self.imported)} page(s) with {self.labels} label(s){_whose(annotator)}; "
                 f"{present} already in the project{replaced}{elsewhere}; {len(self.problems)} not imported"
-                f"{self._set_replaced(annotator)}")
+                f"{self._not_tried()}{self._set_replaced(annotator)}")
+
+    def stopped_line(self) -> str:
+        """Why the import stopped before its last page, and what to do ("" when it did not): a full disk."""
+        if not self.full_disk:
+            return ""
+        labels = (f"; none of {self.annotator}'s labels were stored (they are stored together at the end)"
+                  if self.annotator else "")
+        return (f"import stopped at page {self.stopped_at}: {self.full_disk}; "
+                f"{counted(len(self.not_tried), 'page')} after it not tried{labels}: free space and run the same "
+                "import again (it skips the pages already in the project)")
+
+    def _not_tried(self) -> str:
+        return f"; {len(self.not_tried)} not tried" if self.full_disk else ""
 
     def _annotator_summary(self, annotator: str) -> str:
         """An annotator import puts their labels onto pages (the project's, or pages it brings in without project
@@ -277,7 +301,7 @@ class ImportReport:
         elsewhere = (f"; {len(self.same_as)} already in the project under another name (not imported again)"
                      if self.same_as else "")
         return (f"{onto}{''.join('; ' + b for b in bare)}{elsewhere}; {len(self.problems)} not imported"
-                f"{self._set_replaced(annotator)}")
+                f"{self._not_tried()}{self._set_replaced(annotator)}")
 
     def _set_replaced(self, annotator: str | None) -> str:
         """The annotator's pages whose earlier records this import replaced, and where those are kept."""
@@ -324,9 +348,38 @@ def import_paths(project: Project, paths: Iterable[str | Path],
                            project if labels_go_onto_pages else None)
     for folder in labels_only:  # another annotator's labels of pages the project has: no pages needed beside them
         sources += _sources_in_the_project(project, folder, report)
-    pending: list[AnnotatorPage] = []  # an annotator's labels, stored together once their pages are in
     given = {source.name for source in sources if source.truth is not None}  # the pages labels are brought for
+    # Marked in the project until it has gone through every page: one stopped part way is said by whatever opens
+    # the project next (import_marks); the same import stopped before is taken over, its mark this one's now
+    asked = AskedImport.of(paths, annotator, replace_labels=replace_labels)
+    earlier = _take_over(project, asked)
+    mark = mark_import(project.root, asked, [source.name for source in sources]) if sources else None
+    finished = False
+    try:
+        finished = _import_sources(project, sources, progress, report, annotator, given)
+    finally:
+        if mark is not None:
+            unmark_import(mark, finished=finished)
+    if finished and earlier:
+        report.warnings += [f"this import finishes the same import, stopped part way before (begun {stopped.started} "
+                            f"by process {stopped.process})" for stopped in earlier]
+    if report.checks:  # the majority policy: of the project's own pages with labels (their checks remembered)
+        just = [c.page for c in report.checks] if annotator is None else []  # an annotator's pages: not the project's
+        report.project_checks = list(project.label_checks.labelled(except_pages=just))
+    if report.set_aside is not None and report.set_aside.folder is not None:
+        report.restore_hint = report.set_aside.how_to_restore(Path(project.root))
+    return report
+
+
+def _import_sources(project: Project, sources: Sequence[PageSource], progress: Progress, report: ImportReport,
+                    annotator: str | None, given: Collection[str]) -> bool:
+    """Each page into the project, and an annotator's labels into their set once their pages are in; whether it
+    went through them all. A full disk stops it at the page that met it (the others would each meet it too): said
+    in the report (`full_disk`, `not_tried`)."""
+    pending: list[AnnotatorPage] = []  # an annotator's labels, stored together once their pages are in
+    tried = 0
     for source in progress(sources):
+        tried += 1
         try:
             if annotator is None:
                 import_page(project, source, report)
@@ -335,14 +388,45 @@ def import_paths(project: Project, paths: Iterable[str | Path],
         except Exception as error:  # noqa: BLE001 - one odd file must not stop a batch; the reason is reported
             stop_if_interrupted(error)  # a Ctrl+C a library's loader made an ImportError: the batch stops
             report.problems.append(ImportProblem(source.path, _not_imported(error, source.path)))
+            if _the_disk_is_full(project, error):
+                report.full_disk = _full_disk_said(error)
+                report.stopped_at = source.name
+                report.not_tried = [later.name for later in sources[tried:]]
+                return False
+    if tried < len(sources):  # the app's Cancel: the pages it did not come to wait for the same import again
+        return False
     if annotator is not None and pending:
-        store_annotator_pages(project, annotator, pending, report)
-    if report.checks:  # the majority policy: of the project's own pages with labels (their checks remembered)
-        just = [c.page for c in report.checks] if annotator is None else []  # an annotator's pages: not the project's
-        report.project_checks = list(project.label_checks.labelled(except_pages=just))
-    if report.set_aside is not None and report.set_aside.folder is not None:
-        report.restore_hint = report.set_aside.how_to_restore(Path(project.root))
-    return report
+        return store_annotator_pages(project, annotator, pending, report)
+    return True
+
+
+def _take_over(project: Project, asked: AskedImport) -> list[StoppedImport]:
+    """The imports stopped part way that this one runs again (the same paths, labels for the same set), their
+    marks taken away (this import's own stands for the same work); and, of the others, those of a plain import
+    whose every page is in the project now (nothing left for them to do), their marks taken away unsaid."""
+    stopped = stopped_imports(project.root)
+    if not stopped:
+        return []
+    names = set(project.page_names())
+    same = [found for found in stopped if found.asked == asked]
+    for found in stopped:
+        if found in same or found.message(project.root, names) is None:
+            found.forget()
+    return same
+
+
+def _the_disk_is_full(project: Project, error: Exception) -> bool:
+    """Whether a page failed for want of room on the project's disk (a file, or its database: SQLite's "database or
+    disk is full", as `database_problem` reads it, or its bare I/O error with no room left)."""
+    if isinstance(error, sqlite3.Error):
+        return "full" in str(error).lower() or full_or_nearly(error, Path(project.root))
+    return is_disk_full(error)
+
+
+def _full_disk_said(error: Exception) -> str:
+    """The full disk an import met, as its stop says it."""
+    detail = f"its database: {error}" if isinstance(error, sqlite3.Error) else getattr(error, "strerror", None)
+    return full_disk("the project", detail=detail or None)
 
 
 def _say_other_cases(project: Project, annotator: str, report: ImportReport) -> None:
@@ -927,9 +1011,10 @@ def _onto_the_page_of_its_bytes(project: Project, source: PageSource, report: Im
 
 
 def store_annotator_pages(project: Project, annotator: str, pages: Sequence[AnnotatorPage],
-                          report: ImportReport) -> None:
+                          report: ImportReport) -> bool:
     """The annotator's labels of these pages into their set, in one transaction: the records they replace set aside
-    first, in one folder with one note (`report.set_aside`); the report says what went in, or why none did."""
+    first, in one folder with one note (`report.set_aside`); the report says what went in, or why none did. Whether
+    they went in."""
     wanted = {page.source.name: (page.records, str(page.source.truth.resolve()) if page.source.truth else None)
               for page in pages}  # a page given twice takes its last labels
     try:
@@ -939,7 +1024,7 @@ def store_annotator_pages(project: Project, annotator: str, pages: Sequence[Anno
             path = page.source.truth or page.source.path
             report.problems.append(ImportProblem(path, f"{_not_imported(error, path)}; {annotator}'s labels of "
                                                        f"page {page.source.name} not imported"))
-        return
+        return False
     for page in pages:
         report.imported.append(page.source.name)
         report.labels += len(page.records)
@@ -950,6 +1035,7 @@ def store_annotator_pages(project: Project, annotator: str, pages: Sequence[Anno
         decided = project.adjudication.decided_since(name, annotator, since) if since is not None else None
         if decided is not None and decided.count:
             report.annotator_decided[name] = decided
+    return True
 
 
 def _truth(path: Path, name: str, snapshot: Snapshot, report: ImportReport

@@ -152,14 +152,20 @@ def test_a_failure_while_writing_a_page_leaves_none_of_it(tmp_path: Path, monkey
     (data / "html" / "2.html").write_text(PAGE.replace("Shop", "Two"), encoding="utf-8")
     (data / "html" / "3.html").write_text(PAGE.replace("Shop", "Three"), encoding="utf-8")
     with init_project(tmp_path / "q") as project:
+        # the first page that meets the full disk stops the import: the others would each meet it too
         monkeypatch.setattr(importer, "store_snapshot", disk_full)
-        reasons = [p.reason for p in import_paths(project, [data]).problems]
-        assert reasons == ["the disk that holds the project is full (No space left on device)"] * 3
+        report = import_paths(project, [data])
+        assert [p.reason for p in report.problems] == ["the disk that holds the project is full (No space left on "
+                                                       "device)"]
+        assert report.stopped_at == "1" and report.not_tried == ["2", "3"]
         monkeypatch.undo()
         monkeypatch.setattr(Project, "add_page", database_full)
-        reasons = [p.reason for p in import_paths(project, [data]).problems]
-        assert reasons[0] == ("the disk that holds the project is full (its database: database or disk is full); "
-                              "free space and run this again (what was stored is intact)")
+        report = import_paths(project, [data])
+        assert [p.reason for p in report.problems] == [
+            "the disk that holds the project is full (its database: database or disk is full); free space and run "
+            "this again (what was stored is intact)"]
+        assert report.not_tried == ["2", "3"] and report.full_disk == (
+            "the disk that holds the project is full (its database: database or disk is full)")
         assert project.pages() == []
 
 

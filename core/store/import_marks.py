@@ -1,0 +1,234 @@
+"""The mark an import keeps in the project while it runs, so that one stopped part way (killed, the app quit, the
+disk full, Cancel) is said by whatever opens the project next: which import, how many of its pages are in, and that
+running the same import again finishes it (`stopped_imports_said`).
+
+An import's mark is two files in the project's hidden `.running/` (beside the marks of the runs a process carries
+out, `runs.RUNNING_MARKS`): `import-TOKEN`, a lock of `owner_files` the importing process holds while it runs (the
+system frees it however the process ends, so a live import is never taken for a stopped one, and a reused process
+id fools nothing), and `import-TOKEN.json`, what it imports: the paths, the pages found there, for whom the labels
+are. The description is written once the lock is held and removed before it is given up, so a description whose
+lock no live process holds is an import that did not go through all its pages. An import that does removes both;
+one that stops keeps its description. The next import of the same paths (and labels for the same set) takes it over
+(its own mark stands for the same work) and, once through, says that it finished it.
+
+An export marks its unfinished dataset with a fixed file in the dataset (`page.dataset.UNFINISHED_EXPORT`), which
+every reader of the dataset names; an import's mark is in the project, where several imports may run at once and
+one under way must not be said to have stopped: hence a lock per import, as the runs' marks. A mark is a help to the
+user, never a condition of the import: one that cannot be written (a read-only `.running/`, a full disk) leaves the
+import to run unmarked, and one that cannot be read is not said.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shlex
+import sqlite3
+import uuid
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import atomic, owner_files
+from ..wording import counted, listed
+from .db import StoreError, connect, now
+from .project import PROJECT_DB
+from .runs import RUNNING_MARKS
+from .runs import _holds as holds_mark  # the runs' own marks, the one home of "a mark this process holds"
+from .runs import _keep_unmarked as keep_unmarked
+from .runs import _release_mark as release_mark
+from .runs import _take_mark as take_mark
+
+__all__ = ["AskedImport", "ImportMark", "StoppedImport", "mark_import", "stopped_imports", "stopped_imports_said",
+           "unmark_import"]
+
+_PREFIX = "import-"
+_DESCRIBED = ".json"
+
+
+@dataclass(frozen=True)
+class ImportMark:
+    """The mark of an import this process runs now (`mark_import`), until `unmark_import`."""
+
+    lock: Path
+    description: Path
+
+
+@dataclass(frozen=True)
+class AskedImport:
+    """What an import was asked to do; the same asked again is the same import, run again."""
+
+    paths: tuple[str, ...]  # as given, made absolute (a command run elsewhere names the same folder), not resolved
+    annotator: str | None = None  # whose label set its labels go to (None: the project's own)
+    replace_labels: bool = False
+
+    @classmethod
+    def of(cls, paths: Iterable[str | Path], annotator: str | None = None, *,
+           replace_labels: bool = False) -> AskedImport:
+        return cls(tuple(str(Path(path).absolute()) for path in paths), annotator, replace_labels)
+
+
+@dataclass(frozen=True)
+class StoppedImport:
+    """An import of the project that did not go through all its pages: what it imported, as its mark says."""
+
+    description: Path  # its file in `.running/`
+    asked: AskedImport
+    pages: tuple[str, ...]  # the pages it found there, in the order it imports them
+    started: str  # when it began (`db.now`)
+    process: int  # the process that ran it
+
+    @property
+    def paths(self) -> tuple[str, ...]:
+        return self.asked.paths
+
+    @property
+    def annotator(self) -> str | None:
+        return self.asked.annotator
+
+    @property
+    def replace_labels(self) -> bool:
+        return self.asked.replace_labels
+
+    def held(self, names: Collection[str]) -> int:
+        """How many of its pages the project holds (`names`: the project's pages)."""
+        return sum(1 for page in self.pages if page in names)
+
+    def message(self, root: Path, names: Collection[str]) -> str | None:
+        """What the project's next opening says of it; None when there is nothing to say any more: a plain
+        import whose every page is in the project (stopped in its closing steps, or finished by another import)."""
+        held, total = self.held(names), len(self.pages)
+        if held == total and self.annotator is None and not self.replace_labels:
+            return None
+        what = f"an import of {listed(self.paths, 3)} into {root}"
+        when = f" (begun {self.started} by process {self.process})"
+        of = f"{held} of its {counted(total, 'page')} {'is' if held == 1 else 'are'} in the project"
+        if self.annotator is not None:  # stored together once every page is read (importer.store_annotator_pages)
+            how = (f"{what} of {self.annotator}'s labels was stopped part way{when}, before their labels were "
+                   f"stored ({of}, none with {self.annotator}'s labels from it): running the same import again "
+                   "imports them")
+        elif self.replace_labels:
+            how = (f"{what} taking the labels of its pages (--replace-labels) was stopped part way{when}: the "
+                   f"labels of some of its {counted(total, 'page')} may be the project's earlier ones still; running "
+                   "the same import again finishes it (pages whose labels are the dataset's already are left as "
+                   "they are)")
+        else:
+            how = (f"{what} was stopped part way{when}: {of}; running the same import again finishes it (it skips "
+                   "the pages already there)")
+        return f"{how}: `{self.command(root)}`"
+
+    def command(self, root: Path) -> str:
+        """The command that runs this import again."""
+        words = ["recordlens", "import", *self.paths, "--project", str(root)]
+        words += ["--annotator", self.annotator] if self.annotator is not None else []
+        words += ["--replace-labels"] if self.replace_labels else []
+        return shlex.join(words)
+
+    def forget(self) -> None:
+        """Take its mark away: the same import run again holds one of its own (or it has nothing left to do)."""
+        with contextlib.suppress(OSError):
+            self.description.unlink()
+        with contextlib.suppress(OSError):
+            _lock_of(self.description).unlink()
+
+
+def mark_import(root: Path, asked: AskedImport, pages: Sequence[str]) -> ImportMark | None:
+    """Mark an import of `pages` (found in the paths `asked`) as under way in the project at `root`; None when no
+    mark can be written there (the import runs unmarked: see the module notes)."""
+    lock = Path(root) / RUNNING_MARKS / f"{_PREFIX}{uuid.uuid4().hex[:12]}"
+    description = _described(lock)
+    _remove_bare_locks(lock.parent)
+    try:
+        try:
+            take_mark(lock)
+        except OSError:  # a file system without locks: named in its file, judged by that line (`owner_files`)
+            keep_unmarked(lock)
+        atomic.write_text(description, json.dumps({
+            "paths": list(asked.paths), "pages": list(pages), "annotator": asked.annotator,
+            "replace_labels": asked.replace_labels,
+            "started": now(), "process": os.getpid()}, ensure_ascii=False), durable=False)
+    except OSError:
+        release_mark(lock)
+        return None
+    return ImportMark(lock, description)
+
+
+def unmark_import(mark: ImportMark, *, finished: bool) -> None:
+    """The import has ended: `finished`, it went through all its pages, and its mark goes; else its description
+    stays, to be said (the lock is given up all the same: this process may live on, as the app does)."""
+    if finished:
+        with contextlib.suppress(OSError):
+            mark.description.unlink()
+    release_mark(mark.lock)
+
+
+def stopped_imports(root: Path) -> list[StoppedImport]:
+    """The imports of the project at `root` that stopped part way, oldest first: their description is there and
+    no live process holds their lock (this process's own imports under way are not looked at: see
+    `runs.Runs._owner_gone`)."""
+    try:
+        described = sorted((Path(root) / RUNNING_MARKS).glob(f"{_PREFIX}*{_DESCRIBED}"))
+    except OSError:
+        return []
+    stopped = [found for path in described if _gone(_lock_of(path)) and (found := _read(path)) is not None]
+    return sorted(stopped, key=lambda found: found.started)
+
+
+def _remove_bare_locks(folder: Path) -> None:
+    """The locks of imports killed between taking their lock and describing themselves (or between the two as
+    they ended), which say nothing: removed by the next import."""
+    with contextlib.suppress(OSError):
+        for lock in folder.glob(f"{_PREFIX}*"):
+            if not lock.name.endswith(_DESCRIBED) and not _described(lock).exists() and _gone(lock):
+                lock.unlink(missing_ok=True)
+
+
+def stopped_imports_said(root: Path, names: Collection[str] | None = None, *,
+                         run_again: AskedImport | None = None) -> list[str]:
+    """What opening the project at `root` says of the imports stopped part way in it, one line each (none when
+    there are none, or they cannot be read); `names`: the project's pages, read from its database when not given;
+    `run_again`: an import about to run, which finishes the stopped import it is (and says so) rather than hear of
+    it. Reads only: a project on read-only media is told of them too."""
+    stopped = [found for found in stopped_imports(root) if found.asked != run_again]
+    if not stopped:
+        return []
+    if names is None:
+        try:
+            names = _page_names(Path(root))
+        except (OSError, sqlite3.Error, StoreError):
+            return []
+    return [said for found in stopped if (said := found.message(Path(root), names)) is not None]
+
+
+def _page_names(root: Path) -> set[str]:
+    db = connect(root / PROJECT_DB, read_only=True)
+    try:
+        return {str(name) for (name,) in db.execute("SELECT name FROM pages")}
+    finally:
+        db.close()
+
+
+def _gone(lock: Path) -> bool:
+    """Whether no live process holds an import's lock (or it is not there)."""
+    return not holds_mark(lock) and owner_files.holder(lock) is False
+
+
+def _lock_of(description: Path) -> Path:
+    return description.with_name(description.name.removesuffix(_DESCRIBED))
+
+
+def _described(lock: Path) -> Path:
+    return lock.with_name(lock.name + _DESCRIBED)
+
+
+def _read(path: Path) -> StoppedImport | None:
+    """A stopped import's description; None for one that cannot be read (half written by a power cut)."""
+    try:
+        held = json.loads(path.read_text(encoding="utf-8"))
+        annotator = None if held.get("annotator") is None else str(held["annotator"])
+        asked = AskedImport(tuple(str(p) for p in held["paths"]), annotator, bool(held.get("replace_labels")))
+        return StoppedImport(path, asked, tuple(str(p) for p in held["pages"]), str(held.get("started", "")),
+                             int(held.get("process", 0)))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
