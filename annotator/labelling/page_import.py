@@ -98,7 +98,7 @@ class PageImport:
                     yield source
                 progress.gone_through = len(sources)
 
-            reports.append(import_paths(project, paths, each))
+            reports.append(import_paths(project, paths, each, stopped_by_user=lambda: job.cancelled))
 
         job = BackgroundJob(root, work)
         job.done.connect(lambda _cancelled, _failure: self._imported(root, reports))

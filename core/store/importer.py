@@ -326,10 +326,12 @@ def _whose(annotator: str | None) -> str:
 
 def import_paths(project: Project, paths: Iterable[str | Path],
                  progress: Progress = lambda items: items, *, annotator: str | None = None,
-                 replace_labels: bool = False) -> ImportReport:
+                 replace_labels: bool = False, stopped_by_user: Callable[[], bool] = lambda: False) -> ImportReport:
     """Import pages and datasets; with `annotator`, datasets' records go to that annotator's label set; with
     `replace_labels`, a page already in the project whose labels in the dataset differ takes those labels (its
-    earlier ones stay in its history, one step to restore)."""
+    earlier ones stay in its history, one step to restore). `stopped_by_user`: whether the user stopped it (the
+    app's Cancel, a quit they were asked about): told then what was imported, they are not told again at the next
+    open, as they are of an import killed or stopped by a full disk (`import_marks`)."""
     report = ImportReport(replace_labels=replace_labels)
     removed = remove_stale_temporaries(project.root)
     if removed:
@@ -359,7 +361,7 @@ def import_paths(project: Project, paths: Iterable[str | Path],
         finished = _import_sources(project, sources, progress, report, annotator, given)
     finally:
         if mark is not None:
-            unmark_import(mark, finished=finished)
+            unmark_import(mark, finished=finished or stopped_by_user())
     if finished and earlier:
         report.warnings += [f"this import finishes the same import, stopped part way before (begun {stopped.started} "
                             f"by process {stopped.process})" for stopped in earlier]

@@ -135,3 +135,22 @@ def test_a_stopped_import_of_an_annotators_labels_says_none_of_them_were_stored(
     # a plain import whose every page is in: nothing left to say
     plain = StoppedImport(tmp_path / "m.json", AskedImport.of([tmp_path / "big"]), ("1", "2"), "", 1)
     assert plain.message(tmp_path / "P", {"1", "2"}) is None
+
+
+@pytest.mark.parametrize("by_user", [True, False])
+def test_an_import_the_user_stopped_is_not_said_again_one_stopped_otherwise_is(tmp_path: Path, project: Path,
+                                                                               by_user: bool) -> None:
+    """The app's Cancel (or a quit the user was asked about) ends an import part way by the user's choice, told then
+    what was imported: no notice at the next open. A wrapper that stops for another reason leaves the notice."""
+    from recordlens.core.store.import_marks import stopped_imports
+    from recordlens.core.store.importer import import_paths
+
+    folder = a_folder_of_pages(tmp_path / "pages", PAGES)
+
+    def first_three(sources):  # noqa: ANN001, ANN202 - stops between pages, as the app's Cancel does
+        yield from list(sources)[:3]
+
+    with open_project(project) as opened:
+        import_paths(opened, [folder], first_three, stopped_by_user=lambda: by_user)
+    assert len(project_pages(project)) == 3
+    assert len(stopped_imports(project)) == (0 if by_user else 1)
