@@ -9,7 +9,7 @@ from pathlib import Path
 from ..errors import RecordLensError
 from ..page.dataset import natural_key
 from ..store.agreement import person_pages, persons
-from ..store.label_sets import PERSON_PREFIX, SET_ASIDE, SetAside, SetPage
+from ..store.label_sets import PERSON_PREFIX, SET_ASIDE, SetAside, SetPage, kept_set_asides
 from ..store.project import open_project
 from ..store.project_copy import open_to_read
 from ..store.removed_files import REMOVED
@@ -54,7 +54,9 @@ def cmd_annotators(args: argparse.Namespace) -> int:
 
 
 def format_sets(pages: list[SetPage], persons: dict[str, int], project: Path) -> str:
-    """One paragraph per set: its pages and records, then its pages with their record counts."""
+    """One paragraph per set: its pages and records, then its pages with their record counts; then where the labels
+    set aside are kept, if some are (the hidden folder a command stopped part way left is none: it is removed)."""
+    set_aside = kept_set_asides(project)
     if not pages:
         return "no other annotator's labels in the project (`recordlens import DIR --annotator NAME` adds some)"
     sets: dict[str, list[SetPage]] = {}
@@ -74,10 +76,9 @@ def format_sets(pages: list[SetPage], persons: dict[str, int], project: Path) ->
         if persons.get(name):
             lines.append(f"  ({name} is also a person who labelled {counted(persons[name], 'page')} in the app: "
                          f"`agreement` names that person {PERSON_PREFIX}{name})")
-    aside = project / REMOVED / SET_ASIDE
-    if aside.is_dir() and any(aside.iterdir()):
-        lines.append(f"labels replaced or removed earlier are kept in {aside} (each folder is put back by `import "
-                     "FOLDER --annotator NAME`)")
+    if set_aside:
+        lines.append(f"labels replaced or removed earlier are kept in {project / REMOVED / SET_ASIDE} (each folder is "
+                     "put back by `import FOLDER --annotator NAME`)")
     return "\n".join(lines)
 
 

@@ -10,7 +10,9 @@ A set's labels are never lost: importing a set's page again replaces that page's
 ones, when they differ, are written to a folder of the project, `P/removed/annotators/NAME.STAMP/`, and so are the
 pages `recordlens annotators --remove` takes out. That folder is a NEXT-EVAL folder of labels alone (`gt/N.json`,
 and `set-aside.json` saying whose they were, where from and why): importing it again with `--annotator NAME` puts
-them back.
+them back. It is written under a hidden name and given its own in the transaction that takes the labels out, once
+whole: a command stopped part way (killed, a power cut) leaves no folder that is listed, or put back, as labels set
+aside, and the next command that sets labels aside or lists them removes the hidden one it left.
 
 A name is kept as given, never altered: a name that begins or ends with a space, or that is another spelling of a
 set's name (other Unicode forms, other spaces inside), is refused, so that a typo cannot pour one annotator's
@@ -23,15 +25,16 @@ from __future__ import annotations
 import contextlib
 import json
 import shlex
+import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..atomic import write_text
+from ..atomic import sync_folder, write_text
 from ..page.dataset import lands_outside, natural_key
 from ..text_forms import read_alike, spelling, written
 from .db import Connection, StoreError, dumps, now
-from .removed_files import REMOVED, new_folder, safe_name, stamped
+from .removed_files import REMOVED, hidden_folder, name_folder, remove_partials_left, safe_name, stamped
 
 # The name by which `agreement` and the app mean the project's own labels: no annotator set may take it.
 PROJECT_SET = "project"
@@ -79,17 +82,33 @@ class SetPage:
     imported_at: str
 
 
+def kept_set_asides(project_root: Path) -> list[Path]:
+    """The folders of the project's `removed/annotators/` that hold labels set aside (each put back by `import
+    FOLDER --annotator NAME`), the hidden ones that commands stopped part way left removed first (and said, where
+    the project can be written: `removed_files.remove_partials_left`)."""
+    parent = project_root / REMOVED / SET_ASIDE
+    remove_partials_left(parent)
+    try:
+        return sorted(folder for folder in parent.iterdir() if not folder.name.startswith("."))
+    except OSError:  # none set aside (or the folder cannot be read: nothing to list)
+        return []
+
+
 @dataclass
 class SetAside:
     """Where the labels a set loses (replaced by an import, removed) are written, before they go: one folder per
-    command, made when the first page is set aside."""
+    command, made when the first page is set aside, under a hidden name until the transaction that takes them out
+    gives it its own (`name`), once whole."""
 
     annotator: str
     why: str                                   # "replaced by an import", "removed"
+    # The folder the labels are written to: hidden (`removed_files.hidden_folder`) until `name`, then
+    # `NAME.TIME[-K]`; None while none are set aside
     folder: Path | None = None
     pages: dict[str, int] = field(default_factory=dict)  # page -> the records set aside
     _described: dict[str, dict[str, object]] = field(default_factory=dict)  # page -> its line in the note
     _at: str = ""  # when the folder was made
+    _hidden: bool = False  # `folder` is still under its hidden name
 
     def keep(self, root: Path, pages: Sequence[tuple[SetPage, Sequence[Sequence[str]]]]) -> None:
         """Write each page's records, then the folder's note of them, once. A page set aside already by this
@@ -106,7 +125,7 @@ class SetAside:
                              "labels of it)")
         if self.folder is None:
             self._at = at
-            self.folder = new_folder(root / REMOVED / SET_ASIDE, self._stem(at))
+            self.folder, self._hidden = hidden_folder(root / REMOVED / SET_ASIDE, self._stem(at)), True
         for page, records in fresh:
             write_text(self.folder / "gt" / f"{page.page}.json", json.dumps(
                 [list(r) for r in records], ensure_ascii=False, indent=1) + "\n")
@@ -114,6 +133,17 @@ class SetAside:
             self._described[page.page] = {"records": len(records), "source": page.source,
                                           "imported_at": page.imported_at}
         self._write_note()
+
+    def name(self) -> None:
+        """Give the folder written its own name, `NAME.TIME` (`-K` after it when taken), never over another
+        folder: called in the transaction that takes the labels out, before it commits, so that a command stopped
+        in between leaves the labels where they were with a whole copy beside, never the labels gone and their copy
+        hidden. Nothing to do when none were set aside, or the folder is named already; OSError when it cannot be
+        named (it stays hidden, `forget` removes it)."""
+        if self.folder is None or not self._hidden:
+            return
+        sync_folder(self.folder)  # its gt/ and note, as the files in them, survive a power cut
+        self.folder, self._hidden = name_folder(self.folder, self._stem(self._at)), False
 
     def _stem(self, at: str) -> str:
         return stamped(safe_name(self.annotator, "annotator", 60), at)
@@ -132,9 +162,14 @@ class SetAside:
             if self.pages:
                 self._write_note()
                 return
-            (self.folder / SET_ASIDE_FILE).unlink(missing_ok=True)
             folder, self.folder = self.folder, None
-            for empty in (folder / "gt", folder, folder.parent, folder.parent.parent):  # ... removed/annotators/
+            if self._hidden:  # this command's own, never named: whatever it holds goes
+                shutil.rmtree(folder)
+            else:
+                (folder / SET_ASIDE_FILE).unlink(missing_ok=True)
+                (folder / "gt").rmdir()
+                folder.rmdir()
+            for empty in (folder.parent, folder.parent.parent):  # ... removed/annotators/, removed/
                 empty.rmdir()  # stops at the first folder that holds something else
 
     def imported_at(self, page: str) -> str | None:
@@ -218,12 +253,14 @@ class Annotators:
               kept: SetAside | None = None) -> dict[str, list[list[str]]]:
         """Store (or replace) the annotator's records of these pages (page -> records and the file they came
         from), in one transaction; for each page whose records differed, the records it replaced. Those are
-        written to `kept` first, with its note (a folder made for them when not given)."""
+        written to `kept` first, with its note (a folder made for them when not given), named in the transaction
+        (`SetAside.name`)."""
         annotator = check_annotator_name(annotator)
         wanted = {page: [[str(x) for x in xpaths] for xpaths in records] for page, (records, _) in pages.items()}
         kept = kept or SetAside(annotator, "replaced by an import")
         replaced: dict[str, list[list[str]]] = {}
         copied: list[str] = []  # the copies this call writes (not those of an earlier call with the same `kept`)
+        self._remove_set_asides_left()
         try:
             with self._store.writing() as db:
                 held = self._held(annotator)  # once: a set's pages are many, each asked for once
@@ -243,6 +280,7 @@ class Annotators:
                     for position, xpaths in enumerate(wanted[page]):
                         db.execute("INSERT INTO annotator_labels (annotator, page_id, position, xpaths) "
                                    "VALUES (?, ?, ?, ?)", (annotator, page_id, position, dumps(xpaths)))
+                self._name(kept)
         except BaseException:
             kept.forget(copied)  # the set holds them still: a copy beside would only mislead
             raise
@@ -257,7 +295,9 @@ class Annotators:
         they are read again there and found as they were written: which pages go is decided, and checked, in the
         transaction that deletes them. A set changed meanwhile (an import of more of its labels) is written again,
         so that what is said removed is the whole set as it then was, or the pages asked for, up to
-        `_TRIES_WHILE_IT_CHANGES` times."""
+        `_TRIES_WHILE_IT_CHANGES` times. The folder they are written to is named in that transaction
+        (`SetAside.name`)."""
+        self._remove_set_asides_left()
         for _ in range(_TRIES_WHILE_IT_CHANGES):
             going = self._going(annotator, pages)
             kept = SetAside(annotator, "removed")
@@ -271,6 +311,7 @@ class Annotators:
                                        (annotator, page_id))
                             db.execute("DELETE FROM annotator_pages WHERE annotator = ? AND page_id = ?",
                                        (annotator, page_id))
+                        self._name(kept)
                         return kept
             except BaseException:
                 kept.forget(list(kept.pages))  # nothing went: the copies would only mislead
@@ -296,6 +337,18 @@ class Annotators:
     def _held(self, annotator: str) -> dict[str, SetPage]:
         """The set's pages, by name."""
         return {page.page: page for page in self.set_pages(annotator)}
+
+    def _remove_set_asides_left(self) -> None:
+        """The hidden folders of set-asides that commands stopped part way left, removed (and said) before this
+        one writes its own, whether or not it sets any labels aside."""
+        remove_partials_left(Path(self._store.root) / REMOVED / SET_ASIDE)
+
+    def _name(self, kept: SetAside) -> None:
+        try:
+            kept.name()
+        except OSError as error:
+            raise StoreError(f"{kept.annotator}'s labels are kept as they are: their copy in {kept.folder} could not "
+                             f"be given its name ({error.strerror or error})") from None
 
     def _keep(self, kept: SetAside, pages: Sequence[tuple[SetPage, Sequence[Sequence[str]]]]) -> None:
         try:

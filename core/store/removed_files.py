@@ -2,15 +2,25 @@
 and a database brought up from an earlier schema (the database as it was) leave behind, each in a file or folder
 of its own that is never written over.
 
+Whatever is written there is written under a hidden name first (`.STEM.partial-PID-HOST-TOKEN`, naming the process
+that writes it) and given its own name only when whole, never over another's: a process killed part way (or a
+power cut) leaves nothing under a name that looks kept, which a command would list or take back as whole. What such
+a process left is removed, and said (a warning logged), the next time something is written beside it on the same
+machine (`remove_partials_left`). A file is written so by `write_new` and `copy_database`; a folder of files
+(a deleted run's copy, a label set's pages set aside) by `hidden_folder`, then `name_folder`.
+
 A low-level module (it imports nothing of the store's), so that every part that sets something aside, and the
 Project those parts hang off, can use the same names and the same way of making a new file or folder.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import logging
 import os
 import secrets
+import shutil
 import socket
 import sqlite3
 from pathlib import Path
@@ -20,6 +30,8 @@ from ..owner_files import process_alive
 
 REMOVED = "removed"  # the folder, inside the project, that keeps what was taken out of it
 _TRIES = 100  # new names tried (`stem`, `stem-1`, ...) before giving up: two commands in one millisecond, or more
+
+_log = logging.getLogger(__name__)
 
 
 def safe_name(name: str, fallback: str, limit: int = 100) -> str:
@@ -47,6 +59,75 @@ def new_folder(parent: Path, stem: str) -> Path:
     raise FileExistsError(f"{parent} holds too many folders named {stem}")
 
 
+def hidden_folder(parent: Path, stem: str) -> Path:
+    """A new, empty hidden folder of `parent` to write a folder of files in (`.STEM.partial-PID-HOST-TOKEN`, named
+    after this process), the hidden files and folders left there by processes killed part way removed first
+    (`remove_partials_left`). Once whole, `name_folder` gives it its own name; a caller that gives it up removes
+    it (`shutil.rmtree`). OSError when it cannot be made."""
+    parent.mkdir(parents=True, exist_ok=True)
+    remove_partials_left(parent)
+    while True:
+        folder = parent / _partial_name(stem)
+        try:
+            folder.mkdir()
+            return folder
+        except FileExistsError:
+            continue
+
+
+def name_folder(hidden: Path, stem: str) -> Path:
+    """The whole folder `hidden` (`hidden_folder`) given the first free name `stem[-K]` of its parent, never over
+    another folder, and the name written through to the disk: the name is first taken by an empty folder (as
+    `new_folder` takes one, so that no other writer can take it), then `hidden` renamed over it. OSError when it
+    cannot be named (`hidden` is left as it was), FileExistsError when every name is taken."""
+    parent = hidden.parent
+    reserved = new_folder(parent, stem)
+    try:
+        if os.name == "nt":  # Windows renames over no folder: the name is given up just before
+            reserved.rmdir()
+        os.rename(hidden, reserved)  # POSIX renames a folder over an empty one at once
+    except BaseException:
+        with contextlib.suppress(OSError):
+            reserved.rmdir()  # the name given back (an empty folder: rmdir never takes one that holds something)
+        raise
+    try:
+        sync_folder(parent)
+    except BaseException:
+        with contextlib.suppress(OSError):  # hidden again: the caller, told it failed, removes it as not kept
+            os.rename(reserved, hidden)
+        raise
+    return reserved
+
+
+def remove_partials_left(parent: Path) -> list[Path]:
+    """Remove the hidden files and folders of `parent` that processes of this machine that no longer run (killed
+    part way, a power cut) were writing, each said in a warning logged; what was removed. Those of another machine,
+    or of a process running now, are left be (hidden, they are never taken for a kept file). Done as far as it can
+    be: a folder that cannot be written (a project on read-only media, listed) is left as it is."""
+    removed: list[Path] = []
+    try:
+        left = sorted(parent.glob(f".*{_PARTIAL}*"))
+    except OSError:
+        return removed
+    for path in left:
+        pid = _dead_owner(path.name)
+        if pid is None:
+            continue
+        try:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink(missing_ok=True)
+        except OSError as error:
+            _log.warning("%s, left by process %d of this machine as it was writing it (it no longer runs: killed "
+                         "part way?), could not be removed (%s)", path, pid, error.strerror or error)
+            continue
+        _log.warning("removed %s, left by process %d of this machine as it was writing it (it no longer runs: "
+                     "killed part way?)", path, pid)
+        removed.append(path)
+    return removed
+
+
 def write_new(folder: Path, stem: str, text: str) -> Path:
     """`text` in a new file `stem[-K].json` of `folder`, written through to the disk and never replacing a file;
     OSError when it cannot be written, FileExistsError when every name is taken. As `copy_database`'s copy, it is
@@ -54,7 +135,7 @@ def write_new(folder: Path, stem: str, text: str) -> Path:
     power cut) leaves no empty or cut-short file under a name that looks kept (the hidden file it leaves is removed
     by the next copy into `folder` made on the same machine)."""
     folder.mkdir(parents=True, exist_ok=True)
-    _remove_partials_left(folder)
+    remove_partials_left(folder)
     partial = _new_partial(folder, stem)
     try:
         with open(partial, "w", encoding="utf-8") as out:
@@ -77,7 +158,7 @@ def copy_database(database: Path, folder: Path, stem: str) -> Path:
     hidden file it leaves is removed by the next copy into `folder` made on the same machine). OSError or
     sqlite3.Error when it cannot be made (a copy cut short is removed), FileExistsError when every name is taken."""
     folder.mkdir(parents=True, exist_ok=True)
-    _remove_partials_left(folder)
+    remove_partials_left(folder)
     partial = _new_partial(folder, stem)
     try:
         # not the caller's connection: SQLite refuses to back up from a connection that holds a write transaction
@@ -101,23 +182,28 @@ def copy_database(database: Path, folder: Path, stem: str) -> Path:
     return path
 
 
-_PARTIAL = ".partial-"  # in the hidden name of a copy being made: `.STEM.partial-PID-HOST-TOKEN`
+_PARTIAL = ".partial-"  # in the hidden name of a file or folder being written: `.STEM.partial-PID-HOST-TOKEN`
 _SQLITE_SIDECARS = ("-journal", "-wal", "-shm")  # the files SQLite keeps beside a database while it writes it
+_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}  # link() says so
 
 
 def _sidecars(database: Path) -> list[Path]:
     return [database.with_name(database.name + suffix) for suffix in _SQLITE_SIDECARS]
-_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}  # link() says so
 
 
 def _here() -> str:
     return safe_name(socket.gethostname(), "host")
 
 
+def _partial_name(stem: str) -> str:
+    """A hidden name for a file or folder of `stem` being written, naming this process and machine."""
+    return f".{stem}{_PARTIAL}{os.getpid()}-{_here()}-{secrets.token_hex(4)}"
+
+
 def _new_partial(folder: Path, stem: str) -> Path:
     """A new, empty hidden file of `folder` to write a copy into, named after this process."""
     while True:
-        partial = folder / f".{stem}{_PARTIAL}{os.getpid()}-{_here()}-{secrets.token_hex(4)}"
+        partial = folder / _partial_name(stem)
         try:
             with open(partial, "x"):
                 return partial
@@ -125,17 +211,18 @@ def _new_partial(folder: Path, stem: str) -> Path:
             continue
 
 
-def _remove_partials_left(folder: Path) -> None:
-    """Remove the hidden files of copies killed part way on this machine (their process no longer runs); those of
-    another machine, or of a copy running now, are left be (hidden, they are never taken for a kept file)."""
-    for left in folder.glob(f".*{_PARTIAL}*"):
-        owner = left.name.rpartition(_PARTIAL)[2]
-        for suffix in _SQLITE_SIDECARS:  # SQLite's, beside a copy cut short
-            owner = owner.removesuffix(suffix)
-        pid, _, rest = owner.partition("-")
-        host = rest.rpartition("-")[0]
-        if pid.isdigit() and host == _here() and not process_alive(socket.gethostname(), int(pid)):
-            left.unlink(missing_ok=True)
+def _dead_owner(name: str) -> int | None:
+    """The process of this machine that was writing the hidden file or folder `name` (`_partial_name`; SQLite's
+    files beside a copy have its name and their suffix) when it no longer runs; else None (one running now, one of
+    another machine, a name of no process)."""
+    owner = name.rpartition(_PARTIAL)[2]
+    for suffix in _SQLITE_SIDECARS:
+        owner = owner.removesuffix(suffix)
+    pid, _, rest = owner.partition("-")
+    host = rest.rpartition("-")[0]  # the token holds no "-"; a machine's name may
+    if not pid.isdigit() or host != _here() or process_alive(socket.gethostname(), int(pid)):
+        return None
+    return int(pid)
 
 
 def move_new(source: Path, folder: Path) -> Path:

@@ -6,10 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-import os
 import shutil
-import socket
-import tempfile
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -37,7 +34,7 @@ from ..runs.run_files import (
 )
 from ..wording import counted, listed
 from .db import Connection, StoreError, dumps, now
-from .removed_files import REMOVED, new_folder, safe_name, stamped
+from .removed_files import REMOVED, hidden_folder, name_folder, safe_name, stamped
 from .run_matching import KEPT_FOR_ADDING, first_folder
 from .schema import TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, sql_list
 
@@ -49,8 +46,6 @@ INTERRUPTED = "interrupted"  # the outcome of a run still "running" whose proces
 RUNNING_MARKS = ".running"
 # How many times `Runs.delete` writes a run's copy before it gives up on a run that changes while it is written
 _TRIES_WHILE_IT_CHANGES = 3
-# In the hidden name of a deleted run's copy being written: `.ID-METHOD.partial-PID-HOST-XXXXXXXX`
-_PARTIAL = ".partial-"
 
 _log = logging.getLogger(__name__)
 
@@ -443,9 +438,9 @@ class Runs:
 
         The folder is written before the write lock is taken (a file per page, each written through to the disk:
         half a minute for a run of thousands of pages, which the app's edits would wait for, then fail), under a
-        hidden name (`_partial_folder`). It gets its own name in the short transaction that deletes the run, once
-        the run is read again there and found as it was written; a run changed meanwhile (a Propose session adding
-        pages, its folder added again) is written again, up to `_TRIES_WHILE_IT_CHANGES` times."""
+        hidden name (`removed_files.hidden_folder`). It gets its own name in the short transaction that deletes the
+        run, once the run is read again there and found as it was written; a run changed meanwhile (a Propose
+        session adding pages, its folder added again) is written again, up to `_TRIES_WHILE_IT_CHANGES` times."""
         for _ in range(_TRIES_WHILE_IT_CHANGES):
             held = self._as_held(run_id)
             partial = self._set_aside(held)
@@ -486,14 +481,14 @@ class Runs:
         return Path(self._store.root) / REMOVED / DELETED_RUNS
 
     def _set_aside(self, held: _HeldRun) -> Path:
-        """The run written to a new hidden folder of `removed/runs/` (`_partial_folder`), or why it is not deleted.
-        The folders left by deletions killed part way go first."""
+        """The run written to a new hidden folder of `removed/runs/` (`removed_files.hidden_folder`: a deletion
+        killed part way leaves no folder under a name that looks kept, which `runs --add` would store as the run,
+        and the next deletion removes it), or why it is not deleted."""
         run, parent = held.stored_run, self._deleted_runs
         stem = _set_aside_stem(run)
         folder: Path | None = None
         try:
-            _remove_partial_folders_left(parent)
-            folder = _partial_folder(parent, stem)
+            folder = hidden_folder(parent, stem)  # those left by deletions killed part way go first
             write_run_folder(folder, run, held.predictions, held.errors, named=parent / stem)
             atomic.sync_folder(folder)  # its `_run/` too survives a power cut
             return folder
@@ -658,45 +653,14 @@ def _set_aside_stem(run: StoredRun) -> str:
     return f"{run.id}-{safe_name(run.method, 'run', 60)}"
 
 
-def _this_host() -> str:
-    return safe_name(socket.gethostname(), "host")
-
-
-def _partial_folder(parent: Path, stem: str) -> Path:
-    """A new hidden folder of `parent` to write a deleted run's copy in, named after this process
-    (`.STEM.partial-PID-HOST-XXXXXXXX`): a deletion killed part way leaves no folder under a name that looks kept
-    (`runs --add` would store the pages it reached as the run), and the next deletion removes it
-    (`_remove_partial_folders_left`)."""
-    parent.mkdir(parents=True, exist_ok=True)
-    folder = Path(tempfile.mkdtemp(prefix=f".{stem}{_PARTIAL}{os.getpid()}-{_this_host()}-", dir=parent))
-    folder.chmod(atomic.folder_mode())  # a folder as mkdir makes it, not mkdtemp's private 0700
-    return folder
-
-
-def _remove_partial_folders_left(parent: Path) -> None:
-    """Remove the hidden folders of deletions killed part way on this machine (their process no longer runs);
-    another machine's, or one being written now, are left be (hidden, they are never taken for a kept copy)."""
-    for left in parent.glob(f".*{_PARTIAL}*"):
-        pid, _, rest = left.name.rpartition(_PARTIAL)[2].partition("-")
-        host = rest.rpartition("-")[0]  # mkdtemp's letters hold no "-"; a host's name may
-        if pid.isdigit() and host == _this_host() and not owner_files.process_alive(socket.gethostname(), int(pid)):
-            shutil.rmtree(left, ignore_errors=True)
-
-
 def _name_set_aside(partial: Path, run: StoredRun) -> Path:
     """The whole copy written in `partial` given its own name, `ID-METHOD.TIME` (`-K` after it when taken), never
-    over another folder, and the name written through to the disk. Called under the write lock, under which every
-    deletion names its copy: no other takes the name between its reservation and the rename."""
-    parent = partial.parent
+    over another folder (`name_folder`), or why the run is not deleted."""
     try:
-        folder = new_folder(parent, stamped(_set_aside_stem(run), now()))
-        folder.rmdir()  # the name reserved: the rename takes its place (Windows renames over no folder)
-        partial.rename(folder)
-        atomic.sync_folder(parent)
+        return name_folder(partial, stamped(_set_aside_stem(run), now()))
     except OSError as error:
-        raise StoreError(f"run {run.id} not deleted: its copy in {parent} could not be given its name "
+        raise StoreError(f"run {run.id} not deleted: its copy in {partial.parent} could not be given its name "
                          f"({error.strerror or error})") from None
-    return folder
 
 
 def _a_file_outside(folder: Path, records: Iterable[str], kept: Iterable[str]) -> str | None:
