@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from recordlens.annotator.labelling.demo_project import open_demo_project
@@ -33,7 +32,7 @@ from recordlens.core.store import (
     project_model_path,
     train_on_project,
 )
-from tests.app.window_helpers import key, open_window
+from tests.app.window_helpers import Answering, key, open_window
 
 pytestmark = [pytest.mark.app, pytest.mark.usefixtures("quick_fits")]
 
@@ -188,33 +187,6 @@ def test_propose_says_when_the_learnt_model_is_out_of_date_after_a_restart_too(q
     finally:
         window.shutdown()
         window.close()
-
-
-class Answering:
-    """Answers the window's questions as a person does, with a key on the question on show, one key each; keeps
-    what each question said."""
-
-    def __init__(self, *keys: Qt.Key) -> None:
-        self.keys = list(keys)
-        self.asked: list[tuple[str, str, list[str]]] = []  # each question, its details and its buttons
-        self._answered = False  # the question on show is answered: its button may take a moment to act
-        self.timer = QTimer()
-        self.timer.timeout.connect(self._answer)
-        self.timer.start(50)
-
-    def _answer(self) -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox) or not box.isVisible():
-            self._answered = False
-            return
-        if self._answered or not self.keys:
-            return
-        self.asked.append((box.text(), box.informativeText(), [b.text() for b in box.buttons()]))
-        QTest.keyClick(box, self.keys.pop(0))
-        self._answered = box.isVisible()  # Esc closes it at once; a button's key clicks it a moment later
-
-    def stop(self) -> None:
-        self.timer.stop()
 
 
 def test_quitting_while_learning_asks_first_and_leaves_the_model_in_place(qtbot, tmp_path: Path, folder: Path,

@@ -13,16 +13,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.labelling.propose import ProposeWorker
 from recordlens.core import store
 from recordlens.core.store import importer, open_project
 from tests.app.review_helpers import half_run
-from tests.app.window_helpers import key
+from tests.app.window_helpers import Answering, key
 
 pytestmark = pytest.mark.app
 
@@ -30,29 +29,6 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>Page {n}</titl
 <ul><li><b>One {n}</b> <i>$1</i></li><li><b>Two {n}</b> <i>$2</i></li></ul></body></html>"""
 PAGES = 6
 HELD_AT = 3  # the import is held on its third page, two being in
-
-
-class Answering:
-    """Answers the window's questions with a key each, as a person does; keeps what each question said."""
-
-    def __init__(self, *keys: Qt.Key) -> None:
-        self.keys = list(keys)
-        self.asked: list[tuple[str, str]] = []
-        self._answered = False
-        self.timer = QTimer()
-        self.timer.timeout.connect(self._answer)
-        self.timer.start(50)
-
-    def _answer(self) -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox) or not box.isVisible():
-            self._answered = False
-            return
-        if self._answered or not self.keys:
-            return
-        self.asked.append((box.text(), box.informativeText()))
-        QTest.keyClick(box, self.keys.pop(0))
-        self._answered = box.isVisible()  # Esc closes it at once; a button's key clicks it a moment later
 
 
 def held(reached: threading.Event, let_go: Callable[[], bool]) -> None:
@@ -96,7 +72,7 @@ def test_quitting_during_an_import_asks_first_and_keeps_the_pages_imported_so_fa
             qtbot.waitUntil(reached.is_set, timeout=60_000)
             key(window, "Ctrl+Q")
             assert len(answering.asked) == 1
-            question, details = answering.asked[0]
+            question, details, _ = answering.asked[0]
             assert re.fullmatch(r"importing downloads is running \(started \d+ s ago\): quit anyway\?",
                                 question), question
             assert details == (

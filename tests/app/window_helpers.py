@@ -9,7 +9,9 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import Settings
@@ -130,3 +132,30 @@ def said_last(window: MainWindow) -> str:
     """The newest of the window's recent messages, after its time ("" if it said nothing yet)."""
     lines = recent_messages(window).splitlines()
     return lines[0] if lines else ""
+
+
+class Answering:
+    """Answers the window's questions as a person does, with a key on the question on show, one key each; keeps
+    what each question said."""
+
+    def __init__(self, *keys: Qt.Key) -> None:
+        self.keys = list(keys)
+        self.asked: list[tuple[str, str, list[str]]] = []  # each question, its details and its buttons
+        self._answered = False  # the question on show is answered: its button may take a moment to act
+        self.timer = QTimer()
+        self.timer.timeout.connect(self._answer)
+        self.timer.start(50)
+
+    def _answer(self) -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox) or not box.isVisible():
+            self._answered = False
+            return
+        if self._answered or not self.keys:
+            return
+        self.asked.append((box.text(), box.informativeText(), [b.text() for b in box.buttons()]))
+        QTest.keyClick(box, self.keys.pop(0))
+        self._answered = box.isVisible()  # Esc closes it at once; a button's key clicks it a moment later
+
+    def stop(self) -> None:
+        self.timer.stop()
