@@ -4,8 +4,9 @@ lock, a project copy being made), so that a second process can tell a live owner
 A lock (`take`, `release`, `holder`) is such a file that its process also holds an operating-system lock on
 (flock; on Windows a locked byte): the system lets one process hold it, and frees it when the process ends,
 however it ends, so a killed owner never leaves a lock that looks held, and a reused process id fools nothing.
-The line in the file only names the holder in messages. Where the file system offers no such lock (some SMB or
-FUSE mounts), `take` raises the system's error rather than `Held`, and `holder` judges the file by its line alone.
+The line in the file only names the holder in messages, and what it is doing when its taker said (`purpose`: one
+lock guarding two kinds of work, say which holds it). Where the file system offers no such lock (some SMB or FUSE
+mounts), `take` raises the system's error rather than `Held`, and `holder` judges the file by its line alone.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ if os.name == "nt":  # pragma: no cover - exercised on Windows only
 else:
     import fcntl
 
-__all__ = ["Held", "Lock", "holder", "owner_line", "owner_named", "process_alive", "release", "take", "taken_over"]
+__all__ = ["Held", "Lock", "holder", "owner_line", "owner_named", "process_alive", "purpose_of", "release", "take",
+           "taken_over"]
 
 _WINDOWS_BYTE = 1 << 20  # the byte locked on Windows: far from the owner line, which stays readable
 # What the system says when another process holds the lock (flock: EWOULDBLOCK, which is EAGAIN on Linux; EACCES
@@ -33,11 +35,13 @@ _HELD_ERRORS = {errno.EAGAIN, errno.EWOULDBLOCK, errno.EACCES} | (
 
 
 class Held(Exception):  # noqa: N818 - a state, not a failure
-    """Another process holds the lock: `owner` (host, pid) as its file names it, None when it names none."""
+    """Another process holds the lock: `owner` (host, pid) as its file names it, None when it names none; `purpose`,
+    what its line says it is doing ("" when it says nothing)."""
 
-    def __init__(self, owner: tuple[str, int] | None) -> None:
+    def __init__(self, owner: tuple[str, int] | None, purpose: str = "") -> None:
         super().__init__(f"held by {owner}")
         self.owner = owner
+        self.purpose = purpose
 
 
 @dataclass
@@ -47,6 +51,7 @@ class Lock:
     path: Path
     fd: int
     stale: list[tuple[str, int]]  # owners named by the file of a holder that ended without releasing (killed)
+    stale_purpose: str = ""  # what that holder's line said it was doing ("" when it said nothing)
 
 
 def owner_named(owner: tuple[str, int] | None) -> str:
@@ -62,9 +67,9 @@ def taken_over(lock: Lock, whose: str) -> list[str]:
             for _, pid in lock.stale]
 
 
-def owner_line() -> str:
-    """What an owner file holds: this host's name and this process's id."""
-    return f"{socket.gethostname()} {os.getpid()}\n"
+def owner_line(purpose: str = "") -> str:
+    """What an owner file holds: this host's name and this process's id, and what it is doing (`purpose`, if said)."""
+    return f"{socket.gethostname()} {os.getpid()}{f' {purpose}' if purpose else ''}\n"
 
 
 def process_alive(host: str, pid: int) -> bool:
@@ -83,11 +88,12 @@ def process_alive(host: str, pid: int) -> bool:
     return True
 
 
-def take(path: Path, *, attempts: int = 5, pause_s: float = 0.05) -> Lock:
-    """Take the lock at `path` for this process; raises `Held` when another process holds it, and OSError when
-    the lock cannot be had at all (its folder missing or read-only, a file system without locks: ENOLCK). A lock
-    held only for a moment (another process looking who holds it, a holder releasing it) is tried again
-    `attempts` times, `pause_s` apart."""
+def take(path: Path, *, purpose: str = "", attempts: int = 5, pause_s: float = 0.05) -> Lock:
+    """Take the lock at `path` for this process, its line saying `purpose` (what it holds it for, when the lock
+    guards more than one kind of work); raises `Held` when another process holds it, and OSError when the lock
+    cannot be had at all (its folder missing or read-only, a file system without locks: ENOLCK). A lock held only
+    for a moment (another process looking who holds it, a holder releasing it) is tried again `attempts` times,
+    `pause_s` apart."""
     for attempt in range(attempts):
         fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
         try:
@@ -98,22 +104,22 @@ def take(path: Path, *, attempts: int = 5, pause_s: float = 0.05) -> Lock:
         if not locked:
             os.close(fd)
             if attempt == attempts - 1:
-                raise Held(_owner(path))
+                raise Held(*_line(path))
             time.sleep(pause_s)
             continue
         if not _still_the_path(fd, path):
             os.close(fd)  # its holder released it (removed the file) between our open and our lock: again
             continue
         try:
-            before = _owner(path)  # a line left by a holder that did not release: it was killed
+            before, doing = _line(path)  # a line left by a holder that did not release: it was killed
             os.lseek(fd, 0, os.SEEK_SET)  # (Windows' lock moved the position to its far byte)
             os.ftruncate(fd, 0)
-            os.write(fd, owner_line().encode("utf-8"))
-        except OSError:
-            os.close(fd)  # a full disk, say: the lock is given back, not kept by a file descriptor lost
+            os.write(fd, owner_line(purpose).encode("utf-8"))
+        except OSError:  # a full disk, say: the lock is given back, not kept by a file descriptor lost, and its
+            release(Lock(path, fd, []))  # file removed, as ours (a folder made for the work is left empty)
             raise
-        return Lock(path, fd, [before] if before is not None else [])
-    raise Held(_owner(path))
+        return Lock(path, fd, [before] if before is not None else [], doing if before is not None else "")
+    raise Held(*_line(path))
 
 
 def release(lock: Lock) -> None:
@@ -181,9 +187,19 @@ def _still_the_path(fd: int, path: Path) -> bool:
         return False
 
 
+def purpose_of(path: Path) -> str:
+    """What the lock's line at `path` says its holder is doing ("" when it says nothing, or there is no line)."""
+    return _line(path)[1]
+
+
 def _owner(path: Path) -> tuple[str, int] | None:
+    return _line(path)[0]
+
+
+def _line(path: Path) -> tuple[tuple[str, int] | None, str]:
+    """The owner (host, pid) the file's line names, None when it names none; and the purpose it says, or ""."""
     try:
-        host, pid = path.read_text(encoding="utf-8").split()
-        return host, int(pid)
+        host, pid, *purpose = path.read_text(encoding="utf-8").strip().split(maxsplit=2)
+        return (host, int(pid)), "".join(purpose)
     except (OSError, ValueError):
-        return None
+        return None, ""

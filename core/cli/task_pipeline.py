@@ -161,6 +161,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     with writing_candidates(args.out) as notes:  # not in the middle of another's verdict
         for note in notes:
             warn(note)
+        _refuse_what_came_meanwhile(args, partial)
         save_candidates(args.out, candidates)
     flagged = [c.id for c in candidates if c.evidence == ""]  # named: the reviewer looks at these first
     with_none = f" ({listed(report.empty)} with no task)" if report.empty else ""
@@ -217,6 +218,25 @@ def _resuming(args: argparse.Namespace, partial: GenerationPartial) -> dict:
     for said in partial.set_aside_said:
         print(f"warning: {said}", file=sys.stderr)
     return resumed
+
+
+def _refuse_what_came_meanwhile(args: argparse.Namespace, partial: GenerationPartial) -> None:
+    """The start's look at --out (`_resuming`, `_starting_over`) made again under its lock, just before --out is
+    written whole: a verdict given while the model was asked (minutes), or a file another command wrote there
+    meanwhile, is not written over. The answers paid for stay in the partial file, from which another --out is
+    written without asking the model again."""
+    if args.resume:
+        held = _reviewed(args.out)
+        if not held:
+            return
+    elif args.replace or not Path(args.out).exists():
+        return
+    else:
+        held = _reviewed(args.out)
+    raise AgentError(f"{args.out} was written by another command while this generation ran (it now exists{held}): "
+                     f"not written over; the answers of this generation are kept in {partial.path}: give "
+                     f"--resume-from {shlex.quote(args.out)} --out OTHER.jsonl to write them into another file, "
+                     f"asking the model only for the categories not answered, and leaving {args.out} as it is")
 
 
 def _starting_over(args: argparse.Namespace, partial: GenerationPartial) -> dict:

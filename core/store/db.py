@@ -39,6 +39,9 @@ BUSY_TIMEOUT_SECONDS = 30.0
 ROOM_TO_OPEN_BYTES = 1_000_000
 # A write lock not free within this is held by someone else's long write: said (`waiting_notice`) before the wait.
 QUICK_LOCK_SECONDS = 0.25
+# How many times a write made of what was read outside its transaction (a removed run's copy, a label set set aside,
+# a score) is made again when another process changed what it read meanwhile, before it gives up, said
+TRIES_WHILE_IT_CHANGES = 3
 waiting_notice: Callable[[], None] | None = None  # the CLI prints a line; the default says nothing
 
 

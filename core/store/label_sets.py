@@ -33,7 +33,7 @@ from pathlib import Path
 from ..atomic import sync_folder, write_text
 from ..page.dataset import lands_outside, natural_key
 from ..text_forms import read_alike, spelling, written
-from .db import Connection, StoreError, dumps, now
+from .db import TRIES_WHILE_IT_CHANGES, Connection, StoreError, dumps, now
 from .removed_files import REMOVED, hidden_folder, name_folder, remove_partials_left, safe_name, stamped
 
 # The name by which `agreement` and the app mean the project's own labels: no annotator set may take it.
@@ -42,8 +42,6 @@ PROJECT_SET = "project"
 PERSON_PREFIX = "person:"
 SET_ASIDE = "annotators"  # inside the project's `removed/`: the label sets' pages replaced or removed
 SET_ASIDE_FILE = "set-aside.json"
-# How many times `Annotators.remove` sets a set's labels aside before it gives up on a set that changes meanwhile
-_TRIES_WHILE_IT_CHANGES = 3
 
 
 def check_annotator_name(name: str) -> str:
@@ -295,10 +293,10 @@ class Annotators:
         they are read again there and found as they were written: which pages go is decided, and checked, in the
         transaction that deletes them. A set changed meanwhile (an import of more of its labels) is written again,
         so that what is said removed is the whole set as it then was, or the pages asked for, up to
-        `_TRIES_WHILE_IT_CHANGES` times. The folder they are written to is named in that transaction
+        `TRIES_WHILE_IT_CHANGES` times. The folder they are written to is named in that transaction
         (`SetAside.name`)."""
         self._remove_set_asides_left()
-        for _ in range(_TRIES_WHILE_IT_CHANGES):
+        for _ in range(TRIES_WHILE_IT_CHANGES):
             going = self._going(annotator, pages)
             kept = SetAside(annotator, "removed")
             try:
@@ -317,7 +315,7 @@ class Annotators:
                 kept.forget(list(kept.pages))  # nothing went: the copies would only mislead
                 raise
             kept.forget(list(kept.pages))  # the set changed since they were written: written again as it is now
-        raise StoreError(f"{annotator}'s labels not removed: the set changed each of the {_TRIES_WHILE_IT_CHANGES} "
+        raise StoreError(f"{annotator}'s labels not removed: the set changed each of the {TRIES_WHILE_IT_CHANGES} "
                          "times they were set aside (an import of their labels going on?); remove them once it "
                          "has ended")
 

@@ -4,8 +4,9 @@ A project keeps the selector trained on its own labelled pages as `PROJECT_MODEL
 it when present (`project_model`). Training it (`train_on_project`, `train --project`, the app's Learn) holds the
 project's lock, sets the model it replaces aside (`save_project_model`), and keeps a model already in place that it
 would write again (`project_model_in_place`); setting the model aside by hand (`forget_project_model`) is refused
-while a training holds that lock, as its end would write a model again; `model_freshness` says whether the model
-is still the one the labels give. The training itself is `extract.training`'s, imported on use: it brings the
+while a training holds that lock, as its end would write a model again, and holds it for its move (the lock's line
+says which of the two holds it, for the words of a refusal); `model_freshness` says whether the model is still the
+one the labels give. The training itself is `extract.training`'s, imported on use: it brings the
 learner's modules, which opening a project does not need.
 """
 
@@ -37,9 +38,12 @@ FORGOTTEN_MODEL = Path("models") / "selector.forgotten.json"  # the last one set
 # FORGOTTEN_MODEL, which may hold the only copy of a usable model set aside before (a model of older features still
 # goes there: it is a model, to be trained again)
 UNUSABLE_MODEL = Path("models") / "selector.unusable.json"
-# Held (`owner_files`) while the project's own model is trained and written: hidden, so a copy of the project
-# leaves it out, and gone once training ends
+# Held (`owner_files`) while the project's own model is trained and written, or set aside: hidden, so a copy of the
+# project leaves it out, and gone once that ends
 TRAINING_LOCK = Path("models") / ".training.lock"
+# What its line says its holder does (`owner_files` purpose): a lock that says nothing is an earlier RecordLens's,
+# which took it to train alone
+_TRAINING, _SETTING_ASIDE = "training", "setting-aside"
 
 _log = logging.getLogger(__name__)
 
@@ -55,32 +59,50 @@ def check_project_to_train(project_dir: str | Path) -> None:
 def training_the_project(project_dir: str | Path) -> Iterator[list[str]]:
     """Hold the project's training lock while its own model is trained and written (`train --project`, the app's
     Learn): two at once would each set aside the model the other wrote, and the project's earlier model would be
-    lost, so the second is refused at once, naming who trains. A lock whose holder was killed is taken over; where
+    lost, so the second is refused at once, naming who trains (or, as the lock's line says, who sets the model
+    aside: `forget_project_model` holds the lock for its move). A lock whose holder was killed is taken over; where
     none can be taken (a file system without locks), training goes on: the notes it yields say so."""
     path = Path(project_dir) / TRAINING_LOCK
     try:
         path.parent.mkdir(exist_ok=True)
-        lock = owner_files.take(path)
+        lock = owner_files.take(path, purpose=_TRAINING)
     except owner_files.Held as held:
-        raise RecordLensError(f"{_being_trained(project_dir, held.owner)}: wait for it to end (or stop it), then "
-                              "train again if its labels changed meanwhile; two trainings of one project at once "
-                              "would each set aside the model the other wrote, and lose the project's earlier "
-                              "model") from None
+        raise _training_refused(project_dir, held.owner, held.purpose) from None
     except OSError as error:
         yield [f"the project's training lock cannot be taken ({error.strerror or error}): a second training of the "
                "project at once would not be refused"]
         return
-    try:  # a killed training's lock taken over is said, as extract says it of a run folder's
-        yield owner_files.taken_over(lock, f"a training of the project {project_dir}")
+    try:  # a killed holder's lock taken over is said, as extract says it of a run folder's
+        yield owner_files.taken_over(lock, _work_of(project_dir, lock.stale_purpose))
     finally:
         owner_files.release(lock)
 
 
-def _being_trained(project_dir: str | Path, owner: tuple[str, int] | None) -> str:
-    """"the project P is being trained by process 4242 on host right now (P/models/.training.lock)": how what the
-    training lock refuses (a second training, setting the model aside) names the training that holds it."""
-    return (f"the project {project_dir} is being trained by {owner_files.owner_named(owner)} right now "
-            f"({Path(project_dir) / TRAINING_LOCK})")
+def _training_refused(project_dir: str | Path, owner: tuple[str, int] | None, purpose: str) -> RecordLensError:
+    """A training refused while the lock is held: by another training, or while the model is set aside (a moment)."""
+    if purpose == _SETTING_ASIDE:
+        return RecordLensError(f"{_holding(project_dir, owner, purpose)}: train once that is done (it takes a "
+                               "moment)")
+    return RecordLensError(f"{_holding(project_dir, owner, purpose)}: wait for it to end (or stop it), then train "
+                           "again if its labels changed meanwhile; two trainings of one project at once would each "
+                           "set aside the model the other wrote, and lose the project's earlier model")
+
+
+def _holding(project_dir: str | Path, owner: tuple[str, int] | None, purpose: str) -> str:
+    """"the project P is being trained by process 4242 on host right now (P/models/.training.lock)", or "the learnt
+    model of the project P is being set aside by ...": how what the training lock refuses (a training, setting the
+    model aside) names what holds it, as its line says (`purpose`)."""
+    doing = (f"the learnt model of the project {project_dir} is being set aside" if purpose == _SETTING_ASIDE
+             else f"the project {project_dir} is being trained")
+    return f"{doing} by {owner_files.owner_named(owner)} right now ({Path(project_dir) / TRAINING_LOCK})"
+
+
+def _work_of(project_dir: str | Path, purpose: str) -> str:
+    """The work of a killed holder of the lock, as `owner_files.taken_over` names it ("a training of the project P
+    by process 4242 ended without releasing its lock ...")."""
+    if purpose == _SETTING_ASIDE:
+        return f"a setting aside of the learnt model of the project {project_dir}"
+    return f"a training of the project {project_dir}"
 
 
 @contextlib.contextmanager
@@ -89,29 +111,35 @@ def _no_training_meanwhile(project_dir: str | Path) -> Iterator[None]:
     training holds it: that training writes a model as it ends, which would undo the setting aside unsaid (and one
     set aside meanwhile would not be the model that training replaced). Where no lock can be taken here (a read-only
     folder, a file system without locks), a live holder its file names still refuses; otherwise the setting aside
-    goes on, and says itself why it cannot write, if it cannot. A killed training's lock is taken over, and logged
-    in the words a training says it in (no training is left to say it)."""
+    goes on, and says itself why it cannot write, if it cannot. The lock's line says it is held to set the model
+    aside, so that a training refused meanwhile is not told a training runs. A killed holder's lock is taken over,
+    and logged in the words a training says it in (no training is left to say it)."""
     path = Path(project_dir) / TRAINING_LOCK
     try:
-        lock = owner_files.take(path)
+        lock = owner_files.take(path, purpose=_SETTING_ASIDE)
     except owner_files.Held as held:
-        raise _refused_while_trained(project_dir, held.owner) from None
+        raise _setting_aside_refused(project_dir, held.owner, held.purpose) from None
     except OSError:
         holder = owner_files.holder(path)
         if holder is not False:
-            raise _refused_while_trained(project_dir, holder if isinstance(holder, tuple) else None) from None
+            raise _setting_aside_refused(project_dir, holder if isinstance(holder, tuple) else None,
+                                         owner_files.purpose_of(path)) from None
         yield
         return
     try:
-        for note in owner_files.taken_over(lock, f"a training of the project {project_dir}"):
+        for note in owner_files.taken_over(lock, _work_of(project_dir, lock.stale_purpose)):
             _log_warning(note)
         yield
     finally:
         owner_files.release(lock)
 
 
-def _refused_while_trained(project_dir: str | Path, owner: tuple[str, int] | None) -> RecordLensError:
-    return RecordLensError(f"{_being_trained(project_dir, owner)}: its learnt model is not set aside, as that "
+def _setting_aside_refused(project_dir: str | Path, owner: tuple[str, int] | None, purpose: str) -> RecordLensError:
+    """Setting the model aside refused while the lock is held: by a training, or by another setting it aside."""
+    if purpose == _SETTING_ASIDE:
+        return RecordLensError(f"{_holding(project_dir, owner, purpose)}: nothing more to do, it is kept in "
+                               f"{Path(project_dir) / FORGOTTEN_MODEL} once that is done")
+    return RecordLensError(f"{_holding(project_dir, owner, purpose)}: its learnt model is not set aside, as that "
                            "training writes one as it ends, which Propose would use; wait for it to end (or stop "
                            "it), then set the model aside")
 

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from .. import atomic
+from .. import atomic, owner_files
 from ..errors import full_disk, shortened
 from ..page.dataset import PAGE_SUFFIXES, LoadedPage, dataset_pages, load_page, natural_key
 from .adjudication import KEEP, MERGED, Adjudication
@@ -200,34 +200,74 @@ def init_project(folder: str | Path) -> Project:
     """Create a project folder (or make an empty folder one) and open it. Its database is made whole under a hidden
     name and only then named `project.db` (`_new_database`): an init stopped part way (a full disk, a kill) leaves
     no `project.db` that the next init would take for a project and every command for a broken one. A `project.db`
-    that such a stop left all the same (an earlier RecordLens made it in place) is taken over, as it holds nothing
-    (`_left_by_an_unfinished_init`): its tables are made where it is, as opening it would make them."""
+    that such a stop left all the same (an earlier RecordLens made it in place, or a kill between the two steps of
+    `_name_it`'s naming without hard links) is taken over, as it holds nothing (`_left_by_an_unfinished_init`): its
+    tables are made where it is, as opening it would make them. Inits of one folder run one at a time
+    (`_initialising`): an empty `project.db` may be another init's, under way, which is never taken over."""
     root = Path(folder)
-    database = root / PROJECT_DB
-    if database.exists() and not _left_by_an_unfinished_init(root):
-        raise StoreError(f"{root} is already a RecordLens project")
+    _refuse_a_project(root)  # before anything is made in its folder
     if root.exists() and not root.is_dir():
         raise StoreError(f"{root} exists and is not a folder{_a_saved_page(root)}")
     made = [folder for folder in (root, root / SNAPSHOTS) if not folder.exists()]
     (root / SNAPSHOTS).mkdir(parents=True, exist_ok=True)
-    if not database.exists():
-        with _taken_back_if_it_fails(made, database):
+    with _initialising(root, made) as locked:
+        _refuse_a_project(root, locked=locked, meanwhile=" (made meanwhile)")
+        if not (root / PROJECT_DB).exists():
             _new_database(root)
     return _open(root)
 
 
+def _refuse_a_project(root: Path, *, locked: bool = True, meanwhile: str = "") -> None:
+    """Refuse to init a folder whose `project.db` is a project's, or could be: anything but what an init that did not
+    finish leaves (`_left_by_an_unfinished_init`). An empty file is such a leftover only while no init of the folder
+    is under way, which only its lock tells: where none can be had (`locked` False), it is said, not taken over."""
+    database = root / PROJECT_DB
+    if not database.exists():
+        return
+    if not _left_by_an_unfinished_init(root):
+        raise StoreError(f"{root} is already a RecordLens project{meanwhile}")
+    if not locked and database.stat().st_size == 0:
+        raise StoreError(f"{database} is empty (0 bytes): another `recordlens project init` may be making the project "
+                         "right now, which this file system offers no lock to tell; once none runs, delete it and "
+                         "create the project again")
+
+
+# Held (`owner_files`) by `project init` from its look under the lock at the folder to the database named: hidden,
+# and gone once the init ends
+_INIT_LOCK = ".init.lock"
+
+
 @contextmanager
-def _taken_back_if_it_fails(made: Sequence[Path], database: Path) -> Iterator[None]:
-    """The folders an init `made` (the project's, its `snapshots/`) removed again, while still empty, when making
-    its `database` fails: a failed init leaves nothing of itself."""
+def _initialising(root: Path, made: Sequence[Path]) -> Iterator[bool]:
+    """Hold `root`'s init lock while the project is made there, refusing at once (naming it) an init that holds it:
+    where hard links are missing (`_name_it`), a project's name is an empty file for a moment, which a second init
+    would take for a leftover and make its project in, to be replaced by the first's database. Yields whether the
+    lock is held: False where none can be had (a file system without locks, a full disk), the init going on. When
+    making the project fails, the folders the init `made` (the project's, its `snapshots/`) are removed again while
+    still empty, the lock given back first: a failed init leaves nothing of itself. An init refused for another
+    under way removes none: they are that init's too."""
     try:
-        yield
+        lock = owner_files.take(root / _INIT_LOCK)
+    except owner_files.Held as held:
+        raise StoreError(f"{root} is being made a RecordLens project by {owner_files.owner_named(held.owner)} right "
+                         "now (`recordlens project init`): open it once that init is done") from None
+    except OSError:
+        lock = None
+    try:
+        yield lock is not None
     except BaseException:
-        if not database.exists():  # (else another init made the project meanwhile: the folders are its own now)
+        _given_back(lock)
+        if not (root / PROJECT_DB).exists():  # (else another init made the project meanwhile: the folders are its own)
             for folder in reversed(made):
                 with contextlib.suppress(OSError):
                     folder.rmdir()
         raise
+    _given_back(lock)
+
+
+def _given_back(lock: owner_files.Lock | None) -> None:
+    if lock is not None:
+        owner_files.release(lock)
 
 
 def _new_database(root: Path) -> None:
@@ -268,7 +308,8 @@ def _make_tables(root: Path, made: Path) -> None:
 def _name_it(made: Path, database: Path) -> None:
     """Give the whole database file `made` the name `database`, never replacing a file of that name: a hard link,
     which fails on a name taken; where the file system has none (FAT, some shares), the name is first taken by an
-    empty file, then the database renamed over it."""
+    empty file, then the database renamed over it (no other init takes that empty file over meanwhile: the init
+    lock is held, `_initialising`)."""
     try:
         os.link(made, database)
     except FileExistsError:
@@ -391,6 +432,11 @@ def _empty_database(root: Path) -> str:
     saved page, what an unfinished `project init` leaves, which `project init` takes over; else a project's
     database emptied by a crash or a full disk, which only a backup brings back."""
     database = root / PROJECT_DB
+    initialising = owner_files.holder(root / _INIT_LOCK)
+    if initialising is not False:  # the name an init without hard links takes for a moment (`_name_it`)
+        who = owner_files.owner_named(initialising if isinstance(initialising, tuple) else None)
+        return (f"{database} is empty (0 bytes): {who} is making the project right now (`recordlens project init`); "
+                "open it once that init is done")
     if _left_by_an_unfinished_init(root):
         return (f"{database} is empty (0 bytes) and the folder holds no saved page: a `recordlens project init` that "
                 f"did not finish (a full disk, a kill) leaves it so; `recordlens project init "

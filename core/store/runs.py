@@ -33,7 +33,7 @@ from ..runs.run_files import (
     not_in_project,
 )
 from ..wording import counted, listed
-from .db import Connection, StoreError, dumps, now
+from .db import TRIES_WHILE_IT_CHANGES, Connection, StoreError, dumps, now
 from .removed_files import REMOVED, hidden_folder, name_folder, safe_name, stamped
 from .run_matching import KEPT_FOR_ADDING, first_folder
 from .schema import TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, sql_list
@@ -44,8 +44,6 @@ INTERRUPTED = "interrupted"  # the outcome of a run still "running" whose proces
 # In a project folder: the owner mark of each run a process carries out now (`Runs.start`), a lock of
 # `owner_files` (hidden: a copy of the project is not carried out by anyone)
 RUNNING_MARKS = ".running"
-# How many times `Runs.delete` writes a run's copy before it gives up on a run that changes while it is written
-_TRIES_WHILE_IT_CHANGES = 3
 
 _log = logging.getLogger(__name__)
 
@@ -440,8 +438,8 @@ class Runs:
         half a minute for a run of thousands of pages, which the app's edits would wait for, then fail), under a
         hidden name (`removed_files.hidden_folder`). It gets its own name in the short transaction that deletes the
         run, once the run is read again there and found as it was written; a run changed meanwhile (a Propose
-        session adding pages, its folder added again) is written again, up to `_TRIES_WHILE_IT_CHANGES` times."""
-        for _ in range(_TRIES_WHILE_IT_CHANGES):
+        session adding pages, its folder added again) is written again, up to `TRIES_WHILE_IT_CHANGES` times."""
+        for _ in range(TRIES_WHILE_IT_CHANGES):
             held = self._as_held(run_id)
             partial = self._set_aside(held)
             kept: Path | None = None
@@ -461,7 +459,7 @@ class Runs:
                 raise
             finally:
                 shutil.rmtree(partial, ignore_errors=True)  # gone once named (renamed): a copy not used
-        raise StoreError(f"run {run_id} not deleted: it changed each of the {_TRIES_WHILE_IT_CHANGES} times its "
+        raise StoreError(f"run {run_id} not deleted: it changed each of the {TRIES_WHILE_IT_CHANGES} times its "
                          f"predictions were written to {self._deleted_runs} (a run still going on?); delete it once "
                          "it has ended")
 

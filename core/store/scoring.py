@@ -31,7 +31,7 @@ from ..runs.run_files import (
     stored_run_description,
 )
 from ..wording import counted, listed
-from .db import StoreError, now
+from .db import TRIES_WHILE_IT_CHANGES, StoreError, now
 from .exporter import changed_since_import, saved_copies_missing
 from .files import content_hash
 from .project import Project
@@ -42,11 +42,6 @@ from .schema import TRUE_PAGE_STATUSES
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
 Scored = tuple[DatasetScore, list[str], dict[str, str]]
-
-# How many times a score is made while another process keeps storing the run's predictions anew (`runs --add` of its
-# folder gone on, a Propose session going on): each time only the pages stored anew are scored again (the others'
-# scores, stored, are kept), and a page still stored anew at the last is left without a score, said
-_ATTEMPTS = 3
 
 
 def score_stored_run(project: Project, run_id: int, progress: Progress = lambda names: names) -> Scored:
@@ -60,7 +55,10 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     gives. A page whose prediction was stored anew (by another process, or a job of the app) while it was scored
     (`_stored_anew`) keeps no score of the prediction as it was read: it is scored again from the run as it is then."""
     stored_anew: dict[str, None] = {}  # every page stored anew while it was scored, in the order found
-    for _ in range(_ATTEMPTS):
+    # Made again while another process keeps storing the run's predictions anew (`runs --add` of its folder gone
+    # on, a Propose session going on): each time only the pages stored anew are scored again (the others' scores,
+    # stored, are kept), and a page still stored anew at the last is left without a score, said
+    for _ in range(TRIES_WHILE_IT_CHANGES):
         (result, warnings, left_out), moved = _score_once(project, run_id, progress)
         if not moved:
             break
@@ -77,15 +75,19 @@ def _stored_anew_words(run_id: int, stored_anew: Sequence[str], moving: Sequence
             "anew while it was scored (`runs --add` of its folder, a Propose session going on)")
     if not moving:
         return f"{said}: scored again as the run holds them now"
-    return (f"{said}; at its last of {_ATTEMPTS} tries {counted(len(moving), 'page')} ({listed(moving)}) were stored "
-            "anew again: their figures here are of the predictions as they were read, and are not kept (the run reads "
-            "stale until scored again)")
+    if len(moving) == 1:
+        again = f"1 page ({moving[0]}) was stored anew again: its figures here are of the prediction as it was read"
+    else:
+        again = (f"{len(moving)} pages ({listed(moving)}) were stored anew again: their figures here are of the "
+                 "predictions as they were read")
+    return (f"{said}; at its last of {TRIES_WHILE_IT_CHANGES} tries {again}, and are not kept (the run reads stale "
+            "until scored again)")
 
 
 def _score_once(project: Project, run_id: int, progress: Progress) -> tuple[Scored, list[str]]:
     """`score_stored_run` once, and the pages whose prediction was stored anew while it ran, whose scores of
     what it read are not stored (`_stored_anew`)."""
-    run = project.runs.get(run_id)  # its predictions stamp read before its predictions are
+    run = project.runs.get(run_id)
     # a run of two settings' records scores as none (`runs --add` refuses its folder): refused before anything is
     # stored, for `score --project`, `runs --compare` and the app's Review alike
     refuse_a_stored_run_of_other_settings(project, run, str(project.root))
@@ -130,7 +132,7 @@ def _score_once(project: Project, run_id: int, progress: Progress) -> tuple[Scor
     with project.writing():  # the new scores and the old ones dropped, at once
         # As for labels (`changes_seen`): a prediction stored anew since it was read dropped its page's score when
         # it committed (`add_predictions`); a score of what it was would be put back as if current
-        moved = _stored_anew(project, run, truth_pages, (predictions, errors))
+        moved = _stored_anew(project, run_id, truth_pages, (predictions, errors))
         current = [score for name, score in fresh.items() if name not in moved]
         project.runs.add_scores(run_id, DatasetScore(current), changes_seen=changes_seen, at=started)
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
@@ -138,16 +140,15 @@ def _score_once(project: Project, run_id: int, progress: Progress) -> tuple[Scor
     return (result, warnings, left_out), moved
 
 
-def _stored_anew(project: Project, run: RunInfo, pages: Sequence[str],
+def _stored_anew(project: Project, run_id: int, pages: Sequence[str],
                  read: tuple[dict[str, list[list[str]]], dict[str, str]]) -> list[str]:
-    """Of `pages`, those whose prediction in the run (its records, its failure) is no longer the one `read` after
-    `run` was: stored anew by another process meanwhile. Asked inside the transaction that stores the scores, so
-    that none is stored anew between; the predictions are read again only when the run's stamp moved (a prediction
-    stored anew is a new row, above every other)."""
-    if project.runs.get(run.id).predictions_stamp == run.predictions_stamp:
-        return []
+    """Of `pages`, those whose prediction in run `run_id` (its records, its failure) is no longer the one `read`:
+    stored anew by another process meanwhile. Asked inside the transaction that stores the scores, so that none is
+    stored anew between. The predictions are always read again (the query the score made, a fraction of its time):
+    the run's `predictions_stamp`, its highest row id, can read the same after a change, as SQLite gives a new row
+    the id of a top row deleted before (an unlabelled page removed from the project, its predictions with it)."""
     predictions, errors = read
-    now_predictions, now_errors = project.runs.predictions(run.id), project.runs.errors(run.id)
+    now_predictions, now_errors = project.runs.predictions(run_id), project.runs.errors(run_id)
     return [name for name in pages
             if (predictions.get(name), errors.get(name)) != (now_predictions.get(name), now_errors.get(name))]
 

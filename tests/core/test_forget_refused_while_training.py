@@ -9,6 +9,8 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,6 +22,7 @@ from recordlens.core.store.learnt_model import (
     TRAINING_LOCK,
     forget_project_model,
     project_model_path,
+    training_the_project,
 )
 from tests.training_held_elsewhere import training_held_elsewhere
 
@@ -71,3 +74,44 @@ def test_a_killed_trainings_lock_does_not_refuse(with_a_model: Path, caplog: pyt
     assert not lock.exists()  # taken over, and given back
     assert caplog.messages == [f"a training of the project {with_a_model} by process {killed} ended without "
                                "releasing its lock (it was killed); the lock is taken over"]
+
+
+# Sets the model aside, holding the lock for its move until its stdin closes (the move made slow), then ends
+SETTING_ASIDE = """
+import sys
+from recordlens.core.store import learnt_model
+
+real = learnt_model._set_aside
+def slow(project_dir, path):
+    print("setting aside", flush=True)
+    sys.stdin.read()
+    return real(project_dir, path)
+learnt_model._set_aside = slow
+learnt_model.forget_project_model(sys.argv[1])
+"""
+
+
+def test_a_training_refused_while_the_model_is_set_aside_is_told_that_not_a_training(with_a_model: Path) -> None:
+    """The lock `forget_project_model` holds for its move refused a training in a training's words ("is being
+    trained by process N ... then train again if its labels changed"): untrue, no training ran. Its line now says
+    what holds it; a second setting aside is told so too, and a killed one's lock is said as that when taken over."""
+    child = subprocess.Popen([sys.executable, "-c", SETTING_ASIDE, str(with_a_model)], stdin=subprocess.PIPE,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "setting aside\n", child.communicate(timeout=60)
+        holding = (f"the learnt model of the project {with_a_model} is being set aside by process {child.pid} on "
+                   f"{socket.gethostname()} right now ({with_a_model / TRAINING_LOCK})")
+        with pytest.raises(RecordLensError) as training, training_the_project(with_a_model):
+            pass
+        assert str(training.value) == f"{holding}: train once that is done (it takes a moment)"
+        with pytest.raises(RecordLensError) as forgetting:
+            forget_project_model(with_a_model)
+        assert str(forgetting.value) == (f"{holding}: nothing more to do, it is kept in "
+                                         f"{with_a_model / FORGOTTEN_MODEL} once that is done")
+        child.kill()  # killed in the middle of its move: its lock's line stays, naming it
+    finally:
+        child.communicate(timeout=60)
+    assert (with_a_model / TRAINING_LOCK).exists() and project_model_path(with_a_model).exists()
+    with training_the_project(with_a_model) as notes:
+        assert notes == [f"a setting aside of the learnt model of the project {with_a_model} by process {child.pid} "
+                         "ended without releasing its lock (it was killed); the lock is taken over"]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.owner_files import Held, holder, owner_line, process_alive, release, take
+from recordlens.core.owner_files import Held, holder, owner_line, process_alive, purpose_of, release, take
 
 HOLD = """
 import sys, time
@@ -111,3 +111,25 @@ def test_a_file_system_without_locks_is_told_apart_from_a_held_lock(tmp_path: Pa
         assert holder(path) is False
         path.write_text("")
         assert holder(path) is False
+
+
+def test_a_lock_says_what_its_holder_does_when_its_taker_said(tmp_path: Path) -> None:
+    """One lock guarding two kinds of work (a project's training, and setting its model aside) names which holds it:
+    to the taker refused, to one looking, and to the taker of a killed holder's lock. A line that says nothing (an
+    earlier RecordLens's) still names its holder."""
+    path = tmp_path / ".lock"
+    lock = take(path, purpose="setting-aside")
+    assert path.read_text(encoding="utf-8") == f"{socket.gethostname()} {os.getpid()} setting-aside\n"
+    with pytest.raises(Held) as held:
+        take(path, purpose="training")
+    assert (held.value.owner, held.value.purpose) == ((socket.gethostname(), os.getpid()), "setting-aside")
+    assert holder(path) == (socket.gethostname(), os.getpid()) and purpose_of(path) == "setting-aside"
+    os.close(lock.fd)  # as a killed holder leaves it: the line stays, the system's lock goes
+    taken = take(path, purpose="training")
+    assert (taken.stale, taken.stale_purpose) == ([(socket.gethostname(), os.getpid())], "setting-aside")
+    release(taken)
+    path.write_text(owner_line())
+    earlier = take(path)
+    assert (earlier.stale, earlier.stale_purpose) == ([(socket.gethostname(), os.getpid())], "")
+    assert purpose_of(path) == ""
+    release(earlier)

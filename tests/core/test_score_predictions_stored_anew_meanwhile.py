@@ -123,7 +123,7 @@ def test_a_page_stored_anew_at_every_try_keeps_no_score_and_reads_stale(
         assert project.runs.stale_pages(1) == ["1"]
         assert "the run's predictions of 1 page changed since it was scored (1)" in project.runs.why_stale(1)
         assert project.runs.get(1).f1 is None  # no mean of the scores left alone
-        assert f"at its last of {len(scored)} tries 1 page (1) were stored anew again" in warnings[0]
+        assert f"at its last of {len(scored)} tries 1 page (1) was stored anew again: its figures here" in warnings[0]
         assert "not kept" in warnings[0]
     monkeypatch.undo()
     with open_project(folder) as project:  # a score once the session is over makes it
@@ -138,3 +138,39 @@ def test_a_score_nothing_stored_anew_meanwhile_says_nothing_of_it(tmp_path: Path
         _, warnings, _ = score_stored_run(project, 1)
         assert not any("stored anew" in said for said in warnings), warnings
         assert sorted(stored_f1(project)) == ["0", "1", "2"]
+
+
+# The other process: an unlabelled page taken out of the project (its predictions go with it, the run's top row
+# among them), then a Propose session storing page 1 anew with its true records; SQLite gives the new row the id the
+# removed page's row had, so the run's `predictions_stamp` reads as before
+REMOVE_PAGE_3_AND_STORE_PAGE_1_ANEW = """
+import sys
+from recordlens.core.store import remove_page
+from recordlens.core.store.project import open_project
+with open_project(sys.argv[1]) as project:
+    remove_page(project, "3")
+    project.runs.add_predictions(1, {"1": TRUTH_OF_2})
+""".replace("TRUTH_OF_2", repr(TRUTH_OF_2))
+
+
+def test_a_page_stored_anew_is_found_when_the_runs_stamp_reads_the_same(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`_stored_anew` looked at the predictions only when the run's stamp (its highest row id) moved: after the run's
+    top row went with a removed page, the prediction stored anew took that row id, and the score of page 1's
+    prediction as it was read was stored as current, unsaid."""
+    folder, run = tmp_path / "p", run_folder(tmp_path / "run", ["0", "1", "2", "3"])
+    data = dataset(tmp_path / "data", 3)
+    (data / "html" / "3.html").write_text("<html><body><h1>not labelled</h1></body></html>", encoding="utf-8")
+    with init_project(folder) as project:
+        import_paths(project, [data])
+        assert import_run_folder(project, run).run_id == 1
+        stamp = project.runs.get(1).predictions_stamp
+    when_scoring(monkeypatch, "0", lambda: in_another_process(REMOVE_PAGE_3_AND_STORE_PAGE_1_ANEW, folder), times=1)
+    with open_project(folder) as project:
+        result, warnings, _ = score_stored_run(project, 1)
+        assert project.runs.get(1).predictions_stamp == stamp  # what the shortcut went by: it reads the same
+        assert project.runs.predictions(1)["1"] == TRUTH_OF_2  # the other process's store committed
+        assert {s.page: round(s.f1, 4) for s in result.pages}["1"] == 1.0
+        assert stored_f1(project)["1"] == 1.0
+        assert project.runs.stale_pages(1) == []
+        assert "run 1's predictions of 1 page (1) were stored anew while it was scored" in warnings[0], warnings

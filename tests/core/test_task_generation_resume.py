@@ -15,6 +15,7 @@ import pytest
 
 from recordlens.core.agent.candidates import load_candidates
 from recordlens.core.llm.gemini import GeminiCaller
+from tests.candidates_writers import ReviewInBetween
 from tests.core.cli_runs import run
 from tests.core.generation_answers import CATEGORIES, SEEDS, category_of, generate_tasks, two_tasks, without_round
 from tests.fake_gemini import FakeGemini, Step, answer_with, status
@@ -229,3 +230,51 @@ def test_a_stop_names_the_category_it_was_asking(tmp_path: Path, capsys: pytest.
         code, said, err = generate_tasks(capsys, server, out, "--seeds", str(seeds), "--resume")
     assert code == 4, err
     assert "stopped at category 6 of 6, comparison, not answered (the model endpoint failed)" in err, err
+
+
+def test_a_verdict_given_while_a_resume_asks_the_model_is_not_written_over(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """--resume looked at --out for verdicts at its start only: one given while it asked the model (`agent tasks
+    review` in another terminal) was written over as it wrote --out whole, lost unsaid. It looks again under the
+    file's lock before writing: refused as at the start, the answers kept, and written into another file as the
+    refusal says, without a request."""
+    out, seeds, other = tmp_path / "candidates.jsonl", _seeds_copy(tmp_path), tmp_path / "rest.jsonl"
+    _stopped_at_retrieval(capsys, out, seeds)
+    [first] = [c.id for c in load_candidates(out) if without_round(c.id) == "gen-lookup-1"]
+    with ReviewInBetween(out, first, "accepted", "") as shell:
+        def reviewed_meanwhile(body: dict) -> str:
+            if category_of(body) == "retrieval":  # the resume's first request: the reviewer at work meanwhile
+                shell.go()
+            return two_tasks(category_of(body))
+
+        with FakeGemini(default=answer_with(reviewed_meanwhile)) as server:
+            code, said, err = generate_tasks(capsys, server, out, "--seeds", str(seeds), "--resume")
+        assert shell.ended()[0] == 0
+    assert code == 2, err
+    assert (f"{out} was written by another command while this generation ran (it now exists with 1 reviewed "
+            f"candidate(s)): not written over; the answers of this generation are kept in {out}.partial: give "
+            f"--resume-from {out} --out OTHER.jsonl to write them into another file") in err, err
+    assert {c.id: c.status for c in load_candidates(out)}[first] == "accepted"
+    reviewed = out.read_text(encoding="utf-8")
+    with FakeGemini(default=answer_with(lambda body: two_tasks(category_of(body)))) as server:
+        code, said, err = generate_tasks(capsys, server, other, "--seeds", str(seeds), "--resume-from", str(out))
+        assert (code, len(server.requests)) == (0, 0), err
+    assert [c.task.category for c in load_candidates(other)] == [c for c in CATEGORIES[2:] for _ in (1, 2)]
+    assert out.read_text(encoding="utf-8") == reviewed
+
+
+def test_a_file_another_command_wrote_while_a_generation_ran_is_not_written_over(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --resume or --replace, --out was refused only when it was there at the start."""
+    out = tmp_path / "candidates.jsonl"
+
+    def written_meanwhile(body: dict) -> str:
+        if category_of(body) == "comparison":  # the last request
+            out.write_text("", encoding="utf-8")
+        return two_tasks(category_of(body))
+
+    with FakeGemini(default=answer_with(written_meanwhile)) as server:
+        code, said, err = generate_tasks(capsys, server, out)
+    assert code == 2 and out.read_text(encoding="utf-8") == "", err
+    assert f"{out} was written by another command while this generation ran (it now exists): not written over" in err
+    assert Path(f"{out}.partial").exists()
