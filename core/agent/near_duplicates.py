@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ..errors import AgentError
+from ..unicode_scripts import script
 from ..wording import counted, listed
 from .answers import NORMALISE_RULES, normalise_answer
 from .candidates import Candidate, FilterMark
@@ -239,13 +240,8 @@ def _reads(scripts: frozenset[str] | None, text: str) -> bool:
     if scripts is None:
         return True
     letters = [c for c in unicodedata.normalize("NFKC", text) if c.isalpha()]
-    inside = sum(_script(c) in scripts for c in letters)
+    inside = sum(script(c) in scripts for c in letters)
     return 2 * inside >= len(letters)
-
-
-def _script(letter: str) -> str:
-    """A letter's script as the first word of its Unicode name says it ("LATIN", "ARABIC", "CJK", "HIRAGANA")."""
-    return unicodedata.name(letter, "").split(" ", 1)[0]
 
 
 def wording_similarity(first: str, second: str) -> float:

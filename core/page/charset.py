@@ -420,8 +420,11 @@ def _decode_undeclared(raw: bytes, header: tuple[str, str] | None, warnings: lis
 def _how_guessed(guess: CharsetGuess) -> str:
     if guess.reads_as_text:
         return f"its bytes were detected as {guess.name}, as Chromium detects a page's charset (a guess)."
-    return (f"its bytes read as text in no encoding a browser detects (damaged, or not text), so it was read as "
-            f"{guess.name}, the default for a page that declares none (a guess: the browser may show it otherwise).")
+    # bytes that read as text in no candidate are damaged, not text, or text in an encoding no browser detects
+    # (Vietnamese windows-1258, which Chromium also shows as windows-1252): which of these, nothing tells
+    return (f"its bytes read as text in no encoding a browser detects (damaged, not text, or in an encoding "
+            f"browsers do not detect, such as Vietnamese windows-1258), so it was read as {guess.name}, the default "
+            f"for a page that declares none (a guess: the browser may show it otherwise).")
 
 
 def _first_bad_utf_8_byte(raw: bytes) -> int:

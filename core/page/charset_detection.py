@@ -34,10 +34,12 @@ controls every windows code page reads there. A page really written in ibm866 re
 
 Text "reads plausibly" when its words are written in one script (`Cafй` mixes Latin and Cyrillic), its letters
 take their case as words do (`пРИВЕТ` is Windows-1251 read as KOI8-R), a word's accented letters belong to one
-language's alphabet (`Pøíliš kùò` is Czech read as windows-1252), and it holds no control character, no private
+language's alphabet (`Pøíliš kùò` is Czech read as windows-1252), a Greek word has one accent at most (`Ψόώ` is `Шью`
+read as iso-8859-7), and it holds no control character, no private
 or unassigned code point, no symbol between two letters (`gę¶lą`; Hebrew's gershayim in `צה״ל` is punctuation, as
 `’` is in `l’été`), no combining mark on a character of another script (a Hebrew point on a Latin letter; Thai
-vowel marks on Thai letters are text), no rare ideograph and no kana in an encoding of Chinese or Korean. Where
+vowel marks on Thai letters are text), no rare ideograph and no kana in an encoding of Chinese or Korean, no
+half-width katakana but in a Japanese encoding and no lone jamo but those Korean writes in EUC-KR (`ㅋㅋㅋ`). Where
 Chromium's statistics differ from these rules (a short or mixed text), the two may not agree; the page's warning
 says the charset was guessed.
 """
@@ -51,6 +53,8 @@ import re
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass
+
+from ..unicode_scripts import script
 
 # enough text to tell; weighing it takes 0.4-0.9 s the first time its words are met (16 KB of distinct words, on a
 # busy machine) and ~0.05 s once they are cached, whatever the page's length
@@ -85,13 +89,16 @@ CANDIDATES: tuple[tuple[str, str], ...] = (
 _JAPANESE = frozenset({"shift_jis", "euc-jp"})
 
 # Punctuation and signs that sit in ordinary text (typographic quotes and dashes, currency, the CJK full stops,
-# Hebrew's geresh, gershayim and maqaf, Arabic's comma, semicolon and question mark, the marks of writing
-# direction), and every Latin-1 sign (U+00A1-U+00BF, × and ÷: `½ cup`, `10 × 20`, `±2°`, `x²`): standing alone
+# Hebrew's geresh, gershayim and maqaf, Arabic's comma, semicolon and question mark, the zero-width spaces and
+# joiners), and every Latin-1 sign (U+00A1-U+00BF, × and ÷: `½ cup`, `10 × 20`, `±2°`, `x²`): standing alone
 # each costs what a lone letter of another code page at its byte costs (0xBD is `ѕ` in windows-1251), so one
 # such sign on a Western page leaves the tie to windows-1252, as Chromium decides it, and `120 ₪`, `צה״ל` or
-# `مرحبا بالعالم،` leave a Hebrew or Arabic page in its script (0xA1 is a Thai letter in windows-874)
+# `مرحبا بالعالم،` leave a Hebrew or Arabic page in its script (0xA1 is a Thai letter in windows-874). Not the
+# direction marks U+200E/U+200F: invisible, a page writes them between runs of text, not as its text, and they
+# sit at 0xFD/0xFE of windows-1255 and windows-1256, where windows-1251 has `э` and `ю` (`Меню` read as
+# `جهي` and a right-to-left mark)
 _TYPOGRAPHIC = (frozenset("\u00a0“”‘’‚„–—…«»‹›·•€£¥¢₪©®™°№§¡¿†‡\u05be\u05f3\u05f4\u060c\u061b\u061f"
-                          "\u200b\u200c\u200d\u200e\u200f\u2009\u202f")
+                          "\u200b\u200c\u200d\u2009\u202f")
                 | frozenset(chr(c) for c in range(0xA1, 0xC0)) | frozenset("×÷"))
 # The letters beyond a-z that each language written in a Latin or Cyrillic alphabet uses (lower case)
 _ALPHABETS = tuple(frozenset(letters) for letters in (
@@ -166,8 +173,10 @@ def _likeliest(sample: bytes) -> tuple[str, str]:
     """The candidate whose text reads most plausibly. Of several that read alike (nothing odd in any: Hebrew
     letters sit where windows-1251 has small Cyrillic ones), the earliest, unless its letters are of a script
     whose letter frequencies are known (`letter_likelihood`): then the one whose letters are likeliest in a
-    language of their script. (A Latin reading keeps the tie: `é` alone on a Portuguese page is windows-1252,
-    though `י` is the commonest Hebrew letter.)"""
+    language of their script, however few (QtWebEngine reads one short Hebrew word, `שלום`, `בית`, as windows-1255
+    and one short Russian word, `Меню`, `Шью`, as windows-1251: letting the order decide a text of a few letters
+    would read the Hebrew as windows-1251). (A Latin reading keeps the tie: `é` alone on a Portuguese page is
+    windows-1252, though `י` is the commonest Hebrew letter.)"""
     costs = {candidate: implausibility(sample, *candidate) for candidate in CANDIDATES}
     least = min(costs.values())
     tied = [candidate for candidate in CANDIDATES if costs[candidate] == least]
@@ -226,7 +235,17 @@ def implausibility(sample: bytes, name: str, codec: str) -> int:
         cost += 2 * len(_KANA.findall(text))
     elif len(_IDEOGRAPH.findall(text)) >= _FEW_IDEOGRAPHS and not _KANA.search(text):
         cost += 1  # Japanese text of some length without a kana: Korean or Chinese bytes that read as kanji too
+    if name == "euc-kr":
+        cost += _korean_jamo_cost(text)
     return cost
+
+
+def _korean_jamo_cost(text: str) -> int:
+    """The lone jamo Korean writes (`_KOREAN_JAMO`) cost nothing in EUC-KR among more Hangul syllables, as in
+    Korean text (a `ㅋㅋㅋ` in a comment); as many as the syllables or more cost as any rare letter: that is
+    Japanese in EUC-JP read as EUC-KR, whose hiragana (row 0xA4) read as jamo and its kanji as syllables."""
+    jamo = len(_KOREAN_JAMO.findall(text))
+    return 0 if jamo < len(_HANGUL.findall(text)) else 2 * jamo
 
 
 # Text holds next to none of the oddities `oddities` counts (none in any sample of ordinary text in its own
@@ -246,16 +265,25 @@ def reads_as_text(sample: bytes, name: str, codec: str) -> bool:
 
 def oddities(text: str, name: str) -> int:
     """How many times `text`, decoded as `name`, does what ordinary text never does: each undecodable byte,
-    control, private or unassigned character, half-width katakana or lone Hangul jamo, and in a word each capital
+    control, private or unassigned character, half-width katakana (but in a Japanese encoding) or lone Hangul jamo
+    (but those Korean writes, in EUC-KR), and in a word each capital
     after a lower-case letter (`РџСЂРёРІРµС‚`: UTF-8 read as windows-1251), letter of another alphabet (`Cafй`),
     symbol between two letters (`у┐а`, `ذ¸²ذµ`; not `l’été`) and combining mark of another script (`cafֳ©`: a
     Hebrew point on a Latin letter). A rare ideograph is none (`implausibility` weighs it): a page in traditional
     characters in GBK holds one in three. Unlike `implausibility`, each is counted where it occurs, however long
     its word: damaged UTF-8 of Japanese text is one word of thousands of letters."""
     characters = Counter(c for c in text if c > "\x7f")
-    count = sum(n for c, n in characters.items()
-                if c == "\ufffd" or _character_cost(c, name) >= 2 and not _is_cjk(c))
+    count = sum(n for c, n in characters.items() if c == "\ufffd" or _is_oddity(c, name))
     return count + sum(_word_oddities(word) for word in _WORD.findall(text))
+
+
+def _is_oddity(c: str, name: str) -> bool:
+    """A character no ordinary text in the encoding `name` holds. Half-width katakana are none in a Japanese
+    encoding: JIS X 0201's own, shop and mobile pages write product names in them (`ﾃﾞｼﾞﾀﾙｶﾒﾗ`); in another
+    encoding they are what other bytes read as."""
+    if _is_cjk(c) or name in _JAPANESE and _is_half_width_katakana(c):
+        return False
+    return _character_cost(c, name) >= 2
 
 
 @functools.lru_cache(maxsize=65536)
@@ -276,6 +304,11 @@ def _alphabets_differ(a: str, b: str) -> bool:
 
 
 _KANA = re.compile(r"[\u3041-\u30ff]")
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+# The lone jamo Korean writing uses (`ㅋㅋㅋ` laughter, `ㅠㅠ` tears, `ㄷㄷ`, `ㅇㅋ`, `ㅡㅡ`): the consonants and
+# three vowels. Not a consonant cluster (ㄳ, ㄺ), the other vowels, nor the archaic letters, which Korean never
+# writes alone and which EUC-JP's commonest hiragana (う, か, の, は, ま, る, ん) read as in EUC-KR.
+_KOREAN_JAMO = re.compile("[ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎㅜㅠㅡ]")
 _IDEOGRAPH = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _FEW_IDEOGRAPHS = 4
 
@@ -284,7 +317,7 @@ _FEW_IDEOGRAPHS = 4
 def _word_cost(word: str, name: str) -> int:
     letters = [c for c in word if c.isalpha()]
     return (sum(_character_cost(c, name) for c in word) + _sign_cost(word) + _script_cost(letters)
-            + _case_cost(letters) + _alphabet_cost(letters))
+            + _case_cost(letters) + _alphabet_cost(letters) + _accent_cost(letters))
 
 
 def _sign_cost(word: str) -> int:
@@ -341,6 +374,16 @@ def _alphabet_cost(letters: list[str]) -> int:
     return cost + (3 if len(letters) >= 3 and all(c > "\x7f" and _script(c) == "LATIN" for c in letters) else 0)
 
 
+def _accent_cost(letters: list[str]) -> int:
+    """A Greek word with two accented letters (`Ψόώ`: the Russian `Шью` read as iso-8859-7, whose ό ύ ώ sit where
+    windows-1251 has ь э ю): Greek stresses a word once (a second accent only where an enclitic follows a word
+    stressed on its third-last syllable, `όνομά μου`: rare)."""
+    return int(sum(1 for c in letters if c in _GREEK_ACCENTED) > 1)
+
+
+_GREEK_ACCENTED = frozenset("άέήίόύώΐΰΆΈΉΊΌΎΏ")
+
+
 def _inner_cost(before: str, c: str, after: str) -> int:
     """A sign inside a word: a symbol between two letters is another letter read wrongly (`gę¶lą`); a
     typographic sign there (`l’été`) is a little odd."""
@@ -358,7 +401,7 @@ def _is_sign(c: str) -> bool:
 
 @functools.lru_cache(maxsize=65536)
 def _character_cost(c: str, name: str) -> int:
-    if c.isascii() or c in _TYPOGRAPHIC or c.isalpha() and not _is_cjk(c) and not _is_rare_letter(c):
+    if c.isascii() or c in _TYPOGRAPHIC or c.isalpha() and not _is_cjk(c) and not _is_rare_letter(c, name):
         return 0
     category = unicodedata.category(c)
     if category[0] == "M":
@@ -370,9 +413,18 @@ def _character_cost(c: str, name: str) -> int:
     return 2 if category[0] == "L" else 1  # a rare letter; a sign or symbol
 
 
-def _is_rare_letter(c: str) -> bool:
-    """Letters that ordinary text next to never holds: half-width katakana and lone Hangul jamo."""
-    return "\uff61" <= c <= "\uff9f" or "\u3130" <= c <= "\u318f"
+def _is_rare_letter(c: str, name: str) -> bool:
+    """Letters that ordinary text in the encoding `name` next to never holds: half-width katakana, and lone
+    Hangul jamo but for those Korean writes, in EUC-KR (`_korean_jamo_cost` weighs how many)."""
+    return _is_half_width_katakana(c) or _is_lone_jamo(c) and not (name == "euc-kr" and _KOREAN_JAMO.match(c))
+
+
+def _is_half_width_katakana(c: str) -> bool:
+    return "\uff61" <= c <= "\uff9f"
+
+
+def _is_lone_jamo(c: str) -> bool:
+    return "\u3130" <= c <= "\u318f"
 
 
 def _is_cjk(c: str) -> bool:
@@ -411,10 +463,13 @@ def _lead_byte(c: str, codec: str) -> int | None:
 
 @functools.lru_cache(maxsize=65536)
 def _script(c: str) -> str:
-    """The script of a letter, as the first word of its Unicode name says it; the scripts of Chinese, Japanese
-    and Korean text that mix in one word (ideographs, kana) are one."""
-    first = unicodedata.name(c, "UNKNOWN").split()[0]
-    return "CJK" if first in ("CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "HALFWIDTH", "IDEOGRAPHIC") else first
+    """The script of a letter (`script`), the scripts of Chinese, Japanese and Korean text that mix in one word
+    (ideographs, kana) taken as one."""
+    first = script(c)
+    return "CJK" if first in _CJK_SCRIPTS else first
+
+
+_CJK_SCRIPTS = frozenset({"CJK", "HIRAGANA", "KATAKANA", "FULLWIDTH", "HALFWIDTH", "IDEOGRAPHIC"})
 
 
 def letter_likelihood(text: str) -> float | None:
@@ -439,12 +494,17 @@ def letter_likelihood(text: str) -> float | None:
 
 
 def _folded(letter: str) -> str:
-    """A letter as the frequency tables count it: in lower case, Greek without its accents, the Persian forms of
-    yeh and kaf as the Arabic ones that code pages write them with."""
+    """A letter as the frequency tables count it: in lower case, Greek without its tonos, the Persian forms of
+    yeh and kaf as the Arabic ones that code pages write them with. A Greek letter with a dialytika (ϊ ϋ ΐ ΰ)
+    stays as written, so rare (`_RARE_LETTER`) as it is in Greek: ϊ and ΰ sit where windows-1251 has ъ and а."""
     small = letter.lower()[0]
     if _script(small) == "GREEK":
-        return unicodedata.normalize("NFD", small)[0]
+        base, *accents = unicodedata.normalize("NFD", small)
+        return small if _DIALYTIKA in accents else base
     return {"\u06cc": "\u064a", "\u06a9": "\u0643"}.get(small, small)
+
+
+_DIALYTIKA = "\u0308"
 
 
 def _letter_bits(letter: str, frequencies: dict[str, float]) -> float:

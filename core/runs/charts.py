@@ -14,7 +14,9 @@ told apart from a missing one at a glance.
 Labels are drawn in any script (`legible`): matplotlib's default font (DejaVu Sans) has no CJK, Thai or many other
 letters, so the installed fonts that have a label's characters follow it as fallbacks (matplotlib takes each glyph
 from the first family in the list that has it); a character no installed font has is said once, in RecordLens's
-own one-line warning, instead of one Python warning per character with its source path.
+own one-line warning, instead of one Python warning per character with its source path. matplotlib draws scalable
+fonts only: a character that only a bitmap font has (an emoji, which only the colour Noto Color Emoji has on most
+machines) is drawn as a box too, and the warning names that font and says a scalable one is needed.
 """
 
 from __future__ import annotations
@@ -53,13 +55,31 @@ _GLYPH_WARNING = r"Glyph \d+ .*missing from"  # matplotlib's per-character UserW
 
 
 @dataclass(frozen=True)
+class Undrawable:
+    """An installed font that matplotlib cannot draw (a bitmap font: it draws scalable ones only), by its family
+    name and kind ("colour bitmap", "bitmap"; "" for a scalable font it failed to load), and the characters of a
+    chart that only it has."""
+
+    family: str
+    kind: str
+    characters: str
+
+
+@dataclass(frozen=True)
 class Fonts:
     """The font families a chart is drawn in, matplotlib's default first and then the installed fonts that have the
-    characters it lacks (matplotlib takes each glyph from the first family that has it), and the characters that no
-    installed font has (drawn as boxes)."""
+    characters it lacks (matplotlib takes each glyph from the first family that has it), the characters that no
+    font it can draw has (drawn as boxes), and of those, the ones that an installed font it cannot draw has."""
 
     families: tuple[str, ...]
     missing: str
+    undrawable: tuple[Undrawable, ...] = ()
+
+    @property
+    def in_no_font(self) -> str:
+        """The missing characters that no installed font has at all."""
+        held = "".join(font.characters for font in self.undrawable)
+        return "".join(c for c in self.missing if c not in held)
 
 
 def fonts_for(texts: Iterable[str]) -> Fonts:
@@ -73,7 +93,7 @@ def fonts_for(texts: Iterable[str]) -> Fonts:
     fallbacks, left = _fallbacks(lacking)
     if left and _list_fonts_installed_since_the_cache():
         fallbacks, left = _fallbacks(lacking)
-    return Fonts(default + tuple(fallbacks), "".join(sorted(map(chr, left))))
+    return Fonts(default + tuple(fallbacks), "".join(sorted(map(chr, left))), _undrawable_holders(left))
 
 
 @contextlib.contextmanager
@@ -90,14 +110,42 @@ def legible(texts: Iterable[str]) -> Iterator[Fonts]:
 
 
 def say_missing(fonts: Fonts, path: str | Path) -> None:
-    """One warning line on stderr naming the characters of the chart at `path` that no installed font has."""
+    """One warning line on stderr naming the characters of the chart at `path` drawn as boxes: those no installed
+    font has, and those only a font that charts cannot draw has (named, with what would serve instead)."""
     if not fonts.missing:
         return
-    names = [f"{written(c)} (U+{ord(c):04X})" for c in fonts.missing]
-    one = len(fonts.missing) == 1
-    print(f"warning: chart {path}: no installed font has {counted(len(names), 'character')} of its labels, "
-          f"drawn as {'a box' if one else 'boxes'}: {listed(names, 8, total=True)}; install a font that has "
-          f"{'it' if one else 'them'} to draw {'it' if one else 'them'}", file=sys.stderr)
+    said = [_in_no_font(fonts.in_no_font)] if fonts.in_no_font else []
+    said += [_only_in(font) for font in fonts.undrawable]
+    print(f"warning: chart {path}: {'; '.join(said)}", file=sys.stderr)
+
+
+def _in_no_font(characters: str) -> str:
+    it = _pronoun(characters)
+    return (f"no installed font has {_drawn_as_boxes(characters)}; install a font that has {it} to draw {it}")
+
+
+def _only_in(font: Undrawable) -> str:
+    it = _pronoun(font.characters)
+    if not font.kind:
+        return (f"only {font.family}, a font matplotlib failed to load, has {_drawn_as_boxes(font.characters)}; "
+                f"install another font that has {it} to draw {it}")
+    instead = f" ({SCALABLE_EMOJI})" if "Emoji" in font.family else ""
+    return (f"only {font.family}, a {font.kind} font, has {_drawn_as_boxes(font.characters)}; charts draw "
+            f"scalable fonts only: install a scalable font that has {it} to draw {it}{instead}")
+
+
+# A scalable emoji font that Debian packages (outlines in black: matplotlib draws no colour glyphs either)
+SCALABLE_EMOJI = "such as Symbola: Debian's fonts-symbola has the emoji of Unicode 9 and before"
+
+
+def _drawn_as_boxes(characters: str) -> str:
+    names = [f"{written(c)} (U+{ord(c):04X})" for c in characters]
+    box = "a box" if len(characters) == 1 else "boxes"
+    return f"{counted(len(names), 'character')} of its labels, drawn as {box}: {listed(names, 8, total=True)}"
+
+
+def _pronoun(characters: str) -> str:
+    return "it" if len(characters) == 1 else "them"
 
 
 def write_png(path: str | Path, texts: Iterable[str], draw: Callable[[], Figure]) -> Path:
@@ -187,6 +235,46 @@ def _characters_of(path: str, face: int = 0) -> frozenset[int]:
         return frozenset(font_manager.get_font(font_path).get_charmap())
     except (OSError, RuntimeError, ValueError):
         return frozenset()
+
+
+def _undrawable_holders(characters: set[int]) -> tuple[Undrawable, ...]:
+    """The installed fonts that matplotlib refused (`_fonts_matplotlib_refuses`) and that have some of
+    `characters`, each with those it has (a character two of them have, with the first)."""
+    holders: list[Undrawable] = []
+    left = set(characters)
+    for path in _fonts_matplotlib_refuses() if left else []:
+        has = _characters_of(path) & left
+        if has:
+            family, kind = _family_and_kind(path)
+            holders.append(Undrawable(family, kind, "".join(sorted(map(chr, has)))))
+            left -= has
+    return tuple(holders)
+
+
+def _fonts_matplotlib_refuses() -> list[str]:
+    """The system's fonts that matplotlib's font list does not hold once those installed since its cache are
+    added (`_list_fonts_installed_since_the_cache`): bitmap fonts, which it refuses, and files FreeType cannot
+    read (which have no characters, `_characters_of`). Sorted, so that one machine always says the same."""
+    from matplotlib import font_manager
+
+    known = {str(Path(entry.fname).resolve()) for entry in font_manager.fontManager.ttflist}
+    return sorted(path for path in font_manager.findSystemFonts() if str(Path(path).resolve()) not in known)
+
+
+_SCALABLE = 1 << 0  # FreeType's FT_FACE_FLAG_SCALABLE: outlines (what matplotlib draws)
+_COLOUR = 1 << 14  # FT_FACE_FLAG_COLOR: colour glyphs (Noto Color Emoji's bitmaps)
+
+
+def _family_and_kind(path: str) -> tuple[str, str]:
+    """A font's family name and, from FreeType's face flags, what kind of bitmap font it is ("colour bitmap",
+    "bitmap"; "" for a scalable one)."""
+    from matplotlib import font_manager
+
+    font = font_manager.get_font(path)
+    flags = getattr(font.face_flags, "value", font.face_flags)  # an int before matplotlib 3.10, a Flag since
+    if flags & _SCALABLE:
+        return font.family_name, ""  # refused for another reason than its glyphs' form
+    return font.family_name, "colour bitmap" if flags & _COLOUR else "bitmap"
 
 
 def _list_fonts_installed_since_the_cache() -> bool:

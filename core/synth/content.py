@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 import re
-import unicodedata
 from collections import Counter
 from collections.abc import Callable
 from datetime import date, timedelta
@@ -27,6 +26,7 @@ from functools import cache
 from faker import Faker
 
 from ..page.dom import JS_WHITESPACE
+from ..unicode_scripts import script
 
 KINDS = ("symbol", "email", "url", "date", "time", "price", "number", "name", "text")
 
@@ -146,7 +146,7 @@ def _is_name(text: str) -> bool:
 
 def _is_latin(word: str) -> bool:
     """Latin letters, accented or not (café, Łódź): these get English words, other scripts their own letters."""
-    return all(c.isascii() or unicodedata.name(c, "").startswith("LATIN") for c in word)
+    return all(c.isascii() or script(c) == "LATIN" for c in word)
 
 
 def split_padding(text: str) -> tuple[str, str, str]:

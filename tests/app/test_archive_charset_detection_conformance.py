@@ -160,3 +160,52 @@ def test_a_page_whose_bytes_two_code_pages_read_alike_is_read_as_chromium_reads_
     path = tmp_path / "page.mhtml"
     path.write_bytes(archive(page(text, codec), None))
     assert_core_reads_as_shown(offline_page, path)
+
+
+def menu(word: str) -> str:
+    """An English page whose one non-ASCII text is `word`, a link in its menu."""
+    return (f"<html><body><ul><li><a href='/en'>English</a></li><li><a href='/x'>{word}</a></li></ul>"
+            "<p>Welcome to our shop. Free shipping on all orders.</p></body></html>")
+
+
+@pytest.mark.parametrize(
+    ("word", "codec", "charset"),
+    [
+        # one short Russian word was read as Arabic (Меню) or Greek (Чай, Мышь, Шью)
+        *(pytest.param(word, "cp1251", "windows-1251", id=f"russian-{n}")
+          for n, word in enumerate(["Меню", "Чай", "Мышь", "Шью"])),
+        # while one short Hebrew word is read as Hebrew, as Chromium reads it: the letter frequencies decide even
+        # three letters (the order of the candidates would make them windows-1251)
+        *(pytest.param(word, codec, "windows-1255", id=f"hebrew-{n}-{codec}")
+          for n, word in enumerate(["שלום", "בית"]) for codec in ("cp1255", "iso8859-8")),
+    ],
+)
+def test_one_short_word_is_read_in_its_script_as_chromium_reads_it(offline_page, tmp_path, word, codec, charset):
+    path = tmp_path / "page.mhtml"
+    path.write_bytes(archive(menu(word).encode(codec), None))
+    assert read_snapshot(path).charset == charset
+    assert_core_reads_as_shown(offline_page, path)
+
+
+JAPANESE_SENTENCE = "本日は晴天なり。新製品のご案内です。当店では送料無料キャンペーンを実施中です。ぜひご利用ください。"
+KOREAN_SENTENCE = ("오늘은 날씨가 정말 좋아서 친구들과 함께 공원에 산책을 다녀왔습니다. "
+                   "점심으로는 김치찌개를 먹었는데 정말 맛있었어요. ")
+
+
+@pytest.mark.parametrize(
+    ("text", "codec", "charset"),
+    [
+        # half-width katakana, JIS X 0201's own: read as windows-1252 and said damaged
+        pytest.param(JAPANESE_SENTENCE * 2 + "ﾃﾞｼﾞﾀﾙｶﾒﾗ " * 2, "cp932", "shift_jis", id="half-width-shift_jis"),
+        pytest.param(JAPANESE_SENTENCE * 2 + "ﾃﾞｼﾞﾀﾙｶﾒﾗ " * 2, "euc-jp", "euc-jp", id="half-width-euc-jp"),
+        # a lone-jamo laugh in Korean: read as EUC-JP (the jamo are hiragana there)
+        pytest.param(KOREAN_SENTENCE * 2 + "ㅋㅋㅋ ", "cp949", "euc-kr", id="jamo-euc-kr"),
+    ],
+)
+def test_east_asian_letters_of_one_encoding_keep_a_page_in_it_as_chromium_reads_it(offline_page, tmp_path, text,
+                                                                                   codec, charset):
+    path = tmp_path / "page.mhtml"
+    raw = f"<html><head><title>t</title></head><body><p>{text}</p><p>two</p></body></html>".encode(codec)
+    path.write_bytes(archive(raw, None))
+    assert read_snapshot(path).charset == charset
+    assert_core_reads_as_shown(offline_page, path)

@@ -94,9 +94,42 @@ def test_oddities_count_what_text_never_holds() -> None:
     assert oddities("Привет, как дела? Café, Zażółć gęślą jaźń, l’été", "windows-1251") == 0
     assert oddities("東京の天気は晴れです。Tシャツ", "shift_jis") == 0
     assert oddities("龘靐齉 這是繁體", "gbk") == 0  # rare ideographs are text (traditional characters in GBK)
-    assert oddities("ｱｲｳ", "shift_jis") == 3  # half-width katakana are what other bytes read as
+    # half-width katakana are JIS X 0201's own, text in a Japanese encoding; elsewhere what other bytes read as
+    assert oddities("ｱｲｳ", "shift_jis") == oddities("ｱｲｳ", "euc-jp") == 0
+    assert oddities("ｱｲｳ", "gbk") == 3
+    # lone jamo are Korean writing (`ㅋㅋㅋ`, laughter) in EUC-KR; in another encoding what other bytes read as
+    assert oddities("ㅋㅋㅋ", "euc-kr") == 0
+    assert oddities("ㅋㅋㅋ", "gbk") == 3
     assert oddities("РџСЂРёРІРµС‚", "windows-1251") == 3  # UTF-8 read as windows-1251: capitals after џ, ё, µ
     assert oddities("Cafй", "windows-1251") == 1  # a Latin letter beside a Cyrillic one
     assert oddities("у┐а", "ibm866") == 1  # a symbol between two letters (not a sign of ordinary text, `l’été`)
     assert oddities("cafֳ©", "windows-1255") == 1  # a Hebrew point on a Latin letter
     assert oddities("a\x85b \ufffd", "windows-1252") == 2  # a C1 control, an undecodable byte
+
+
+def _cp1258(text: str) -> bytes:
+    """Vietnamese as windows-1258 writes it: a letter the code page has whole as its byte, else its base letter
+    and a combining tone mark (the code page's five: grave, acute, tilde, hook, dot below)."""
+    import unicodedata
+
+    written = b""
+    for c in text:
+        try:
+            written += c.encode("cp1258")
+        except UnicodeEncodeError:
+            parts = unicodedata.normalize("NFD", c)
+            tones = "".join(m for m in parts[1:] if m in "\u0300\u0301\u0303\u0309\u0323")
+            base = unicodedata.normalize("NFC", "".join(m for m in parts if m not in tones))
+            written += (base + tones).encode("cp1258")
+    return written
+
+
+def test_a_page_in_an_encoding_no_browser_detects_is_not_said_to_be_damaged() -> None:
+    # Vietnamese in windows-1258 reads as text in no candidate (Chromium shows it as windows-1252 too): the
+    # warning said it was "damaged, or not text"
+    raw = _cp1258(page("Tiếng Việt là ngôn ngữ của người Việt. Hà Nội là thủ đô của Việt Nam. Xin chào các bạn."))
+    _, charset, warnings = read(raw)
+    assert charset == "windows-1252" and len(warnings) == 1
+    assert NO_TEXT in warnings[0] and "damaged, or not text" not in warnings[0]
+    assert "damaged, not text, or in an encoding browsers do not detect, such as Vietnamese windows-1258" \
+        in warnings[0]
