@@ -8,6 +8,8 @@ look has not come yet when its key is pressed.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -33,11 +35,22 @@ def press(qtbot, window: MainWindow, keys: str) -> None:
     QTest.keySequence(window, keys)
 
 
-def test_an_accept_over_a_reject_made_in_the_other_window_is_refused(qtbot, tmp_path, project_dir):
-    first = open_window(project_dir, tmp_path / "first.json", qtbot=qtbot)
+@contextmanager
+def two_windows(qtbot, tmp_path: Path, project: Path) -> Iterator[tuple[MainWindow, MainWindow]]:
+    """Two windows on one project, each with its own settings, closed after."""
+    first = open_window(project, tmp_path / "first.json", qtbot=qtbot)
     second = None
     try:
-        second = open_window(project_dir, tmp_path / "second.json", qtbot=qtbot)
+        second = open_window(project, tmp_path / "second.json", qtbot=qtbot)
+        yield first, second
+    finally:
+        if second is not None:
+            second.close()
+        first.close()
+
+
+def test_an_accept_over_a_reject_made_in_the_other_window_is_refused(qtbot, tmp_path, project_dir):
+    with two_windows(qtbot, tmp_path, project_dir) as (first, second):
         record = first.labels[0].id
         for window in (first, second):
             window.select_records([record])
@@ -62,17 +75,10 @@ def test_an_accept_over_a_reject_made_in_the_other_window_is_refused(qtbot, tmp_
         press(qtbot, second, "A")
         assert second.project.labels("1")[0].status == "accepted"
         assert second.statusBar().currentMessage().startswith("accepted record 1")
-    finally:
-        if second is not None:
-            second.close()
-        first.close()
 
 
 def test_a_verdict_on_several_records_one_changed_elsewhere_is_refused_whole(qtbot, tmp_path, project_dir):
-    first = open_window(project_dir, tmp_path / "first.json", qtbot=qtbot)
-    second = None
-    try:
-        second = open_window(project_dir, tmp_path / "second.json", qtbot=qtbot)
+    with two_windows(qtbot, tmp_path, project_dir) as (first, second):
         one, two = (label.id for label in second.labels)
         first.select_records([two])
         press(qtbot, first, "R")
@@ -89,17 +95,10 @@ def test_a_verdict_on_several_records_one_changed_elsewhere_is_refused_whole(qtb
         press(qtbot, second, "R")
         assert [label.status for label in second.project.labels("1")] == ["rejected", "accepted"]
         assert second.statusBar().currentMessage().startswith("rejected record 1")
-    finally:
-        if second is not None:
-            second.close()
-        first.close()
 
 
 def test_a_mark_over_one_made_in_the_other_window_is_refused(qtbot, tmp_path, project_dir):
-    first = open_window(project_dir, tmp_path / "first.json", qtbot=qtbot)
-    second = None
-    try:
-        second = open_window(project_dir, tmp_path / "second.json", qtbot=qtbot)
+    with two_windows(qtbot, tmp_path, project_dir) as (first, second):
         assert first.shown_status == second.shown_status == "labelled"
 
         press(qtbot, first, "V")
@@ -122,7 +121,3 @@ def test_a_mark_over_one_made_in_the_other_window_is_refused(qtbot, tmp_path, pr
         press(qtbot, first, "L")
         assert first.statusBar().currentMessage() == "page 1 is already labelled"
         assert len(first.project.history("1")) == entries + 1
-    finally:
-        if second is not None:
-            second.close()
-        first.close()
