@@ -147,7 +147,8 @@ def mark_import(root: Path, asked: AskedImport, pages: Sequence[str]) -> ImportM
         atomic.write_text(description, json.dumps({
             "paths": list(asked.paths), "pages": list(pages), "annotator": asked.annotator,
             "replace_labels": asked.replace_labels,
-            "started": now(), "process": os.getpid()}, ensure_ascii=False), durable=False)
+            # ASCII escapes: a name or path that is not UTF-8 (its bytes kept as surrogates) is written and read back
+            "started": now(), "process": os.getpid()}), durable=False)
     except OSError:
         release_mark(lock)
         return None
