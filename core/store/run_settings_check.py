@@ -19,7 +19,6 @@ from ..errors import RecordLensError
 from ..extract.gemini import PROMPT_SHA256
 from ..records.model import load_records
 from ..runs.run_files import (
-    ADDED_FROM,
     EXTRACTS_THEM_AGAIN,
     OtherSettings,
     ResumedRun,
@@ -29,7 +28,7 @@ from ..runs.run_files import (
     run_description_and_problem,
     stored_run_description,
 )
-from .run_matching import kept_records, record_digests
+from .run_matching import first_folder, kept_records, record_digests
 
 if TYPE_CHECKING:
     from .project import Project
@@ -90,7 +89,7 @@ def stored_other_settings(project: Project, run: RunInfo) -> tuple[Path | None, 
 def _folders_of(run: RunInfo) -> list[Path]:
     """The folders a stored run's page records may be in: the one it was stored from, and the one it was first
     added from when it was stored again from its deleted copy (which holds no record of a page it did)."""
-    named = [run.parameters.get("source"), run.cost.get(ADDED_FROM)]
+    named = [run.parameters.get("source"), first_folder(run)]
     return [Path(str(folder)) for folder in dict.fromkeys(named) if folder and Path(str(folder)).is_dir()]
 
 
