@@ -54,6 +54,10 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     changed on a few pages of a thousand, those few are scored again, with the figures a score of every page
     gives. A page whose prediction was stored anew (by another process, or a job of the app) while it was scored
     (`_stored_anew`) keeps no score of the prediction as it was read: it is scored again from the run as it is then."""
+    # a run of two settings' records scores as none (`runs --add` refuses its folder): refused before anything is
+    # stored, for `score --project`, `runs --compare` and the app's Review alike (once: what a try stores anew is
+    # stored by `runs --add` or Propose, with the run's own settings)
+    refuse_a_stored_run_of_other_settings(project, project.runs.get(run_id), str(project.root))
     stored_anew: dict[str, None] = {}  # every page stored anew while it was scored, in the order found
     # Made again while another process keeps storing the run's predictions anew (`runs --add` of its folder gone
     # on, a Propose session going on): each time only the pages stored anew are scored again (the others' scores,
@@ -88,9 +92,6 @@ def _score_once(project: Project, run_id: int, progress: Progress) -> tuple[Scor
     """`score_stored_run` once, and the pages whose prediction was stored anew while it ran, whose scores of
     what it read are not stored (`_stored_anew`)."""
     run = project.runs.get(run_id)
-    # a run of two settings' records scores as none (`runs --add` refuses its folder): refused before anything is
-    # stored, for `score --project`, `runs --compare` and the app's Review alike
-    refuse_a_stored_run_of_other_settings(project, run, str(project.root))
     # Before any label is read: an edit committed while this runs leaves its page stale
     started, changes_seen = now(), project.last_change_id() or 0
     truth_pages = _scored_pages(project)
