@@ -417,6 +417,6 @@ def grouped_bars(path: str | Path, labels: Sequence[str], series: Sequence[tuple
                  ylabel: str = "", marks: Mapping[int, Sequence[str | None]] | None = None,
                  spreads: Mapping[int, Sequence[tuple[float, float] | None]] | None = None,
                  show_zero: bool = False) -> Path:
-    """Draw `draw_grouped_bars` into a PNG at `path` (written atomically, `write_png`)."""
-    return write_png(path, _texts(labels, series, ylabel, marks), lambda: draw_grouped_bars(
+    """Draw `draw_grouped_bars` into a PNG at `path` (written atomically, `write_png`, whose fonts it is drawn in)."""
+    return write_png(path, _texts(labels, series, ylabel, marks), lambda: _draw_grouped_bars(
         labels, series, ylabel=ylabel, marks=marks, spreads=spreads, show_zero=show_zero))
