@@ -51,7 +51,6 @@ from ...core.agent import (
     masked_password,
     shows_as_password,
 )
-from ...core.records import whole_page
 from ..qt.event_loop import spin
 from ..qt.signals import emit
 from .site_browser import SiteBrowser, target_from_json
@@ -468,7 +467,7 @@ def _missed(data: dict[str, Any]) -> str:
     missed = data.get("missed") or {}
     xpath = str(missed.get("xpath") or "")
     words = str(data.get("words") or "")
-    if data.get("space") is True or (xpath and whole_page(xpath) and not words):
+    if data.get("space") is True:  # the page says it of body, html and a full-page wrapper alike
         return "the click was on the page's empty space, where there is no element an agent can click"
     text = " ".join((words or str(missed.get("text") or "")).split())
     if text:
