@@ -413,7 +413,7 @@ def _decode_undeclared(raw: bytes, header: tuple[str, str] | None, warnings: lis
         return decode_or_replace(raw, guess.charset, "the page", warnings), "utf-8"
     if not raw.isascii() and (header is None or header[0] != guess.name or not guess.reads_as_text):
         warnings.append(f"The page declares no charset and is not valid UTF-8 (the first bad byte is at "
-                        f"{_first_bad_utf_8_byte(raw)}); {_how_guessed(guess)}")
+                        f"{first_bad_utf_8_byte(raw)}); {_how_guessed(guess)}")
     return decode_or_replace(raw, guess.charset, "the page", warnings), guess.name
 
 
@@ -427,7 +427,7 @@ def _how_guessed(guess: CharsetGuess) -> str:
             f"for a page that declares none (a guess: the browser may show it otherwise).")
 
 
-def _first_bad_utf_8_byte(raw: bytes) -> int:
+def first_bad_utf_8_byte(raw: bytes) -> int:
     try:
         raw.decode("utf-8")
     except UnicodeDecodeError as error:

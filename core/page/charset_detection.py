@@ -151,11 +151,6 @@ class CharsetGuess:
         return self.name, self.codec
 
 
-def detect_charset(raw: bytes) -> tuple[str, str]:
-    """(the encoding's name, the Python codec that decodes it) for a page that declares no charset."""
-    return guess_charset(raw).charset
-
-
 def guess_charset(raw: bytes) -> CharsetGuess:
     """The charset of a page that declares no charset (see the module notes), and whether it reads as text."""
     if raw.isascii():

@@ -62,8 +62,14 @@ from urllib.parse import unquote
 from ..errors import SnapshotError, shortened
 from ..file_kinds import NotRegularFile, TooLarge, read_regular_file
 from ..wording import counted
-from .charset import PRESCAN_BYTES, decode_html, decode_or_replace, decode_windows_1252, resolve_charset
-from .charset import _first_bad_utf_8_byte as first_bad_utf_8_byte  # the charset reader's own: where UTF-8 ends
+from .charset import (
+    PRESCAN_BYTES,
+    decode_html,
+    decode_or_replace,
+    decode_windows_1252,
+    first_bad_utf_8_byte,  # the charset reader's own: where UTF-8 ends
+    resolve_charset,
+)
 
 DEFAULT_MAX_BYTES = 200 * 1024 * 1024
 DEFAULT_URL = "http://recordlens.invalid/page"
