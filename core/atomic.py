@@ -151,6 +151,12 @@ def _umask() -> int:
     return current
 
 
+def sync_file(path: Path) -> None:
+    """The file at `path`, written by other means (a copy, SQLite), written through to the disk."""
+    with open(path, "rb") as written:
+        os.fsync(written.fileno())
+
+
 def sync_folder(folder: Path) -> None:
     if os.name != "posix":
         return  # Windows cannot open a folder for fsync; its rename is durable enough for our purposes

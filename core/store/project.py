@@ -301,8 +301,7 @@ def _make_tables(root: Path, made: Path) -> None:
     finally:
         conn.close()
     os.chmod(made, atomic.file_mode())  # the mode SQLite gives a database it makes, not mkstemp's private 0600
-    with open(made, "rb") as written:
-        os.fsync(written.fileno())
+    atomic.sync_file(made)
 
 
 def _name_it(made: Path, database: Path) -> None:

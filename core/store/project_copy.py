@@ -25,7 +25,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..atomic import folder_mode, sync_folder
+from ..atomic import folder_mode, sync_file, sync_folder
 from ..errors import full_disk, is_disk_full
 from ..output_paths import outside_of
 from ..owner_files import owner_line, process_alive
@@ -259,5 +259,4 @@ def _written_through(path: Path) -> None:
     """The file at `path` written through to the disk. A file of the copy needs no atomic write of its own
     (`atomic.copy_file`'s rename and folder sync per file): it is new, in a hidden folder renamed whole into
     place, and its folder is synced once, by the caller."""
-    with open(path, "rb") as written:
-        os.fsync(written.fileno())
+    sync_file(path)

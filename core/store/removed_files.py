@@ -25,7 +25,7 @@ import socket
 import sqlite3
 from pathlib import Path
 
-from ..atomic import sync_folder
+from ..atomic import sync_file, sync_folder
 from ..owner_files import process_alive
 
 REMOVED = "removed"  # the folder, inside the project, that keeps what was taken out of it
@@ -172,8 +172,7 @@ def copy_database(database: Path, folder: Path, stem: str) -> Path:
                 copy.close()
         finally:
             source.close()
-        with open(partial, "rb") as written:
-            os.fsync(written.fileno())
+        sync_file(partial)
         path = _name_taken_by(partial, folder, stem)
         sync_folder(folder)  # its name too survives a power loss
     finally:
