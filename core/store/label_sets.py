@@ -106,7 +106,6 @@ class SetAside:
     pages: dict[str, int] = field(default_factory=dict)  # page -> the records set aside
     _described: dict[str, dict[str, object]] = field(default_factory=dict)  # page -> its line in the note
     _at: str = ""  # when the folder was made
-    _hidden: bool = False  # `folder` is still under its hidden name
 
     def keep(self, root: Path, pages: Sequence[tuple[SetPage, Sequence[Sequence[str]]]]) -> None:
         """Write each page's records, then the folder's note of them, once. A page set aside already by this
@@ -123,7 +122,7 @@ class SetAside:
                              "labels of it)")
         if self.folder is None:
             self._at = at
-            self.folder, self._hidden = hidden_folder(root / REMOVED / SET_ASIDE, self._stem(at)), True
+            self.folder = hidden_folder(root / REMOVED / SET_ASIDE, self._stem(at))
         for page, records in fresh:
             write_text(self.folder / "gt" / f"{page.page}.json", json.dumps(
                 [list(r) for r in records], ensure_ascii=False, indent=1) + "\n")
@@ -141,7 +140,12 @@ class SetAside:
         if self.folder is None or not self._hidden:
             return
         sync_folder(self.folder)  # its gt/ and note, as the files in them, survive a power cut
-        self.folder, self._hidden = name_folder(self.folder, self._stem(self._at)), False
+        self.folder = name_folder(self.folder, self._stem(self._at))
+
+    @property
+    def _hidden(self) -> bool:
+        """Whether `folder` is still under its hidden name (a named one never begins with a dot: `safe_name`)."""
+        return self.folder is not None and self.folder.name.startswith(".")
 
     def _stem(self, at: str) -> str:
         return stamped(safe_name(self.annotator, "annotator", 60), at)
@@ -160,8 +164,8 @@ class SetAside:
             if self.pages:
                 self._write_note()
                 return
-            folder, self.folder = self.folder, None
-            if self._hidden:  # this command's own, never named: whatever it holds goes
+            hidden, folder, self.folder = self._hidden, self.folder, None
+            if hidden:  # this command's own, never named: whatever it holds goes
                 shutil.rmtree(folder)
             else:
                 (folder / SET_ASIDE_FILE).unlink(missing_ok=True)
