@@ -30,15 +30,11 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import atomic, owner_files
+from .. import atomic
 from ..wording import counted, listed
 from .db import StoreError, connect, now
 from .project import PROJECT_DB
-from .runs import RUNNING_MARKS
-from .runs import _holds as holds_mark  # the runs' own marks, the one home of "a mark this process holds"
-from .runs import _keep_unmarked as keep_unmarked
-from .runs import _release_mark as release_mark
-from .runs import _take_mark as take_mark
+from .runs import RUNNING_MARKS, keep_unmarked, mark_gone, release_mark, take_mark  # the runs' own marks
 
 __all__ = ["AskedImport", "ImportMark", "StoppedImport", "mark_import", "stopped_imports", "stopped_imports_said",
            "unmark_import"]
@@ -167,12 +163,12 @@ def unmark_import(mark: ImportMark, *, finished: bool) -> None:
 def stopped_imports(root: Path) -> list[StoppedImport]:
     """The imports of the project at `root` that stopped part way, oldest first: their description is there and
     no live process holds their lock (this process's own imports under way are not looked at: see
-    `runs.Runs._owner_gone`)."""
+    `runs.mark_gone`)."""
     try:
         described = sorted((Path(root) / RUNNING_MARKS).glob(f"{_PREFIX}*{_DESCRIBED}"))
     except OSError:
         return []
-    stopped = [found for path in described if _gone(_lock_of(path)) and (found := _read(path)) is not None]
+    stopped = [found for path in described if mark_gone(_lock_of(path)) and (found := _read(path)) is not None]
     return sorted(stopped, key=lambda found: found.started)
 
 
@@ -181,7 +177,7 @@ def _remove_bare_locks(folder: Path) -> None:
     they ended), which say nothing: removed by the next import."""
     with contextlib.suppress(OSError):
         for lock in folder.glob(f"{_PREFIX}*"):
-            if not lock.name.endswith(_DESCRIBED) and not _described(lock).exists() and _gone(lock):
+            if not lock.name.endswith(_DESCRIBED) and not _described(lock).exists() and mark_gone(lock):
                 lock.unlink(missing_ok=True)
 
 
@@ -208,11 +204,6 @@ def _page_names(root: Path) -> set[str]:
         return {str(name) for (name,) in db.execute("SELECT name FROM pages")}
     finally:
         db.close()
-
-
-def _gone(lock: Path) -> bool:
-    """Whether no live process holds an import's lock (or it is not there)."""
-    return not holds_mark(lock) and owner_files.holder(lock) is False
 
 
 def _lock_of(description: Path) -> Path:

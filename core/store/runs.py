@@ -202,15 +202,15 @@ class Runs:
                 run_id = self.add(method, parameters)
                 mark = self._mark(run_id)
                 try:
-                    _take_mark(mark)  # Held (raised here) leaves no run
+                    take_mark(mark)  # Held (raised here) leaves no run
                 except OSError as error:
                     _log.warning("run %d of %s runs without its owner mark in %s (%s): other processes may read it "
                                  "as interrupted while it runs", run_id, self._store.root, RUNNING_MARKS,
                                  error.strerror or error)
-                    _keep_unmarked(mark)
+                    keep_unmarked(mark)
         except BaseException:
             if mark is not None:
-                _release_mark(mark)  # the run was not committed: its mark would mark nothing
+                release_mark(mark)  # the run was not committed: its mark would mark nothing
             raise
         return run_id
 
@@ -222,7 +222,7 @@ class Runs:
             self._require(run_id)
             db.execute("UPDATE runs SET status = ?, ended_at = ?, cost = ? WHERE id = ?",
                        (status, ended_at or now(), dumps(dict(cost or {})), run_id))
-        _release_mark(self._mark(run_id))  # once its end is committed: never "interrupted" in between
+        release_mark(self._mark(run_id))  # once its end is committed: never "interrupted" in between
 
     def _mark(self, run_id: int) -> Path:
         return Path(self._store.root) / RUNNING_MARKS / f"run-{run_id}"
@@ -230,11 +230,7 @@ class Runs:
     def _owner_gone(self, run_id: int) -> bool:
         """Whether no live process holds the run's mark (one added by `add`, never marked, is judged the same:
         made before marks were, or by a process that did not finish it)."""
-        mark = self._mark(run_id)
-        # Its own marks are not looked at (nor its unmarked runs: they have none): looking takes the lock for a
-        # moment, and where the system emulates it with a record lock (NFS), a process's second look at its own
-        # lock succeeds, and closing it frees it.
-        return not _holds(mark) and owner_files.holder(mark) is False
+        return mark_gone(self._mark(run_id))
 
     def _status(self, run_id: int) -> str | None:
         row = self._store.one("SELECT status FROM runs WHERE id = ?", (run_id,))
@@ -563,13 +559,13 @@ _held_marks: dict[Path, owner_files.Lock | None] = {}
 _held_marks_lock = threading.Lock()
 
 
-def _take_mark(path: Path) -> None:
+def take_mark(path: Path) -> None:
     path.parent.mkdir(exist_ok=True)
     with _held_marks_lock:
         _held_marks[path] = owner_files.take(path)
 
 
-def _keep_unmarked(path: Path) -> None:
+def keep_unmarked(path: Path) -> None:
     """A run this process carries out without its mark (none could be had): known here as its own, and, where
     its file can be written, named in it for others (`owner_files.holder` judges a file it cannot lock by its line)."""
     with contextlib.suppress(OSError):
@@ -583,7 +579,15 @@ def _holds(path: Path) -> bool:
         return path in _held_marks
 
 
-def _release_mark(path: Path) -> None:
+def mark_gone(path: Path) -> bool:
+    """Whether no live process holds the mark at `path` (or it is not there): this process's own marks are not
+    looked at (nor its unmarked runs: they have none), as looking takes the lock for a moment, and where the system
+    emulates it with a record lock (NFS), a process's second look at its own lock succeeds, and closing it frees
+    it."""
+    return not _holds(path) and owner_files.holder(path) is False
+
+
+def release_mark(path: Path) -> None:
     """Give up a run's mark, if this process holds it (a run finished again, or by another process: nothing)."""
     with _held_marks_lock:
         held = path in _held_marks
