@@ -529,7 +529,7 @@ class JobController:
         # A page's proposals that came as the window closed its project (a quit) or opened another are not this
         # window's to store: its project is closed, or another one's page may bear the same name. (A Gemini
         # session's answers are kept in its run all the same.)
-        if window.closed or window.project.root != root:
+        if not window.shows_project(root):
             return
         if not proposal.records:
             tally.empty.append(proposal.page)

@@ -540,6 +540,11 @@ class MainWindow(QMainWindow):
     def current_label(self) -> Label | None:
         return self.label(self.record_panel.current_id() or -1)
 
+    def shows_project(self, root: Path) -> bool:
+        """Whether the window still shows the project at `root`: a job's end that comes after it closed its project
+        (a quit) or opened another is no news for it."""
+        return not self.closed and self.project.root == root
+
     @property
     def shown_status(self) -> str | None:
         """The status of the page on show as the window last read it (what its counts line says; None with no

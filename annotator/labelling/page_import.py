@@ -118,7 +118,7 @@ class PageImport:
         the report says which)."""
         window = self.window
         # The window closed its project (a quit) or opened another meanwhile: this import is not its news
-        if window.closed or window.project.root != root:
+        if not window.shows_project(root):
             return
         window.refresh_pages()
         if not reports:

@@ -1537,7 +1537,7 @@ class ReviewController:
     def _after_scoring(self, run_id: int, root: Path) -> None:
         # Its end came after the window closed the project (a quit), or opened another (whose run `run_id` is
         # not): nothing to show it on
-        if self.window.closed or self.window.project.root != root:
+        if not self.window.shows_project(root):
             return
         labelled = self._labelled_once()
         self._set_runs(run_id, labelled)

@@ -62,6 +62,9 @@ class LabellingWindow(Protocol):
     @property
     def person(self) -> Provenance: ...
 
+    def shows_project(self, root: Path) -> bool:
+        """Whether the window still shows the project at `root` (not closed, no other opened)."""
+
     @property
     def shown_status(self) -> str | None:
         """The page on show's status as the window last read it (None with no page)."""
