@@ -5,16 +5,17 @@ Every decision (what a click does to a record, which siblings match, where a rec
 every change is an undoable store change on the page's own undo stack, so undo never changes a page other than
 the one on show. Undo and redo restore the page to an entry of its history, which would take back whatever was
 changed since too: they are refused once another window or the command line changed the page after this
-window's last step. Accept, reject and the page marks (L, V) are meant on what the window shows: made on a record
-or a page status another window or the command line changed since the window read it, they are refused in the same
-words (the store compares inside its write, `judge_as_shown`, `mark_as_shown`), rather than silently take that
-change back. The window owns this as `window.record_actions` and shows what the changes leave.
+window's last step. Accept, reject, the edits of records (a click adding or taking out an element, U and Shift+U,
+delete, merge, split) and the page marks (L, V) are meant on what the window shows: made on a record or a page
+status another window or the command line changed since the window read it, they are refused in the same words
+(the store compares inside its write, `judge_as_shown`, `mark_as_shown`), rather than silently take that change
+back. The window owns this as `window.record_actions` and shows what the changes leave.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QUndoStack
 
@@ -299,6 +300,14 @@ class RecordActions:
         assert page is not None
         return self._pushed(page, self._command(page, text, change), f"{text}: ")
 
+    def edit_as_shown(self, text: str, shown: Label | Sequence[Label],
+                      change: Callable[[Any, Provenance], Change]) -> Change | None:
+        """`edit` of the record (or records) `shown`, meant on them as the window shows them: refused, and said,
+        where another window or the command line changed one since (`judge_as_shown`), rather than written over
+        that change. `change` is called with the record's id (the records' ids) and the window's person."""
+        project, person = self.window.project, self.window.person
+        return self.edit(text, lambda: judge_as_shown(project, shown, change, person))
+
     def edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> int | None:
         """One change per record, as one undo step: how many changed something (a record rejected twice does
         not), or None (and a message) when the store refused one of them."""
@@ -309,6 +318,15 @@ class RecordActions:
         selection.read_live()  # what undo selects again is read when undone, not kept from now
         changes = self._pushed_as_one_step(page, commands, f"{text}: ", text)
         return None if changes is None else sum(1 for c in changes if c.id is not None)
+
+    def edit_each_as_shown(self, text: str, ids: Sequence[int], change: Callable[[int, Provenance], Change]
+                           ) -> int | None:
+        """`edit_each`, each record as the list shows it: one changed elsewhere since is refused (the step whole),
+        not changed anew (`judge_as_shown`)."""
+        shown = {label.id: label for label in self.window.labels}
+        project, person = self.window.project, self.window.person
+        return self.edit_each(text, ids, lambda i: judge_as_shown(project, shown[i], change, person)
+                              if i in shown else change(i, person))
 
     def add_proposals(self, page: str, records: list[list[str]], provenance: Provenance) -> bool:
         """An extractor's new records for a page (any page, not only the one on show), as one undoable change;
@@ -418,15 +436,17 @@ class RecordActions:
             self._relevel(current, number, xpath, found, *level)
             return
         if not xpaths:
-            if self.edit("delete record", lambda: project.delete(current.id, person)) is not None:
+            deleted = self.edit_as_shown("delete record", current, project.delete)
+            if deleted is not None:
                 window.message(f"record {number} deleted: its only element was clicked out of it "
                                f"({window.keys_for('undo')} brings it back)")
-            window.reload_labels([])
+            window.reload_labels([] if deleted is not None else [current.id])  # refused: still selected
             return
         verb = "add to" if adding else "remove from"
         self.picked = (current.id, xpath) if adding else None
         unresolved = [x for x in current.unresolved if x in xpaths]
-        made = self.edit(f"{verb} record", lambda: project.edit(current.id, xpaths, person, unresolved=unresolved))
+        made = self.edit_as_shown(f"{verb} record", current,
+                                  lambda i, by: project.edit(i, xpaths, by, unresolved=unresolved))
         window.reload_labels([current.id])
         if made is None:  # refused: the refusal's message stays
             return
@@ -483,7 +503,7 @@ class RecordActions:
         """A click inside the record's own element, or on one holding some of them: one edit that narrows or
         widens the record to the element clicked, from which U and Shift+U then climb."""
         window = self.window
-        made = self.edit(f"{how} record", lambda: window.project.edit(label.id, after, window.person))
+        made = self.edit_as_shown(f"{how} record", label, lambda i, by: window.project.edit(i, after, by))
         window.reload_labels([label.id])
         if made is None:
             return
@@ -521,8 +541,8 @@ class RecordActions:
             return
         old = self.picked[1]
         xpaths = replace_xpath(label.xpaths, old, new)
-        change = self.edit("parent element" if climbing else "child element",
-                           lambda: window.project.edit(label.id, xpaths, window.person))
+        change = self.edit_as_shown("parent element" if climbing else "child element", label,
+                                    lambda i, by: window.project.edit(i, xpaths, by))
         if change is None:
             return
         if climbing:
@@ -572,11 +592,7 @@ class RecordActions:
         # With words in the finder, the next proposal is looked for among the records found, and said so
         where = (f"on page {self.window.page_name}" if self.window.record_panel.found_ids() is None
                  else "among the records found (Esc lists every record)")
-        # Each record as the list shows it: one changed elsewhere since is refused, not judged anew (`judge_as_shown`)
-        shown = {label.id: label for label in self.window.labels}
-        project, person = self.window.project, self.window.person
-        changed = self.edit_each(f"{verb} record", ids, lambda i: judge_as_shown(project, shown[i], change, person)
-                                 if i in shown else change(i, person))
+        changed = self.edit_each_as_shown(f"{verb} record", ids, change)
         if changed is not None:
             if len(ids) == 1:
                 self.window.reload_labels(following)
@@ -667,7 +683,11 @@ class RecordActions:
         if ids is not None:
             window = self.window
             numbers = self._numbers(ids)
-            change = self.edit(f"merge {len(ids)} records", lambda: window.project.merge(ids, window.person))
+            # The records as the list shows them, in the order selected (the first is where the merge goes)
+            shown = [label for i in ids if (label := window.label(i)) is not None]
+            change = (self.edit_as_shown(f"merge {len(ids)} records", shown, window.project.merge)
+                      if len(shown) == len(ids) else  # one not in the list: nothing shown to compare with
+                      self.edit(f"merge {len(ids)} records", lambda: window.project.merge(ids, window.person)))
             window.reload_labels([change.record.id] if change and change.record else None)
             if change and change.record:
                 now = self._numbers([change.record.id])
@@ -702,8 +722,8 @@ class RecordActions:
         before = places_in_page_order(page, [(other.id, other.xpaths) for other in self.window.labels
                                              if other.id != label.id], parts)
         numbered = {other.id: k for k, other in enumerate(self.window.labels)}
-        change = self.edit("split record", lambda: self.window.project.split(label.id, parts, self.window.person,
-                                                                             before=before))
+        change = self.edit_as_shown("split record", label,
+                                    lambda i, by: self.window.project.split(i, parts, by, before=before))
         made = [r.id for r in change.after if r.id not in numbered] if change else []
         self.window.reload_labels(made or None)
         if change:
@@ -718,7 +738,7 @@ class RecordActions:
         ids = self._need("some")
         if ids is not None:
             numbers = self._numbers(ids)
-            deleted = self.edit_each("delete record", ids, lambda i: self.window.project.delete(i, self.window.person))
+            deleted = self.edit_each_as_shown("delete record", ids, self.window.project.delete)
             # What is still there stays selected (a deletion refused, a full disk: pressed again once space is freed)
             self.window.reload_labels(None if deleted is None else [])
             if deleted is None or not numbers:

@@ -1,24 +1,29 @@
-"""A verdict or a page mark made on what a window showed: refused when another writer changed it since.
+"""A verdict, an edit or a page mark made on what a window showed: refused when another writer changed it since.
 
 Two windows (or a window and the command line) on one project each show the labels as they last read them, and
-look again only every 1.5 s. A person's accept, reject or page mark is meant on what their window shows: made on
-a record another window has rejected since, an accept would silently take that reject back (while alone, the
-same key on a record shown accepted writes nothing). So these writes compare the state shown with the project's
-state inside their own write transaction, and refuse (`ChangedElsewhere`, naming the change that came between)
-when they differ:
+look again only every 1.5 s. A person's accept, reject, edit or page mark is meant on what their window shows:
+made on a record another window has rejected since, an accept would silently take that reject back (while alone,
+the same key on a record shown accepted writes nothing), and an element clicked into it would make it `edited`,
+a true record again, over that reject; a merge or a split of records changed since would drop the other's
+change with the records it replaces. So these writes compare the state shown with the project's state inside
+their own write transaction, and refuse (`ChangedElsewhere`, naming the change that came between) when they
+differ:
 
     judge_as_shown(project, shown_label, project.accept, by=person)      # the record as the window showed it
+    judge_as_shown(project, shown_label, project.delete, by=person)      # any change made on one record shown
+    judge_as_shown(project, shown_labels, project.merge, by=person)      # ... or on several (merged in that order)
     mark_as_shown(project, "12", "labelled", by=person, shown="proposed")  # the page's status as shown
 
-The comparison is of what the verdict or the mark is about: a record's status and elements, a page's status. A
-change to another record of the page is no reason to refuse. Inside a transaction already open (a step of work
-judging 700 records) the check joins it, so the step is refused whole.
+The comparison is of what the change or the mark is about: the status and elements of the records it changes, a
+page's status. A change to another record of the page is no reason to refuse. Inside a transaction already open
+(a step of work judging 700 records) the check joins it, so the step is refused whole.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any, overload
 
 from .db import Provenance, StoreError
 from .project import Change, Label, Project, status_moved
@@ -34,18 +39,36 @@ class ChangedElsewhere(StoreError):
         super().__init__(f"page {page}: the {what} changed elsewhere since it was shown{by}: nothing written")
 
 
-def judge_as_shown(project: Project, shown: Label, verdict: Callable[[int, Provenance], Change],
+@overload
+def judge_as_shown(project: Project, shown: Label, change: Callable[[int, Provenance], Change],
+                   by: Provenance) -> Change: ...
+
+
+@overload
+def judge_as_shown(project: Project, shown: Sequence[Label], change: Callable[[list[int], Provenance], Change],
+                   by: Provenance) -> Change: ...
+
+
+def judge_as_shown(project: Project, shown: Label | Sequence[Label], change: Callable[[Any, Provenance], Change],
                    by: Provenance) -> Change:
-    """`verdict` (`project.accept` or `project.reject`) on the record `shown`, if the record's status and elements
-    are still as shown; else `ChangedElsewhere`, and nothing written. A record deleted meanwhile is refused by the
-    verdict itself, in its own words."""
+    """`change` on the record `shown` (`project.accept`, `project.reject`, `project.delete`, an edit or a split of
+    it: called with its id and `by`), or on the records `shown` (`project.merge`: called with their ids, in that
+    order), if each one's status and elements are still as shown; else `ChangedElsewhere` naming the first that is
+    not, and nothing written. A record deleted meanwhile is refused by the change itself, in its own words."""
+    records = [shown] if isinstance(shown, Label) else list(shown)
     with project.writing():
-        row = project.one("SELECT status, xpaths FROM records WHERE id = ?", (shown.id,))
-        if row is not None and (row[0], tuple(json.loads(row[1]))) != (shown.status, shown.xpaths):
-            page = project.one("SELECT p.name FROM pages p JOIN records r ON r.page_id = p.id WHERE r.id = ?",
-                               (shown.id,))[0]
-            raise ChangedElsewhere(page, "record", _last_touching(project, page, shown.id), shown.id)
-        return verdict(shown.id, by)
+        for label in records:
+            _refuse_if_changed(project, label)
+        return change(shown.id if isinstance(shown, Label) else [label.id for label in records], by)
+
+
+def _refuse_if_changed(project: Project, shown: Label) -> None:
+    """`ChangedElsewhere` when the record's status or elements are no longer those `shown` (not when it is gone)."""
+    row = project.one("SELECT status, xpaths FROM records WHERE id = ?", (shown.id,))
+    if row is not None and (row[0], tuple(json.loads(row[1]))) != (shown.status, shown.xpaths):
+        page = project.one("SELECT p.name FROM pages p JOIN records r ON r.page_id = p.id WHERE r.id = ?",
+                           (shown.id,))[0]
+        raise ChangedElsewhere(page, "record", _last_touching(project, page, shown.id), shown.id)
 
 
 def mark_as_shown(project: Project, page: str, status: str, by: Provenance, shown: str) -> Change:

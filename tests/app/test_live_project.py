@@ -60,11 +60,12 @@ def test_undo_refuses_to_take_back_what_another_window_changed_since(qtbot, tmp_
     second = None
     try:
         second = open_window(project_dir, tmp_path / "second.json", qtbot=qtbot)
-        # The first window accepts the proposal; the second, still showing it, deletes it.
+        # The first window accepts the proposal; the second, once it has looked again, deletes it.
         first.select_records([proposal])
         activate(qtbot, first)
         QTest.keySequence(first, "A")
         assert first.project.labels("1")[-1].status == "accepted"
+        second.check_project()  # its look at the project shows the accept: the delete is meant on it
         second.select_records([proposal])
         activate(qtbot, second)
         QTest.keySequence(second, "Del")
