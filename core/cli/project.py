@@ -34,7 +34,7 @@ from ..store.files import SNAPSHOTS
 from ..store.import_marks import AskedImport, stopped_imports_said
 from ..store.importer import ADD_IT_THEN, RunFolderImport, import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
-from ..store.project import PROJECT_DB, init_project, open_project
+from ..store.project import PROJECT_DB_FILES, init_project, open_project
 from ..store.project_copy import open_to_read
 from ..store.run_matching import MATCHING_ONLY
 from ..store.run_settings_check import refuse_a_folder_of_other_settings, refuse_a_stored_run_of_other_settings
@@ -233,7 +233,7 @@ def cmd_project_copy(args: argparse.Namespace) -> int:
 def cmd_project_init(args: argparse.Namespace) -> int:
     folder = Path(args.dir)
     # what an unfinished init left (an empty project.db, snapshots/), which init takes over, is not the user's
-    own = {PROJECT_DB, f"{PROJECT_DB}-wal", f"{PROJECT_DB}-shm", f"{PROJECT_DB}-journal", SNAPSHOTS}
+    own = {*PROJECT_DB_FILES, SNAPSHOTS}
     held = sorted(e.name for e in folder.iterdir() if not e.name.startswith(".") and e.name not in own
                   ) if folder.is_dir() else []
     with init_project(folder) as project:

@@ -47,7 +47,7 @@ from .db import Connection, Provenance, StoreError, connect, dumps, full_or_near
 from .files import SNAPSHOTS, remove_stale_files, snapshot_name_problem, snapshot_path
 from .label_checks import LabelChecks
 from .label_sets import Annotators
-from .removed_files import REMOVED, copy_database, stamped
+from .removed_files import REMOVED, SQLITE_SIDECARS, copy_database, name_file, stamped
 from .runs import Runs
 from .schema import (
     LABEL_STATUSES,
@@ -65,6 +65,8 @@ __all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "SchemaUpgrad
            "init_project", "open_project", "take_upgrades"]
 
 PROJECT_DB = "project.db"
+# The project's database as files: `project.db` and those SQLite keeps beside it (its write-ahead log, its index)
+PROJECT_DB_FILES = frozenset({PROJECT_DB, *(PROJECT_DB + suffix for suffix in SQLITE_SIDECARS)})
 
 _RECORD_COLUMNS = ("id", "page_id", "position", "xpaths", "unresolved", "status", "origin_id", "changed_by_id",
                    "derived_from", "created_at", "changed_at")
@@ -305,22 +307,13 @@ def _make_tables(root: Path, made: Path) -> None:
 
 
 def _name_it(made: Path, database: Path) -> None:
-    """Give the whole database file `made` the name `database`, never replacing a file of that name: a hard link,
-    which fails on a name taken; where the file system has none (FAT, some shares), the name is first taken by an
-    empty file, then the database renamed over it (no other init takes that empty file over meanwhile: the init
-    lock is held, `_initialising`)."""
+    """Give the whole database file `made` the name `database`, never replacing a file of that name, as a copy in
+    `removed/` is named (`name_file`): where the file system has no hard links (FAT, some shares), an empty file
+    holds the name for a moment, which no other init takes over meanwhile (the init lock is held, `_initialising`)."""
     try:
-        os.link(made, database)
+        name_file(made, database.parent, [database.name])
     except FileExistsError:
         raise StoreError(f"{database.parent} is already a RecordLens project (made meanwhile)") from None
-    except OSError:
-        try:
-            with open(database, "x"):
-                pass
-        except FileExistsError:
-            raise StoreError(f"{database.parent} is already a RecordLens project (made meanwhile)") from None
-        os.replace(made, database)
-    atomic.sync_folder(database.parent)  # its name too survives a power cut
 
 
 def _not_made(root: Path, error: OSError | sqlite3.Error) -> BaseException:

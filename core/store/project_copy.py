@@ -33,10 +33,8 @@ from ..page.dataset import natural_key
 from ..wording import listed
 from .db import StoreError, connect, full_or_nearly
 from .files import SNAPSHOTS, snapshot_path
-from .project import PROJECT_DB, Project, open_project, row_problem
+from .project import PROJECT_DB, PROJECT_DB_FILES, Project, open_project, row_problem
 from .schema import SCHEMA_VERSION
-
-_DATABASE_FILES = {PROJECT_DB, f"{PROJECT_DB}-wal", f"{PROJECT_DB}-shm", f"{PROJECT_DB}-journal"}
 
 
 @dataclass(frozen=True)
@@ -239,7 +237,7 @@ def _copy_files(root: Path, into: Path) -> int:
         (into / relative).mkdir(exist_ok=True)
         made.append(into / relative)
         for name in files:
-            if name.startswith(".") or (relative == Path(".") and name in _DATABASE_FILES):
+            if name.startswith(".") or (relative == Path(".") and name in PROJECT_DB_FILES):
                 continue
             try:
                 shutil.copy2(here / name, into / relative / name)

@@ -6,8 +6,9 @@ Whatever is written there is written under a hidden name first (`.STEM.partial-P
 that writes it) and given its own name only when whole, never over another's: a process killed part way (or a
 power cut) leaves nothing under a name that looks kept, which a command would list or take back as whole. What such
 a process left is removed, and said (a warning logged), the next time something is written beside it on the same
-machine (`remove_partials_left`). A file is written so by `write_new` and `copy_database`; a folder of files
-(a deleted run's copy, a label set's pages set aside) by `hidden_folder`, then `name_folder`.
+machine (`remove_partials_left`). A file is written so by `write_new` and `copy_database`, and named by
+`name_file` (as a new project's `project.db` is); a folder of files (a deleted run's copy, a label set's pages set
+aside) by `hidden_folder`, then `name_folder`.
 
 A low-level module (it imports nothing of the store's), so that every part that sets something aside, and the
 Project those parts hang off, can use the same names and the same way of making a new file or folder.
@@ -23,6 +24,7 @@ import secrets
 import shutil
 import socket
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 from ..atomic import sync_file, sync_folder
@@ -142,8 +144,7 @@ def write_new(folder: Path, stem: str, text: str) -> Path:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        path = _name_taken_by(partial, folder, stem, ".json")
-        sync_folder(folder)  # its name too survives a power loss
+        path = name_file(partial, folder, _names(stem, ".json"))
     finally:
         partial.unlink(missing_ok=True)  # linked to its name (or renamed there), or a copy cut short
     return path
@@ -173,8 +174,7 @@ def copy_database(database: Path, folder: Path, stem: str) -> Path:
         finally:
             source.close()
         sync_file(partial)
-        path = _name_taken_by(partial, folder, stem)
-        sync_folder(folder)  # its name too survives a power loss
+        path = name_file(partial, folder, _names(stem, ".db"))
     finally:
         for left in (partial, *_sidecars(partial)):  # SQLite's own files beside a copy cut short go with it
             left.unlink(missing_ok=True)
@@ -182,12 +182,12 @@ def copy_database(database: Path, folder: Path, stem: str) -> Path:
 
 
 _PARTIAL = ".partial-"  # in the hidden name of a file or folder being written: `.STEM.partial-PID-HOST-TOKEN`
-_SQLITE_SIDECARS = ("-journal", "-wal", "-shm")  # the files SQLite keeps beside a database while it writes it
+SQLITE_SIDECARS = ("-journal", "-wal", "-shm")  # the files SQLite keeps beside a database while it writes it
 _NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}  # link() says so
 
 
 def _sidecars(database: Path) -> list[Path]:
-    return [database.with_name(database.name + suffix) for suffix in _SQLITE_SIDECARS]
+    return [database.with_name(database.name + suffix) for suffix in SQLITE_SIDECARS]
 
 
 def _here() -> str:
@@ -215,7 +215,7 @@ def _dead_owner(name: str) -> int | None:
     files beside a copy have its name and their suffix) when it no longer runs; else None (one running now, one of
     another machine, a name of no process)."""
     owner = name.rpartition(_PARTIAL)[2]
-    for suffix in _SQLITE_SIDECARS:
+    for suffix in SQLITE_SIDECARS:
         owner = owner.removesuffix(suffix)
     pid, _, rest = owner.partition("-")
     host = rest.rpartition("-")[0]  # the token holds no "-"; a machine's name may
@@ -226,39 +226,52 @@ def _dead_owner(name: str) -> int | None:
 
 def move_new(source: Path, folder: Path) -> Path:
     """The file `source` moved into `folder` under its own name, or `stem-K` of it when that is taken, never
-    replacing a file there (two copies whose names hold the same time both stay)."""
+    replacing a file there (two copies whose names hold the same time both stay), the new name written through to
+    the disk (`name_file`)."""
     folder.mkdir(parents=True, exist_ok=True)
-    moved = _name_taken_by(source, folder, source.name.removesuffix(source.suffix), source.suffix)
+    moved = name_file(source, folder, _names(source.name.removesuffix(source.suffix), source.suffix))
     source.unlink(missing_ok=True)  # linked to its new name (or already renamed there)
     return moved
 
 
-def _name_taken_by(partial: Path, folder: Path, stem: str, suffix: str = ".db") -> Path:
-    """Give the whole file `partial` the first free name `stem[-K]` + `suffix` of `folder`, never replacing a
-    file: a hard link, which fails on a name taken; where the file system has none (FAT, some network shares),
-    the name is first taken by an empty file, then the file renamed over it."""
-    for name in _names(stem, suffix):
+def name_file(whole: Path, folder: Path, names: Sequence[str]) -> Path:
+    """Give the whole file `whole` the first of `names` free in `folder`, never replacing a file, and write the
+    name through to the disk: a hard link, which fails on a name taken; where the file system has none (FAT, some
+    network shares), the name is first taken by an empty file, then the file renamed over it. A link refused for
+    another reason, or a rename that fails, is raised as it is (OSError), the name given back: no empty file is
+    left under a name that looks kept. FileExistsError when every name is taken. `whole` keeps its own name when
+    linked: the caller removes it."""
+    for name in names:
         path = folder / name
         try:
-            os.link(partial, path)
-            return path
+            os.link(whole, path)
         except FileExistsError:
             continue
         except OSError as error:
             if error.errno not in _NO_HARD_LINKS:
                 raise
-        try:
-            with open(path, "x"):
-                pass
-        except FileExistsError:
-            continue
-        try:
-            os.replace(partial, path)
-        except BaseException:
-            path.unlink(missing_ok=True)
-            raise
+            if not _renamed_over_an_empty_file(whole, path):
+                continue
+        sync_folder(folder)  # the name too survives a power cut
         return path
-    raise FileExistsError(f"{folder} holds too many files named {stem}")
+    raise FileExistsError(f"{folder} holds too many files named {names[0]}")
+
+
+def _renamed_over_an_empty_file(whole: Path, path: Path) -> bool:
+    """`whole` renamed to `path`, whose name is first taken by an empty file (so that no other writer takes it
+    meanwhile); False when `path` is taken."""
+    try:
+        with open(path, "x"):
+            pass
+    except FileExistsError:
+        return False
+    try:
+        os.replace(whole, path)
+    except BaseException:
+        if whole.exists():  # not renamed: the empty file is given back (an interrupt once it is leaves it named)
+            path.unlink(missing_ok=True)
+        raise
+    return True
 
 
 def _names(stem: str, suffix: str) -> list[str]:
