@@ -1,8 +1,9 @@
 """The page history dialog: every stored change of one page, newest first, and a way back to any of them.
 
 The undo stacks last one session, the store's history lasts as long as the project: this is how a page gets back
-to a state from an earlier session. The dialog only picks the entry; the window restores through the page's
-undo stack, so the restore itself can be undone.
+to a state from an earlier session. The dialog only picks the entry, and says which history it picked it from
+(its newest entry); the window restores through the page's undo stack, so the restore itself can be undone, and
+refuses it where the page changed since the list was filled.
 """
 
 from __future__ import annotations
@@ -429,11 +430,14 @@ def records_tooltip(changes: Change | list[Change], numbers: dict[int, int],
 class HistoryDialog(QDialog):
     """Lists a page's changes; "Restore to here" asks the window to bring the labels back to the chosen one."""
 
-    restore_requested = Signal(str, object)  # the page, the history id (None: before any change)
+    # The page, the history id (None: before any change), the page's newest entry as listed (None: none): the
+    # restore takes back every change after the one chosen, so it is refused over one the list did not show.
+    restore_requested = Signal(str, object, object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.page: str | None = None
+        self.newest: int | None = None  # the newest entry listed
         resize_to_fit(self, 820, 480)
         self.heading = QLabel()
         self.heading.setWordWrap(True)  # a long history's heading says how to read steps and clocks
@@ -461,6 +465,7 @@ class HistoryDialog(QDialog):
         kept = self.chosen() if page == self.page and keep_choice else None
         self.page = page
         history = project.history(page)
+        self.newest = history[-1].id if history else None
         steps = history_steps(history)
         self.setWindowTitle(f"History of page {page}")
         count = len(history_actions(history))  # a merge's edit and keep: one change, as the person made it
@@ -547,4 +552,4 @@ class HistoryDialog(QDialog):
         chosen = self.chosen()
         if self.page is None or chosen is None:
             return
-        emit(self.restore_requested, self.page, None if chosen == START else chosen)
+        emit(self.restore_requested, self.page, None if chosen == START else chosen, self.newest)

@@ -5,11 +5,12 @@ Every decision (what a click does to a record, which siblings match, where a rec
 every change is an undoable store change on the page's own undo stack, so undo never changes a page other than
 the one on show. Undo and redo restore the page to an entry of its history, which would take back whatever was
 changed since too: they are refused once another window or the command line changed the page after this
-window's last step. Accept, reject, the edits of records (a click adding or taking out an element, U and Shift+U,
-delete, merge, split) and the page marks (L, V) are meant on what the window shows: made on a record or a page
-status another window or the command line changed since the window read it, they are refused in the same words
-(the store compares inside its write, `judge_as_shown`, `mark_as_shown`), rather than silently take that change
-back. The window owns this as `window.record_actions` and shows what the changes leave.
+window's last step, and a restore from the history once it changed the page after the history was shown. Accept,
+reject, the edits of records (a click adding or taking out an element, U and Shift+U, delete, merge, split), G and
+the page marks (L, V) are meant on what the window shows: made on a record or a page status another window or the
+command line changed since the window read it, or adding a record it made since (G), they are refused in the same
+words (the store compares inside its write, `judge_as_shown`, `mark_as_shown`), rather than silently take that
+change back or repeat it. The window owns this as `window.record_actions` and shows what the changes leave.
 """
 
 from __future__ import annotations
@@ -300,13 +301,16 @@ class RecordActions:
         assert page is not None
         return self._pushed(page, self._command(page, text, change), f"{text}: ")
 
-    def edit_as_shown(self, text: str, shown: Label | Sequence[Label],
-                      change: Callable[[Any, Provenance], Change]) -> Change | None:
+    def edit_as_shown(self, text: str, shown: Label | Sequence[Label], change: Callable[[Any, Provenance], Change],
+                      *, adds: Sequence[Sequence[str]] = (), newest: int | None = None) -> Change | None:
         """`edit` of the record (or records) `shown`, meant on them as the window shows them: refused, and said,
         where another window or the command line changed one since (`judge_as_shown`), rather than written over
-        that change. `change` is called with the record's id (the records' ids) and the window's person."""
-        project, person = self.window.project, self.window.person
-        return self.edit(text, lambda: judge_as_shown(project, shown, change, person))
+        that change. `change` is called with the record's id (the records' ids) and the window's person. On the
+        page on show, it `adds` records none of which is a record there now (G), or restores the page over a
+        history whose `newest` entry was that one (`judge_as_shown`)."""
+        project, person, page = self.window.project, self.window.person, self.window.page_name
+        return self.edit(text, lambda: judge_as_shown(project, shown, change, person, page=page, adds=adds,
+                                                      newest=newest))
 
     def edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> int | None:
         """One change per record, as one undo step: how many changed something (a record rejected twice does
@@ -773,8 +777,13 @@ class RecordActions:
         # Numbered in page order: siblings before the record (or before a later list already labelled) come
         # in front of the records that follow them on the page, not after the list's last record
         before = places_in_page_order(page, [(other.id, other.xpaths) for other in window.labels], records)
-        self.edit(f"apply to {len(records)} siblings",
-                  lambda: window.project.add_records(window.page_name, records, window.person, before=before))
+        # Computed from the records shown: refused where another window or the command line made one of them a
+        # record since (it would be listed twice), or changed or deleted the record they are made from.
+        project, name = window.project, window.page_name
+        added = self.edit_as_shown(f"apply to {len(records)} siblings", label,
+                                   lambda _, by: project.add_records(name, records, by, before=before), adds=records)
+        if added is None:  # refused: the refusal's message stays
+            return
         window.reload_labels([label.id])
         number = [other.id for other in window.labels].index(label.id) + 1  # its place may have moved
         numbers = self._numbers(left_out)  # after the records added: the numbers the list shows now
@@ -909,10 +918,12 @@ class RecordActions:
     def do_mark_reviewed(self) -> None:
         self._mark("reviewed")
 
-    def restore_to(self, page: str, history_id: int | None) -> Change | None:
+    def restore_to(self, page: str, history_id: int | None, newest: int | None = None) -> Change | None:
         """Bring the page's labels back to just after history entry `history_id` (None: before any change).
 
-        It goes through the page's undo stack as a label change, so Ctrl+Z takes the restore back."""
+        It goes through the page's undo stack as a label change, so Ctrl+Z takes the restore back. It takes back
+        every change after that entry: with `newest` (the page's newest entry as the history showed it), it is
+        refused, as undo is, once another window or the command line changed the page since."""
         window = self.window
         if page != window.page_name:
             window.message(f"page {page} is not the page on show: restore not made")
@@ -924,7 +935,8 @@ class RecordActions:
             entry = next((c for c in history if c.id == history_id), None)
             number = change_numbers(history).get(history_id, history_id)
             text = f"restore to change {number}" + (f" ({local_time(entry.at)})" if entry else "")
-        change = self.edit(text, lambda: window.project.restore(page, history_id, window.person))
+        change = self.edit_as_shown(text, [], lambda _, by: window.project.restore(page, history_id, by),
+                                    newest=newest)
         window.reload_labels()
         if change is not None:
             window.message(f"page {page}: {text}" if change.id is not None

@@ -13,7 +13,7 @@ import sys
 import threading
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, QTimer
 
@@ -42,6 +42,7 @@ from ...core.store import (
     Provenance,
     RunInfo,
     disagreement,
+    judge_as_shown,
     labelled_page_names,
     project_agreement,
 )
@@ -1010,9 +1011,13 @@ class ReviewController:
     def do_take_merged(self) -> None:
         self._adjudicate(merge=True)
 
-    def _chosen_for_a_decision(self) -> tuple[str, PageReview, str, list[int]] | None:
-        """The annotator under review, the page's review, the page and the chosen rows, when a decision can be
-        taken on them now (said when not: no row chosen, or their labels changed since the review showed them)."""
+    def _chosen_for_a_decision(self) -> tuple[str, PageReview, str, list[int], list[Label]] | None:
+        """The annotator under review, the page's review, the page, the chosen rows and the page's records, when a
+        decision can be taken on them now (said when not: no row chosen, or their labels changed since the review
+        showed them). The records are read before the look at the labels the review was made of: a decision is
+        built on them (the review's rows name the project's records by their places), and one changed by another
+        writer after that look is refused inside the decision's write (`judge_as_shown`), not decided on whatever
+        record then stands in its place."""
         choose_one = "choose a record in the Review list first"
         on_show = self._page_under_adjudication(choose_one)
         if on_show is None:
@@ -1022,9 +1027,10 @@ class ReviewController:
         if not chosen:
             self.window.message(choose_one)
             return None
+        labels = self.window.project.labels(page)
         if self._changed_underneath(name, page):
             return None
-        return name, review, page, chosen
+        return name, review, page, chosen, labels
 
     def _page_under_adjudication(self, no_page: str) -> tuple[str, PageReview, str] | None:
         """The annotator whose records a decision takes, the page's review and the page; None when there is no
@@ -1069,15 +1075,16 @@ class ReviewController:
         another of them holds). The project's record only: T deletes it (the other annotator made none there).
         Where Shift+T's merge is the project's record as it is (theirs inside it, or they made none), the project's
         version is kept as O keeps it, the decision stored. Every decision is taken on the annotator's labels as
-        the project holds them at that moment, and is in the page's history."""
+        the project holds them at that moment, on the project's records as read then (a change of one since is
+        refused inside the write), and is in the page's history."""
         window = self.window
         decidable = self._chosen_for_a_decision()
         if decidable is None:
             return
-        name, review, page, chosen = decidable
-        truth = window.project.labels(page, TRUE_LABEL_STATUSES)
+        name, review, page, chosen, labels = decidable
+        truth = [label for label in labels if label.is_true]
         records = [review.records[i] for i in chosen]
-        rejected_as = self._rejected_in(page)
+        rejected_as = _rejected_by(labels)
         decisions = [self._decision(r, truth, name, merge, rejected_as) for r in records]
         decisions, held = self._not_held(page, decisions)
         if not decisions:
@@ -1171,7 +1178,7 @@ class ReviewController:
         decidable = self._chosen_for_a_decision()
         if decidable is None:
             return
-        name, review, page, chosen = decidable
+        name, review, page, chosen, _ = decidable
         decisions = [d for i in chosen if i not in self.panel.kept and (
             d := disagreement(review.records[i], name)) is not None]
         if not decisions:
@@ -1206,20 +1213,22 @@ class ReviewController:
 
     def _decision(self, record: ReviewRecord, truth: Sequence[Label], name: str, merge: bool,
                   rejected_as: RejectedAs) -> _Decision:
-        """What T (or Shift+T, `merge`) does with one review record."""
+        """What T (or Shift+T, `merge`) does with one review record. A decision that changes the project's records
+        is made on them as read (`truth`, `rejected_as`): refused where another writer changed one since."""
         project, page, person = self.window.project, self.window.page_name, self.window.person
         assert page is not None
         rejected = rejected_as(record.xpaths) if record.kind == SPURIOUS else ()
         if rejected:
-            return _Decision("accept", lambda: self._accept_rejected(rejected, name), rejected[0].id,
-                             makes=record.xpaths, copies=len(rejected) - 1)
+            return _Decision("accept", self._as_read(rejected, lambda ids, by: self._accept_rejected(ids, name, by)),
+                             rejected[0].id, makes=record.xpaths, copies=len(rejected) - 1)
         if record.kind == SPURIOUS:
             return _Decision("take", lambda: project.add_record(page, record.xpaths, Provenance.person(name),
                                                                 status="accepted", by=person, adjudicated=name),
                              makes=record.xpaths)
         label = truth[record.true or 0]
         if record.kind == MISSED and not merge:
-            return _Decision("delete", lambda: project.delete(label.id, person, adjudicated=name), label.id)
+            return _Decision("delete", self._as_read(label, lambda i, by: project.delete(i, by, adjudicated=name)),
+                             label.id)
         xpaths = project.adjudication.merged(label.xpaths, record.xpaths) if record.kind != MISSED and merge else (
             list(record.xpaths))
         kept = disagreement(record, name) if merge else None
@@ -1231,21 +1240,29 @@ class ReviewController:
             return _Decision("keep", lambda: project.adjudication.keep(page, name, kept.theirs, kept.ours, person),
                              label.id, why=why)
         if kept is not None:  # the pair the merge leaves (their record a small part of it: partial) decided with it
-            return _Decision("edit", lambda: project.adjudication.merge(page, label, name, record.xpaths, person),
-                             label.id, xpaths)
+            return _Decision("edit", self._as_read(label, lambda _, by: project.adjudication.merge(
+                page, label, name, record.xpaths, by)), label.id, xpaths)
         # T, or Shift+T on a matched pair (no disagreement to decide: the merge is an edit alone)
-        return _Decision("edit", lambda: project.edit(label.id, xpaths, person, adjudicated=name), label.id, xpaths)
+        return _Decision("edit", self._as_read(label, lambda i, by: project.edit(i, xpaths, by, adjudicated=name)),
+                         label.id, xpaths)
 
-    def _accept_rejected(self, rejected: Sequence[Label], name: str) -> Change:
+    def _as_read(self, read: Label | Sequence[Label], change: Callable[[Any, Provenance], Change]
+                 ) -> Callable[[], Change]:
+        """`change` of the project's record (or records) as the decision read them, when it is made: refused
+        inside its write where another window or the command line changed one since (`judge_as_shown`)."""
+        project, person = self.window.project, self.window.person
+        return lambda: judge_as_shown(project, read, change, person)
+
+    def _accept_rejected(self, rejected: Sequence[int], name: str, by: Provenance) -> Change:
         """The project's first rejected copy of the annotator's record accepted where it is, and its other rejected
         copies (the same record rejected again: proposed twice) deleted, in one step: left rejected, they would
         say "not a record" of the record the page now holds as true. The deletes are the person's own, not
         decisions against `name` (a re-import does not count them as taken)."""
-        project, person = self.window.project, self.window.person
+        project = self.window.project
         with project.one_step(words.accept_rejected(name)):
-            change = project.accept(rejected[0].id, person, adjudicated=name)
+            change = project.accept(rejected[0], by, adjudicated=name)
             for copy in rejected[1:]:
-                change = project.delete(copy.id, person)
+                change = project.delete(copy, by)
         return change
 
     def _not_held(self, page: str, decisions: Sequence[_Decision]) -> tuple[list[_Decision], list[int | None]]:

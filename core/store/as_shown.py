@@ -14,9 +14,21 @@ differ:
     judge_as_shown(project, shown_labels, project.merge, by=person)      # ... or on several (merged in that order)
     mark_as_shown(project, "12", "labelled", by=person, shown="proposed")  # the page's status as shown
 
+Some changes are made beside the records shown, on their page, and are judged there too:
+
+    judge_as_shown(project, source, add_siblings, by=person, page="12", adds=siblings)  # G: none made since
+    judge_as_shown(project, [], restore_to_change_3, by=person, page="12", newest=41)  # the history as shown
+
+Records added beside a record (G: one per sibling of it) are refused when one of them is a record of the page now,
+whatever its status: the window made none of a record it showed, so another writer made it since (proposed,
+accepted, or rejected: "not a record"), and adding it again would list it twice; and the record they are made from
+is refused gone, which the add would not notice. A restore to an earlier entry of the page's history takes back
+every change after it: it is refused once the page's newest entry is no longer the one the history showed.
+
 The comparison is of what the change or the mark is about: the status and elements of the records it changes, a
-page's status. A change to another record of the page is no reason to refuse. Inside a transaction already open
-(a step of work judging 700 records) the check joins it, so the step is refused whole.
+page's status, the records an add would repeat, the history a restore goes back through. A change to another
+record of the page is no reason to refuse an edit of one. Inside a transaction already open (a step of work judging
+700 records) the check joins it, so the step is refused whole.
 """
 
 from __future__ import annotations
@@ -25,13 +37,15 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any, overload
 
+from ..records.model import record_key
 from .db import Provenance, StoreError
 from .project import Change, Label, Project, status_moved
 
 
 class ChangedElsewhere(StoreError):
-    """A write refused because what it was meant on (`what`: "record" or "page status") is no longer as the window
-    showed it: `change` is the newest history entry that changed it (None when no entry says so)."""
+    """A write refused because what it was meant on (`what`: "record", "page status", or "page": its history) is no
+    longer as the window showed it: `change` is the newest history entry that changed it (None when no entry says
+    so)."""
 
     def __init__(self, page: str, what: str, change: Change | None, record_id: int | None = None) -> None:
         self.page, self.what, self.change, self.record_id = page, what, change, record_id
@@ -41,34 +55,67 @@ class ChangedElsewhere(StoreError):
 
 @overload
 def judge_as_shown(project: Project, shown: Label, change: Callable[[int, Provenance], Change],
-                   by: Provenance) -> Change: ...
+                   by: Provenance, *, page: str | None = None, adds: Sequence[Sequence[str]] = (),
+                   newest: int | None = None) -> Change: ...
 
 
 @overload
 def judge_as_shown(project: Project, shown: Sequence[Label], change: Callable[[list[int], Provenance], Change],
-                   by: Provenance) -> Change: ...
+                   by: Provenance, *, page: str | None = None, adds: Sequence[Sequence[str]] = (),
+                   newest: int | None = None) -> Change: ...
 
 
 def judge_as_shown(project: Project, shown: Label | Sequence[Label], change: Callable[[Any, Provenance], Change],
-                   by: Provenance) -> Change:
+                   by: Provenance, *, page: str | None = None, adds: Sequence[Sequence[str]] = (),
+                   newest: int | None = None) -> Change:
     """`change` on the record `shown` (`project.accept`, `project.reject`, `project.delete`, an edit or a split of
     it: called with its id and `by`), or on the records `shown` (`project.merge`: called with their ids, in that
     order), if each one's status and elements are still as shown; else `ChangedElsewhere` naming the first that is
-    not, and nothing written. A record deleted meanwhile is refused by the change itself, in its own words."""
+    not, and nothing written. A record deleted meanwhile is refused by the change itself, in its own words.
+
+    On `page` (the page of the change, needed by these two): a change that `adds` records (G) is refused when one
+    of them is a record of the page now, or when a record `shown` is gone (an add would not refuse it itself); one
+    meant on the page's history as shown, whose `newest` entry it was (a restore), once the page has a newer one."""
     records = [shown] if isinstance(shown, Label) else list(shown)
+    if (adds or newest is not None) and page is None:
+        raise ValueError("judge_as_shown: `adds` and `newest` are judged on a page: name it")
     with project.writing():
         for label in records:
-            _refuse_if_changed(project, label)
+            _refuse_if_changed(project, label, page if adds else None)
+        if page is not None:
+            _refuse_if_held(project, page, adds)
+            _refuse_if_newer(project, page, newest)
         return change(shown.id if isinstance(shown, Label) else [label.id for label in records], by)
 
 
-def _refuse_if_changed(project: Project, shown: Label) -> None:
-    """`ChangedElsewhere` when the record's status or elements are no longer those `shown` (not when it is gone)."""
+def _refuse_if_changed(project: Project, shown: Label, gone_from: str | None = None) -> None:
+    """`ChangedElsewhere` when the record's status or elements are no longer those `shown`, or (`gone_from`: the
+    page it was on) when it is gone."""
     row = project.one("SELECT status, xpaths FROM records WHERE id = ?", (shown.id,))
+    if row is None and gone_from is not None:
+        raise ChangedElsewhere(gone_from, "record", _last_touching(project, gone_from, shown.id), shown.id)
     if row is not None and (row[0], tuple(json.loads(row[1]))) != (shown.status, shown.xpaths):
         page = project.one("SELECT p.name FROM pages p JOIN records r ON r.page_id = p.id WHERE r.id = ?",
                            (shown.id,))[0]
         raise ChangedElsewhere(page, "record", _last_touching(project, page, shown.id), shown.id)
+
+
+def _refuse_if_held(project: Project, page: str, adds: Sequence[Sequence[str]]) -> None:
+    """`ChangedElsewhere` naming the page's record that one of `adds` already is (its XPaths as `record_key`
+    compares them), in any status."""
+    if not adds:
+        return
+    held = {record_key(label.xpaths): label.id for label in project.labels(page)}
+    again = next((held[key] for record in adds if (key := record_key(record)) in held), None)
+    if again is not None:
+        raise ChangedElsewhere(page, "record", _last_touching(project, page, again), again)
+
+
+def _refuse_if_newer(project: Project, page: str, newest: int | None) -> None:
+    """`ChangedElsewhere` naming the page's newest history entry when it is no longer `newest`."""
+    if newest is not None and project.last_change_id(page) != newest:
+        history = project.history(page)  # none: the page was removed and imported again since
+        raise ChangedElsewhere(page, "page", history[-1] if history else None)
 
 
 def mark_as_shown(project: Project, page: str, status: str, by: Provenance, shown: str) -> Change:
