@@ -619,8 +619,10 @@ class SiteBrowser(QWidget):
             raise SiteBrowserError(f"Chromium did not save the page within {timeout_ms} ms")
 
     def _on_download(self, request: QWebEngineDownloadRequest) -> None:
-        # page.save() starts an accepted download; keeping it lets save_page watch it finish.
-        self._downloads.append(request)
+        # page.save() starts an accepted download; keeping it lets save_page watch it finish. Any other is the
+        # page's, which OfflinePage cancels: it must not stand for the save.
+        if request.isSavePageDownload():
+            self._downloads.append(request)
 
     # -- lifetime ---------------------------------------------------------------------------------------------
 

@@ -9,6 +9,9 @@ process. Injected JavaScript runs in ApplicationWorld, the only world that works
 A saved page never navigates itself away: a `<meta http-equiv=refresh>` (which Chromium follows with scripts
 off), a link or a form may not take the main frame anywhere but the page being shown, and a client redirect
 (a refresh of the page itself, in a loop) is refused too; refused URLs are kept in `refused_navigations`.
+No download ever starts: Chromium fetches a download past RequestBlocker (a `file:` one straight from the disk),
+so each way a page has to start one is closed before it asks (`SANDBOX`, `DOWNLOAD_GUARD`), and the address of
+one refused is counted as blocked when it leaves the snapshot.
 
 Every object handed to Qt (interceptor, scheme handler, web channel) is held here until `close()`: Qt keeps raw
 pointers to them, and one that Python collects while the profile still calls it crashes the process.
@@ -17,6 +20,7 @@ pointers to them, and one that Python collects while the profile still calls it 
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import re
 import shutil
@@ -28,6 +32,7 @@ from typing import Any
 from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, QUrl, Signal, Slot
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import (
+    QWebEngineDownloadRequest,
     QWebEngineNavigationRequest,
     QWebEnginePage,
     QWebEngineProfile,
@@ -45,6 +50,60 @@ from .signals import emit
 
 APPLICATION_WORLD = QWebEngineScript.ScriptWorldId.ApplicationWorld
 HTML_CONTENT_TYPE = b"text/html;charset=utf-8"
+# Every document served is sandboxed without `allow-downloads`, so Chromium refuses, before any request, the
+# downloads a page starts without a modifier key: a link marked `download` to the page's own address or to a
+# `data:` one, and a frame whose address turns out a file to download (a `data:` frame of a binary type, an
+# archived part served as a PDF). The rest is allowed as it was: scripts (the settings keep the page's off; a
+# `<meta http-equiv=refresh>` must still be seen to be refused), forms, new windows and a frame's link to the
+# top (each a person's action the site browser follows), the page's own origin (its archived resources).
+SANDBOX = (b"sandbox allow-same-origin allow-scripts allow-forms allow-popups "
+           b"allow-top-navigation-by-user-activation")
+# Chromium downloads a link's or a form's target on an Alt+click (or Alt+Enter), sandbox or not, fetched past
+# RequestBlocker. DOWNLOAD_GUARD, in every frame, prevents such a click's default action and reports the address
+# as a console line starting DOWNLOAD_REFUSED (the console is the one channel every frame has; the page's own
+# scripts, which could write one too, never run). A plain click on a link marked `download` is reported as well
+# where Chromium would download it (SANDBOX alone would refuse it unsaid). A click already prevented (the
+# overlay's while annotating) starts nothing and is left alone.
+DOWNLOAD_REFUSED = "recordlens: a download was refused: "
+DOWNLOAD_GUARD = r"""
+((refused) => {
+  const XLINK = "http://www.w3.org/1999/xlink";
+  const addressOf = (raw, el) => { try { return new URL(raw, el.baseURI).href; } catch { return null; } };
+  const isSubmit = (el) => el.form && !el.disabled &&
+    (el.localName === "button" ? el.type === "submit" : el.localName === "input" && /^(submit|image)$/.test(el.type));
+  // The element whose activation the click is (the first link or submit button on its path) and its address.
+  const activated = (event) => {
+    for (const el of event.composedPath()) {
+      if (!(el instanceof Element)) continue;
+      if (el.localName === "a" || el.localName === "area") {
+        const raw = el.getAttribute("href") ?? el.getAttributeNS(XLINK, "href");
+        if (raw !== null) return { el, link: true, address: addressOf(raw, el) };
+      } else if (isSubmit(el)) {
+        // formAction falls back to the document's address, not the form's, when the button names none.
+        return { el, link: false, address: el.hasAttribute("formaction") ? el.formAction : el.form.action };
+      }
+    }
+    return null;
+  };
+  // Alt alone, as Chromium reads a click for "download the target" (Ctrl, Shift or the middle button open it in a
+  // new window, which the page's navigation guard decides on).
+  const altOnly = (event) => event.altKey && !event.ctrlKey && !event.metaKey && !event.shiftKey && event.button === 0;
+  // Chromium honours `download` on a link it may read: the page's own origin, a data: or blob: address.
+  const readable = (address) => {
+    const url = new URL(address);
+    return url.protocol === "data:" || url.protocol === "blob:" ||
+      (url.protocol === location.protocol && url.host === location.host);
+  };
+  window.addEventListener("click", (event) => {
+    if (event.defaultPrevented) return;
+    const target = activated(event);
+    if (target === null || target.address === null) return;
+    const marked = target.link && target.el.hasAttribute("download") && readable(target.address);
+    if (!altOnly(event) && !marked) return;
+    event.preventDefault();
+    console.info(refused + target.address);
+  });
+})(""" + json.dumps(DOWNLOAD_REFUSED) + ");"
 
 _page_numbers = itertools.count(1)
 _log = logging.getLogger(__name__)
@@ -118,12 +177,19 @@ class RequestBlocker(QWebEngineUrlRequestInterceptor):
     def allows(self, url: QUrl) -> bool:
         return _without_fragment(url) in self._allowed
 
+    def leaves_snapshot(self, url: QUrl) -> bool:
+        """Whether loading `url` would reach beyond the page on show (a data: URL carries its bytes inside the
+        page, so loading it reaches nothing)."""
+        return url.scheme() != "data" and not self.allows(url)
+
     def interceptRequest(self, info: QWebEngineUrlRequestInfo) -> None:  # noqa: N802 (Qt override)
         url = info.requestUrl()
-        # A data: URL carries its bytes inside the page, so loading it reaches nothing.
-        if url.scheme() == "data" or _without_fragment(url) in self._allowed:
-            return
-        info.block(True)
+        if self.leaves_snapshot(url):
+            info.block(True)
+            self.count(url)
+
+    def count(self, url: QUrl) -> None:
+        """Record `url` as blocked (refused here, or elsewhere before it was asked for)."""
         text = url.toString()
         self.blocked_urls.append(text)
         emit(self.blocked, text)
@@ -148,6 +214,7 @@ class MemorySchemeHandler(QWebEngineUrlSchemeHandler):
             job.fail(QWebEngineUrlRequestJob.Error.UrlNotFound)
             return
         data, content_type = document
+        job.setAdditionalResponseHeaders({QByteArray(b"Content-Security-Policy"): [QByteArray(SANDBOX)]})
         # The job owns the buffer: Qt reads it after this method returns and deletes both together.
         buffer = QBuffer(job)
         buffer.setData(QByteArray(data))
@@ -156,10 +223,26 @@ class MemorySchemeHandler(QWebEngineUrlSchemeHandler):
 
 
 class _LoggingPage(QWebEnginePage):
-    """Sends the page's console messages (blocked loads, sandbox notices) to logging, not to stderr."""
+    """Sends the page's console messages (blocked loads, sandbox notices) to logging, not to stderr, and
+    DOWNLOAD_GUARD's to `download_refused(address)`."""
+
+    download_refused = Signal(str)
 
     def javaScriptConsoleMessage(self, level, message: str, line: int, source: str) -> None:  # noqa: N802
+        if message.startswith(DOWNLOAD_REFUSED):
+            emit(self.download_refused, message.removeprefix(DOWNLOAD_REFUSED))
         _log.debug("page console (%s) %s:%s: %s", level.name, source, line, message)
+
+
+def _download_guard() -> QWebEngineScript:
+    """DOWNLOAD_GUARD for every document of a page, its frames' included, before the page can be clicked."""
+    script = QWebEngineScript()
+    script.setName("recordlens-download-guard")
+    script.setSourceCode(DOWNLOAD_GUARD)
+    script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
+    script.setWorldId(APPLICATION_WORLD)
+    script.setRunsOnSubFrames(True)
+    return script
 
 
 def _lock_down(settings: QWebEngineSettings) -> None:
@@ -237,6 +320,9 @@ class OfflinePage(QObject):
 
         self.page = _LoggingPage(self.profile)
         _lock_down(self.page.settings())
+        self.page.scripts().insert(_download_guard())
+        self.page.download_refused.connect(self._on_download_refused)
+        self.profile.downloadRequested.connect(self._on_download_requested)
         self.view = None
         if with_view:
             from PySide6.QtWebEngineWidgets import QWebEngineView
@@ -324,6 +410,22 @@ class OfflinePage(QObject):
             self._refusals_to_absorb += 1
             self.refused_navigations.append(request.url().toString())
             _log.debug("refused a navigation away from the snapshot to %s", request.url().toString())
+
+    def _on_download_refused(self, address: str) -> None:
+        self._count_if_leaving(QUrl(address))
+
+    def _count_if_leaving(self, url: QUrl) -> None:
+        """A download refused before it was asked for: counted as blocked, as its request would have been."""
+        if self.blocker.leaves_snapshot(url):
+            self.blocker.count(url)
+
+    def _on_download_requested(self, request: QWebEngineDownloadRequest) -> None:
+        """A download the guards did not foresee is cancelled (the site browser's own `save` is let be): Qt
+        would drop it anyway once no handler accepts it, but it is counted where it leaves the snapshot."""
+        if not request.isSavePageDownload():
+            request.cancel()
+            _log.warning("cancelled a download no guard refused: %s", request.url().toString())
+            self._count_if_leaving(request.url())
 
     def _on_load_finished(self, ok: bool) -> None:
         if not ok and self._refusals_to_absorb and not self._loading:
