@@ -24,7 +24,6 @@ from PySide6.QtGui import QBrush, QColor, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -39,6 +38,7 @@ from ...core.agent import ANSWER_KINDS, NORMALISE_RULES, Task, load_tasks, save_
 from ...core.errors import AgentError
 from ...core.resource_files import is_shipped
 from ...core.wording import named_and_more
+from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
 from ..qt.signals import emit
 from ..qt.widgets import button
 

@@ -28,7 +28,6 @@ from pathlib import Path
 from PySide6.QtCore import QSignalBlocker, Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
-    QFileDialog,
     QInputDialog,
     QMainWindow,
     QMessageBox,
@@ -42,6 +41,7 @@ from ...core.agent import Task, TaskFileError, Trajectory, ends_with_answer
 from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import is_shipped, resource_path
 from ...core.wording import counted
+from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
 from ..qt.message_bar import MessageBar
 from ..qt.screen_fit import resize_to_fit
 from ..qt.widgets import side_by_side

@@ -35,7 +35,6 @@ from PySide6.QtGui import (
     QShortcut,
 )
 from PySide6.QtWidgets import (
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -69,6 +68,7 @@ from ...core.wording import counted, listed
 from ..program import PROG
 from ..qt.contrast import warning_style
 from ..qt.event_loop import spin
+from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
 from ..qt.jobs import BackgroundJob, answers_on_their_way
 from ..qt.local_time import stored_moment
 from ..qt.message_bar import MessageBar

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QMimeData
-from PySide6.QtWidgets import QFileDialog
 
 from ...core.store import ImportReport, Project, import_paths
 from ...core.wording import counted, named_and_more
+from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
 from ..qt.jobs import BackgroundJob
 
 if TYPE_CHECKING:

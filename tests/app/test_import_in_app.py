@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog
+from PySide6.QtWidgets import QApplication
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import Settings
@@ -98,7 +98,7 @@ def test_ctrl_i_imports_the_files_chosen_and_a_page_imported_again_is_left_as_it
         opened_in.append(folder)
         return [str(page)], ""
 
-    monkeypatch.setattr(QFileDialog, "getOpenFileNames", choose)
+    monkeypatch.setattr("recordlens.annotator.labelling.page_import.QFileDialog.getOpenFileNames", choose)
     window = open_window(project_dir, tmp_path / "settings.json", qtbot=qtbot)
     try:
         QTest.keyClick(window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)
