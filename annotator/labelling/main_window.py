@@ -50,6 +50,7 @@ from ...core import owner_files
 from ...core.errors import RecordLensError
 from ...core.records import PageReview, click_effect, whole_page
 from ...core.store import (
+    APP_OPEN_MARK,
     PAGE_STATUS_WORDS,
     REJECTED,
     REMOVED,
@@ -157,7 +158,6 @@ DEFAULT_SIZE = QSize(1530, 920)  # the first window's, on a screen that holds it
 # The page list's and the right panel's widths as a share of the window's (the page takes the rest) until the
 # person drags a divider: not a third of a small window, nor a sliver of a wide one.
 SIDE_PANELS = (Share(0.16, least=180, most=360), None, Share(0.25, least=350, most=520))
-OPEN_MARK = ".open-in-app"  # in a project folder: the lock of the app window that has it open (hidden: not copied)
 # How often a window looks whether its project changed elsewhere, or its database went; 0: never (the app tests,
 # which call `check_project` where the timer would)
 WATCH_MS = 1500
@@ -240,7 +240,7 @@ class ProjectWatch:
     def claim(self) -> str:
         """Take the project's open mark: "" when no other window holds it, else a notice saying one does."""
         try:
-            self.lock = owner_files.take(self.project.root / OPEN_MARK, attempts=1)
+            self.lock = owner_files.take(self.project.root / APP_OPEN_MARK, attempts=1)
         except owner_files.Held as held:
             host, pid = held.owner or ("", 0)
             who = f" (process {pid}{'' if host == socket.gethostname() else f' on {host}'})" if pid else ""

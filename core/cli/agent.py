@@ -149,7 +149,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--chart", help="write a PNG chart here")
     q.add_argument("--include-incomplete", action="store_true",
                    help="count incomplete runs too (they are flagged either way; by default they are left out)")
-    q.set_defaults(handler=cmd_agent_eval)
+    q.set_defaults(handler=cmd_agent_eval, only_reads=True)
 
     q = agent_sub.add_parser("tasks", help="check a tasks file; print the normalisation rules; generate, filter, "
                                            "review and report benchmark tasks")

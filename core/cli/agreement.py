@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"overlap from which two records are the same record (default {MATCH_THRESHOLD})")
     p.add_argument("--json", action="store_true")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    p.set_defaults(handler=cmd_agreement)
+    p.set_defaults(handler=cmd_agreement, only_reads=True)
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:

@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--page", action="append", metavar="N",
                    help="with --remove: only this page of the set (again for more pages)")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(handler=cmd_annotators)
+    p.set_defaults(handler=cmd_annotators, only_reads=lambda args: args.remove is None)
 
 
 def cmd_annotators(args: argparse.Namespace) -> int:

@@ -19,6 +19,7 @@ from ..runs.engines import ClusterLostError
 from ..store import db as store_db
 from ..store import take_upgrades
 from ..store.db import database_problem
+from ..store.project import reading_as_it_is
 from ..version import recordlens_version
 from . import agent, agreement, annotators, demo, evaluation, extraction, labels, pages, project, synth, train
 from .output import OutputLost, command_streams, end_on_lost_output
@@ -135,12 +136,21 @@ def _say_upgrades() -> None:
         print(f"recordlens: {upgrade.message()}", file=sys.stderr, flush=True)
 
 
+def only_reads(args: argparse.Namespace) -> bool:
+    """Whether the command asked only reads the projects it opens, as its parser says (`only_reads`: True, or a
+    function of its arguments for a command that writes with some): a project of an earlier RecordLens is then read
+    as it is, never brought up to date (`reading_as_it_is`), which a command that writes does."""
+    said = getattr(args, "only_reads", False)
+    return bool(said(args) if callable(said) else said)
+
+
 def _handled(args: argparse.Namespace) -> int:
     """The command run, each failure said in one line with its exit status."""
     handler: Handler = args.handler
     try:
         project.say_stopped_imports(args)  # an import of its project stopped part way: said as it begins
-        return _flushed(handler(args))
+        with reading_as_it_is() if only_reads(args) else contextlib.nullcontext():
+            return _flushed(handler(args))
     except OutputLost as lost:  # the reader went away (exit 141, silently, as `| head` expects), a full disk
         return end_on_lost_output(lost)
     except ClusterLostError as error:  # the run stopped early and resumes, as on a failed model endpoint

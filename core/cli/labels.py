@@ -32,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                       "accepted labels (pages still in progress too, which score, "
                                                       "export and agreement leave out)")
     c.add_argument("--json", action="store_true")
-    c.set_defaults(handler=run)
+    c.set_defaults(handler=run, only_reads=True)
 
 
 def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreadable: list[str] | None = None,

@@ -39,6 +39,7 @@ from ..store.project_copy import open_to_read
 from ..store.run_matching import MATCHING_ONLY
 from ..store.run_settings_check import refuse_a_folder_of_other_settings, refuse_a_stored_run_of_other_settings
 from ..store.runs import INTERRUPTED, RunInfo, folders_told_apart, method_settings, run_origin
+from ..store.schema import SCHEMA_VERSION
 from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
 from ..text_forms import cell, column_width
 from ..wording import counted, listed, shortened
@@ -153,7 +154,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--all-pages", action="store_true",
                    help="nexteval: also write the html of pages not labelled yet (with no gt/N.json)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    p.set_defaults(handler=cmd_export)
+    p.set_defaults(handler=cmd_export, only_reads=True)
 
     p = sub.add_parser("runs", help="list a project's runs, add a folder of predictions as a run, delete one, or "
                                     "compare two page by page",
@@ -177,7 +178,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true",
                    help="print the runs as JSON; with --add, only the run(s) the folder is stored as, each with its "
                         "id and stored_now (false: it was stored already)")
-    p.set_defaults(handler=cmd_runs)
+    p.set_defaults(handler=cmd_runs, only_reads=_lists_runs)
+
+
+def _lists_runs(args: argparse.Namespace) -> bool:
+    """`runs` lists the runs (no --add, --delete, nor --compare, which scores runs not scored yet)."""
+    return not (args.add or args.delete is not None or args.compare)
 
 
 def add_score_arguments(parser: argparse.ArgumentParser) -> None:
@@ -227,6 +233,11 @@ def cmd_project_copy(args: argparse.Namespace) -> int:
     print(f"copied the project {args.project} to {copied.destination}: {copied.pages} page(s), {copied.labels} "
           f"label(s) with their history, {copied.runs} run(s), {copied.annotators} other annotator(s), "
           f"{copied.files} file(s) beside the database")
+    if copied.brought_up_from is not None:  # a colleague's earlier RecordLens, say, could not open the copy
+        print(f"recordlens: the copy {copied.destination} is of schema {SCHEMA_VERSION} (brought up from the "
+              f"project's schema {copied.brought_up_from}): earlier RecordLens versions cannot open it; the project "
+              f"copied is left as it was (for the RecordLens that made it, copy its folder as it is, `cp -r`, while "
+              "no RecordLens has it open)", file=sys.stderr)
     return 0
 
 

@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--list", action="store_true", help="list the transformations and exit")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    p.set_defaults(handler=cmd_synth)
+    p.set_defaults(handler=cmd_synth, only_reads=True)
 
 
 def parse_transforms(text: str) -> tuple[str, ...]:

@@ -109,7 +109,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                   "before they are counted")
     q.add_argument("--json", action="store_true")
     q.add_argument("--chart", help="write the funnel chart (PNG) here")
-    q.set_defaults(handler=cmd_report)
+    q.set_defaults(handler=cmd_report, only_reads=True)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:

@@ -50,7 +50,14 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="train even when the model already at the output is the one these pages, labels, seed "
                         "and RecordLens version give (said, and not trained again, otherwise)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    p.set_defaults(handler=run)
+    p.set_defaults(handler=run, only_reads=_trains_elsewhere)
+
+
+def _trains_elsewhere(args: argparse.Namespace) -> bool:
+    """`train --project P --out MODEL` writing a model other than the project's own: the project is only read."""
+    from ..store.learnt_model import is_project_model
+
+    return bool(args.project and args.out) and not is_project_model(args.out, args.project)
 
 
 def run(args: argparse.Namespace) -> int:

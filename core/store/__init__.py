@@ -31,6 +31,7 @@ from .learnt_model import (
 )
 from .page_removal import REMOVED, RemovedPage, RestoredPage, check_removable, remove_page, removed_copy, restore_page
 from .project import (
+    APP_OPEN_MARK,
     Change,
     Label,
     PageInfo,
@@ -67,7 +68,7 @@ __all__ = [
     "RunInfo", "method_settings", "run_folder", "run_origin", "run_settings",
     "SchemaError", "StoreError", "StoredScore", "database_problem", "export_project", "find_sources", "import_page",
     "follow_change", "history_actions", "history_numbers", "history_records", "history_steps", "import_paths",
-    "import_run_folder", "init_project", "open_project",
+    "import_run_folder", "init_project", "open_project", "APP_OPEN_MARK",
     "labelled_page_names", "score_stored_run", "status_moved",
     "SchemaUpgrade", "take_upgrades", "stopped_imports_said",
     "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",

@@ -155,8 +155,7 @@ def cannot_open(path: Path, error: sqlite3.Error) -> str:
     elif not os.access(path.parent, os.W_OK) or not os.access(path, os.W_OK):
         hint = (f"; the folder is read-only, and the project opens for changes only where SQLite can write its lock "
                 f"files beside the database: `recordlens project copy {path.parent} NEW` copies the project to a "
-                "folder you can write to (copy reads it where it is, and so do export and labels check unless an "
-                "earlier RecordLens made it)")
+                "folder you can write to (copy reads it where it is, and so do export and labels check)")
     else:
         hint = ""
     return f"{path}: cannot open the project database ({error}){hint}"

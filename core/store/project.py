@@ -16,7 +16,10 @@ for a worker thread or process (WAL lets them all read while one writes).
 
 A project of an earlier schema is brought up to this one when it is opened, and the RecordLens that made it can
 no longer open it: before that, the database as it was is kept in `removed/` (`SchemaUpgrade`), or nothing is
-changed. Each such upgrade is said once to the user: `take_upgrades` gives those this process made.
+changed; and it is not done while another process has the project open (`holders`): an earlier RecordLens would go
+on writing into a schema it does not know. A command that only reads (`reading_as_it_is`) reads such a project
+through a copy of its database brought up to date and thrown away (`read_as_it_is`), the project left as it was
+(`ReadAsItWas`). Each is said once to the user: `take_upgrades` gives those this process made.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ import difflib
 import json
 import os
 import shlex
+import shutil
+import socket
 import sqlite3
 import tempfile
 import threading
@@ -48,7 +53,7 @@ from .files import SNAPSHOTS, remove_stale_files, snapshot_name_problem, snapsho
 from .label_checks import LabelChecks
 from .label_sets import Annotators
 from .removed_files import REMOVED, SQLITE_SIDECARS, copy_database, name_file, stamped
-from .runs import Runs
+from .runs import RUNNING_MARKS, Runs, mark_gone
 from .schema import (
     LABEL_STATUSES,
     PAGE_STATUSES,
@@ -61,12 +66,15 @@ from .schema import (
     sql_list,
 )
 
-__all__ = ["Change", "Label", "PageInfo", "Project", "Provenance", "SchemaUpgrade", "StoreError", "history_numbers",
-           "init_project", "open_project", "take_upgrades"]
+__all__ = ["APP_OPEN_MARK", "Change", "Label", "PageInfo", "Project", "Provenance", "ReadAsItWas", "SchemaUpgrade",
+           "StoreError", "history_numbers", "holders", "init_project", "open_project", "read_as_it_is",
+           "reading_as_it_is", "take_upgrades"]
 
 PROJECT_DB = "project.db"
 # The project's database as files: `project.db` and those SQLite keeps beside it (its write-ahead log, its index)
 PROJECT_DB_FILES = frozenset({PROJECT_DB, *(PROJECT_DB + suffix for suffix in SQLITE_SIDECARS)})
+# In a project folder: the mark (an `owner_files` lock) of the app window that has it open (hidden: not copied)
+APP_OPEN_MARK = ".open-in-app"
 
 _RECORD_COLUMNS = ("id", "page_id", "position", "xpaths", "unresolved", "status", "origin_id", "changed_by_id",
                    "derived_from", "created_at", "changed_at")
@@ -179,23 +187,52 @@ class SchemaUpgrade:
         # SQLite replays a write-ahead log left beside the database (by a crash) onto the file put back: the
         # project would be at this schema again, so going back deletes the log and its index too
         database = self.root / PROJECT_DB
+        # An earlier RecordLens that marked none of what it had open (its window, a command) could not be told from
+        # none (`holders`): it would go on writing, unaware, into a schema it does not know
         return (f"{self.root}: project brought up from schema {self.found} to {self.to}; earlier RecordLens versions "
-                f"can no longer open it; the database as it was is kept in {self.kept}: to go back to them, put it "
-                f"back as {database} and delete {database}-wal and {database}-shm if they are there, while no "
-                "RecordLens has the project open (changes made since are lost)")
+                "can no longer open it, and an earlier RecordLens that has it open still (a window, or a command "
+                f"begun before) must be closed now; the database as it was is kept in {self.kept}: to go back to "
+                f"them, put it back as {database} and delete {database}-wal and {database}-shm if they are there, "
+                "while no RecordLens has the project open (changes made since are lost)")
 
 
-_upgrades: list[SchemaUpgrade] = []  # made by this process and not yet said (`take_upgrades`)
+@dataclass(frozen=True)
+class ReadAsItWas:
+    """A project of an earlier schema this process read without changing it (`read_as_it_is`)."""
+
+    root: Path
+    found: int         # the schema version it has, and keeps
+    to: int            # the one the copy read was brought up to
+
+    def message(self) -> str:
+        """What the user is told, once: the project was left as it was, and what will change that."""
+        return (f"{self.root}: project of an earlier RecordLens (schema {self.found}), read as it is and left as it "
+                f"was (that RecordLens still opens it); a command that writes to it brings it up to schema {self.to}, "
+                "which earlier versions cannot open")
+
+
+_upgrades: list[SchemaUpgrade | ReadAsItWas] = []  # made by this process and not yet said (`take_upgrades`)
 _upgrades_lock = threading.Lock()  # projects are opened by worker threads too
 
 
-def take_upgrades() -> list[SchemaUpgrade]:
-    """The projects this process brought up from an earlier schema since it last asked, oldest first, each given
-    once: the command line says them on stderr when a command ends, the app in its status bar."""
+def take_upgrades() -> list[SchemaUpgrade | ReadAsItWas]:
+    """The projects this process brought up from an earlier schema, or read as they are, since it last asked,
+    oldest first, each given once: the command line says them on stderr when a command ends, the app in its status
+    bar."""
     with _upgrades_lock:
         made = list(_upgrades)
         _upgrades.clear()
     return made
+
+
+def _noted(said: SchemaUpgrade | ReadAsItWas) -> None:
+    """`said` kept to be said (`take_upgrades`); a project read as it is again before that is said once, and not
+    at all once brought up to date (a command that read it, then wrote to it)."""
+    with _upgrades_lock:
+        if isinstance(said, SchemaUpgrade):
+            _upgrades[:] = [u for u in _upgrades if not (isinstance(u, ReadAsItWas) and u.root == said.root)]
+        if said not in _upgrades:
+            _upgrades.append(said)
 
 
 def init_project(folder: str | Path) -> Project:
@@ -439,6 +476,8 @@ def _empty_database(root: Path) -> str:
 
 
 def _open(root: Path) -> Project:
+    if _reading and of_an_earlier_schema(root / PROJECT_DB):
+        return read_as_it_is(root)
     project = Project(root, connect(root / PROJECT_DB))  # a refusal says why and what to do (db.cannot_open)
     try:
         project.upgrade()
@@ -446,6 +485,120 @@ def _open(root: Path) -> Project:
         project.close()
         raise
     return project
+
+
+def of_an_earlier_schema(database: Path) -> bool:
+    """Whether the project's database was made by an earlier RecordLens (asked without writing to it; a database
+    that is not there, empty, foreign or of a later RecordLens is opened as usual, which says why not)."""
+    try:
+        if not database.is_file() or database.stat().st_size == 0:
+            return False
+    except OSError:
+        return False
+    db = connect(database, read_only=True)
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        db.close()
+    return 0 < version < SCHEMA_VERSION
+
+
+def holders(root: Path) -> list[str]:
+    """The other processes that have the project at `root` open, or work in it, right now, as the marks they hold
+    there say (`owner_files` locks: an app window's, `APP_OPEN_MARK`; a run's or an import's under way, in
+    `runs.RUNNING_MARKS`; a training's of its model, `learnt_model.TRAINING_LOCK`), each as "an app window of
+    process 4242 on host (ROOT/.open-in-app)"; this process's own are not looked at. An earlier RecordLens that
+    kept no such mark (those before the app window's) cannot be told from none."""
+    from .learnt_model import TRAINING_LOCK  # a module that opens projects: named on use
+
+    marks = {root / APP_OPEN_MARK: "an app window",
+             **dict.fromkeys(_files_in(root / RUNNING_MARKS), "a run or an import"),
+             root / TRAINING_LOCK: "a training of its model"}
+    here = (socket.gethostname(), os.getpid())
+    said = []
+    for mark, what in marks.items():
+        owner = False if mark_gone(mark) else owner_files.holder(mark)
+        if owner is not False and owner != here:
+            said.append(f"{what} of {owner_files.owner_named(owner if isinstance(owner, tuple) else None)} ({mark})")
+    return said
+
+
+def _files_in(folder: Path) -> list[Path]:
+    try:
+        return sorted(path for path in folder.iterdir() if path.is_file())
+    except OSError:
+        return []
+
+
+_reading: list[dict[Path, Path]] = []  # of each `reading_as_it_is` under way: project folder -> its copy's folder
+_reading_lock = threading.Lock()
+
+
+@contextmanager
+def reading_as_it_is() -> Iterator[None]:
+    """While inside (a command that only reads), `open_project` reads a project of an earlier schema as it is
+    (`read_as_it_is`) rather than bring it up to date: brought up to date where it is, it could no longer be opened
+    by the RecordLens that made it, for a read. Each project's copy is made once, and thrown away at the end."""
+    copies: dict[Path, Path] = {}
+    with _reading_lock:
+        _reading.append(copies)
+    try:
+        yield
+    finally:
+        with _reading_lock:
+            _reading.remove(copies)
+        for folder in copies.values():
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def read_as_it_is(root: Path) -> Project:
+    """The project at `root`, of an earlier schema, to be read without changing it (noted once: `ReadAsItWas`): a
+    copy of its database brought up to date in a temporary folder, with the project's folder (its saved pages) as its
+    own. Made once per project inside `reading_as_it_is`, and thrown away at its end; else thrown away when closed.
+    What is written to it goes with it."""
+    with _reading_lock:
+        copies = _reading[-1] if _reading else None
+        made = copies.get(root.resolve()) if copies is not None else None
+        if made is None:
+            made = _upgraded_copy(root)
+            if copies is not None:
+                copies[root.resolve()] = made
+    try:
+        return _ReadCopy(root, connect(made / PROJECT_DB), None if copies is not None else made)
+    except BaseException:
+        if copies is None:
+            shutil.rmtree(made, ignore_errors=True)
+        raise
+
+
+def _upgraded_copy(root: Path) -> Path:
+    """A temporary folder holding a copy of the database of `root` (one consistent state: SQLite's online backup,
+    read only), brought up to this schema."""
+    folder = Path(tempfile.mkdtemp(prefix="recordlens-read-"))
+    try:
+        source = connect(root / PROJECT_DB, read_only=True)
+        try:
+            found = int(source.execute("PRAGMA user_version").fetchone()[0])
+            copy = sqlite3.connect(folder / PROJECT_DB)
+            try:
+                source.conn.backup(copy)
+            finally:
+                copy.close()
+        finally:
+            source.close()
+        with Project(root, connect(folder / PROJECT_DB)) as copied:
+            copied.upgrade(keep_earlier=False)
+    except BaseException as error:
+        shutil.rmtree(folder, ignore_errors=True)
+        if isinstance(error, OSError | sqlite3.Error) and full_or_nearly(error, folder.parent):
+            raise StoreError(f"{root} was made by an earlier RecordLens, and is read through a copy brought up to "
+                             "date, which could not be made: "
+                             + full_disk(folder.parent, detail=getattr(error, "strerror", None) or str(error),
+                                         then="run the command again (or set TMPDIR to a folder with room)")
+                             ) from None
+        raise
+    _noted(ReadAsItWas(root, found, SCHEMA_VERSION))
+    return folder
 
 
 @contextmanager
@@ -528,22 +681,40 @@ class Project(Connection):
         if self.schema_version() == SCHEMA_VERSION:
             return
         kept: Path | None = None
+        removed_was_there = (self.root / REMOVED).exists()
         try:
             with self.writing() as db:
                 found = self.schema_version()  # again, under the write lock: another process may have migrated it
                 tables = [t for t in db.table_names() if t != "sqlite_sequence"]
                 if found == 0 and tables:
                     raise SchemaError(f"{self.root / PROJECT_DB} is an SQLite database but not a RecordLens project")
-                if keep_earlier and 0 < found < SCHEMA_VERSION:
+                in_place = keep_earlier and 0 < found < SCHEMA_VERSION
+                if in_place:
+                    self._refuse_while_held(found)  # before anything is done
                     kept = self._keep_as_it_was(found)  # with the write lock held: nothing committed in between
                 migrate(db.conn)
+                if in_place:
+                    # again before the commit: an earlier RecordLens that opened it meanwhile read the schema as it
+                    # was (a migration takes seconds on a large project)
+                    self._refuse_while_held(found)
         except BaseException:
             if kept is not None:  # the migration was rolled back: the database is still the one kept
                 kept.unlink(missing_ok=True)
+                if not removed_was_there:  # made for it: nothing of the upgrade is left
+                    with contextlib.suppress(OSError):
+                        (self.root / REMOVED).rmdir()
             raise
         if kept is not None:
-            with _upgrades_lock:
-                _upgrades.append(SchemaUpgrade(self.root, found, SCHEMA_VERSION, kept))
+            _noted(SchemaUpgrade(self.root, found, SCHEMA_VERSION, kept))
+
+    def _refuse_while_held(self, found: int) -> None:
+        """Refuse to bring the project up from schema `found` while another process has it open (`holders`)."""
+        held = holders(self.root)
+        if held:
+            raise StoreError(f"{self.root} was made by an earlier RecordLens (schema {found}) and is held right now "
+                             f"by {' and '.join(held)}: it is brought up to schema {SCHEMA_VERSION} only once no other "
+                             "RecordLens has it open (an earlier one would go on writing into a schema it does not "
+                             "know); close it first, then open the project again; nothing was changed")
 
     def _keep_as_it_was(self, found: int) -> Path:
         """A copy of the database of schema `found`, in a new file of removed/, or why it is not migrated."""
@@ -1157,3 +1328,17 @@ def _stored_warnings(column: object) -> tuple[str, ...]:
         return (f"the warnings stored with the page ({shortened(repr(column))}) cannot be read: the project's "
                 "database was changed by hand",)
     return tuple(str(warning) for warning in warnings)
+
+
+class _ReadCopy(Project):
+    """A project read through a copy of its database (`read_as_it_is`), whose folder (`throw_away`) goes when it is
+    closed, unless the reading it was made for (`reading_as_it_is`) keeps it until it ends."""
+
+    def __init__(self, root: Path, db: sqlite_utils.Database, throw_away: Path | None) -> None:
+        super().__init__(root, db)
+        self._throw_away = throw_away
+
+    def close(self) -> None:
+        super().close()
+        if self._throw_away is not None:
+            shutil.rmtree(self._throw_away, ignore_errors=True)

@@ -13,7 +13,9 @@ to that destination removes). A project that lacks a saved page is refused befor
 
 A copy never writes to the project it copies: a project on a read-only mount or medium (an archive, a shared
 folder) is read where it is (`open_to_read`, which `labels check` uses too), and its copy, in a folder
-that can be written, is the project to work in.
+that can be written, is the project to work in. A project of an earlier RecordLens is copied as it is, and the
+copy brought up to this schema (said by the command: `ProjectCopy.brought_up_from`), which that RecordLens
+cannot open.
 """
 
 from __future__ import annotations
@@ -33,7 +35,15 @@ from ..page.dataset import natural_key
 from ..wording import listed
 from .db import StoreError, connect, full_or_nearly
 from .files import SNAPSHOTS, snapshot_path
-from .project import PROJECT_DB, PROJECT_DB_FILES, Project, open_project, row_problem
+from .project import (
+    PROJECT_DB,
+    PROJECT_DB_FILES,
+    Project,
+    of_an_earlier_schema,
+    open_project,
+    read_as_it_is,
+    row_problem,
+)
 from .schema import SCHEMA_VERSION
 
 
@@ -45,6 +55,7 @@ class ProjectCopy:
     runs: int
     annotators: int
     files: int  # the files copied beside the database (snapshots, models, removed pages)
+    brought_up_from: int | None = None  # the schema of the project copied, when earlier: the copy's is this one's
 
 
 def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
@@ -55,6 +66,7 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
     outside_of(dest, root, "the project", "copy it somewhere else")
     # An older project is read as it is, never brought up to date in place; its copy is, below
     with open_to_read(root, any_schema=True) as project:
+        found = project.schema_version()
         missing = _missing_snapshots(project)
         if missing:  # before anything is written: the copy would lack them too
             names = list(missing)
@@ -71,8 +83,8 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
             (partial / _OWNER).write_text(owner_line(), encoding="utf-8")
             _back_up(project.db.conn, partial / PROJECT_DB)  # first: every file it names exists already
             with Project(partial, connect(partial / PROJECT_DB)) as copied:
-                # brought up to date before it is in place; no copy of it kept as it was, nor an upgrade said:
-                # the project copied is that, left as it was for the RecordLens that made it
+                # brought up to date before it is in place; no copy of it kept as it was (the project copied is
+                # that, left as it was for the RecordLens that made it): the copy's schema is said by the caller
                 copied.upgrade(keep_earlier=False)
             files = _copy_files(root, partial)
             (partial / _OWNER).unlink()
@@ -90,21 +102,20 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
     with open_project(dest) as copied:
         labels = copied.one("SELECT COUNT(*) FROM records")[0]
         return ProjectCopy(dest, len(copied.pages()), labels, len(copied.runs.all()),
-                           len(copied.annotators.names()), files)
+                           len(copied.annotators.names()), files, found if found < SCHEMA_VERSION else None)
 
 
 def open_to_read(folder: str | Path, *, any_schema: bool = False) -> Project:
     """The project at `folder`, to be read: opened as every command opens it where it can be written, else read
-    only (a read-only mount or medium), in which case it must be of this RecordLens's schema (it cannot be
-    brought up to date where it is) unless `any_schema` (a copy, brought up to date once made). With `any_schema`,
-    a project of an earlier schema is read only wherever it is: a copy never writes to the project it copies."""
+    only (a read-only mount or medium). A project of an earlier schema is read as it is, wherever it is, never
+    brought up to date (it could no longer be opened by the RecordLens it was made with): through a copy brought up
+    to date and thrown away (`read_as_it_is`), or with `any_schema` (a copy of the project, brought up to date once
+    made) as it is, read only."""
     root = Path(folder)
     database = root / PROJECT_DB
+    if of_an_earlier_schema(database):
+        return Project(root, connect(database, read_only=True)) if any_schema else read_as_it_is(root)
     if not _only_readable(root, database):
-        if any_schema and _of_an_earlier_schema(database):
-            # read as it is: brought up to date where it is, it could no longer be opened by the RecordLens it
-            # was made with (the copy is brought up to date instead)
-            return Project(root, connect(database, read_only=True))
         return open_project(root)  # or the refusal that says why it cannot be opened
     project = Project(root, connect(database, read_only=True))
     version = project.schema_version()
@@ -117,22 +128,6 @@ def open_to_read(folder: str | Path, *, any_schema: bool = False) -> Project:
                             f"`recordlens project copy {root} NEW` copies it to a folder you can write to, where it "
                             "is brought up to date"))
     return project
-
-
-def _of_an_earlier_schema(database: Path) -> bool:
-    """Whether the project's database was made by an earlier RecordLens (asked without writing to it; a database
-    that is not there, empty, foreign or of a later RecordLens is opened as usual, which says why not)."""
-    try:
-        if not database.is_file() or database.stat().st_size == 0:
-            return False
-    except OSError:
-        return False
-    db = connect(database, read_only=True)
-    try:
-        version = int(db.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        db.close()
-    return 0 < version < SCHEMA_VERSION
 
 
 def _only_readable(root: Path, database: Path) -> bool:

@@ -49,14 +49,16 @@ _log = logging.getLogger(__name__)
 
 
 def stale_words(stale: Sequence[str], earlier: Sequence[str], later: Sequence[str] = (), *,
-                names: bool = True) -> str:
+                relabelled: Sequence[str] = (), names: bool = True) -> str:
     """`stale` pages in a few words, those scored by an `earlier` page reader and those scored by a `later` one
     (another install of a newer RecordLens sharing the project) said apart from those whose labels changed since,
-    each with its pages listed (`names`)."""
-    by_earlier, by_later = set(earlier), set(later)
-    changed = [page for page in stale if page not in by_earlier and page not in by_later]
-    older = [page for page in stale if page in by_earlier]
-    newer = [page for page in stale if page in by_later]
+    each with its pages listed (`names`). A page `relabelled` since its score (its labels or status changed) is
+    said so whoever scored it: that is what a person can act on, and a score of labels no longer there would be
+    stale under any reader; each page is said once."""
+    by_earlier, by_later, changed_since = set(earlier), set(later), set(relabelled)
+    changed = [page for page in stale if page in changed_since or (page not in by_earlier and page not in by_later)]
+    older = [page for page in stale if page in by_earlier and page not in changed_since]
+    newer = [page for page in stale if page in by_later and page not in changed_since]
     parts = [f"{counted(len(pages), 'page')} {why}" + (f" ({listed(pages)})" if names else "")
              for pages, why in ((changed, "labelled, changed or unmarked since it was scored"),
                                 (older, "scored by an earlier RecordLens"),
@@ -129,6 +131,16 @@ _PREDICTED = ("JOIN predictions d ON d.run_id = s.run_id AND d.page_id = s.page_
 _MOVES_TRUTH = " ".join(("(h.action = 'status'", *(
     f"OR EXISTS (SELECT 1 FROM json_each(h.{side}) r WHERE json_extract(r.value, '$.status') IN "
     f"{sql_list(TRUE_LABEL_STATUSES)})" for side in ("before", "after")), ")"))
+# Page p's score s in a run (NULL when it has none) no longer scores its labels: p is labelled since, or no longer,
+# or a change that could move its truth came after s. A change is after the score when its history id is above the
+# latest the score saw (schema 8): ids follow the order of commits, times do not (a transaction begun before the
+# labels were read and committed after; a clock stepped back). A score stored before says none, and is judged by
+# its time.
+_RELABELLED = f"""((s.page_id IS NULL AND p.status IN {_TRUTH})
+    OR (s.page_id IS NOT NULL AND p.status NOT IN {_TRUTH})
+    OR EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id
+               AND (CASE WHEN s.changes_seen IS NULL THEN h.at > s.scored_at ELSE h.id > s.changes_seen END)
+               AND {_MOVES_TRUTH}))"""
 
 
 @dataclass(frozen=True)
@@ -324,22 +336,23 @@ class Runs:
         scored = self._store.one("SELECT COUNT(*) FROM scores WHERE run_id = ?", (run_id,))
         if not scored or not scored[0]:
             return []
-        # A change after the score counts when it could move the page's truth (`_MOVES_TRUTH`).
-        # A change is after the score when its history id is above the latest the score saw (schema 8): ids
-        # follow the order of commits, times do not (a transaction begun before the labels were read and
-        # committed after; a clock stepped back). A score stored before says none, and is judged by its time.
-        # A score made by another page reader (`PAGE_READER_VERSION`, none before schema 7) is stale whatever
-        # changed.
+        # A change after the score counts when it could move the page's truth (`_RELABELLED`). A score made by
+        # another page reader (`PAGE_READER_VERSION`, none before schema 7) is stale whatever changed.
+        return self._pages_where(run_id, f"{_RELABELLED} OR (s.page_id IS NOT NULL AND s.page_reader IS NOT ?)",
+                                 (PAGE_READER_VERSION,))
+
+    def relabelled_since_scored(self, run_id: int) -> list[str]:
+        """Of `stale_pages`, those whose labels or status changed since their score was made (or that are marked
+        labelled, or no longer, since), whoever made it: "labelled, changed or unmarked since it was scored"."""
+        self._require(run_id)
+        return self._pages_where(run_id, _RELABELLED)
+
+    def _pages_where(self, run_id: int, condition: str, params: tuple[object, ...] = ()) -> list[str]:
+        """The pages, in the project's order, that meet `condition` on `p` (the page) and `s` (its score in the run,
+        its columns NULL when it has none)."""
         rows = self._store.db.execute(f"""
             SELECT p.name FROM pages p LEFT JOIN scores s ON s.page_id = p.id AND s.run_id = ?
-            WHERE (s.page_id IS NULL AND p.status IN {_TRUTH})
-               OR (s.page_id IS NOT NULL AND p.status NOT IN {_TRUTH})
-               OR (s.page_id IS NOT NULL AND s.page_reader IS NOT ?)
-               OR EXISTS (SELECT 1 FROM label_history h WHERE h.page_id = p.id
-                          AND (CASE WHEN s.changes_seen IS NULL THEN h.at > s.scored_at
-                                    ELSE h.id > s.changes_seen END)
-                          AND {_MOVES_TRUTH})
-            ORDER BY p.id""", (run_id, PAGE_READER_VERSION))
+            WHERE {condition} ORDER BY p.id""", (run_id, *params))
         return [row[0] for row in rows]
 
     def scored_by_an_earlier_reader(self, run_id: int) -> list[str]:
@@ -370,7 +383,7 @@ class Runs:
         unsaid = [page for page in self.score_dropped_unsaid(run_id, stale) if page not in changed]
         rest = stale_words([page for page in stale if page not in changed and page not in unsaid],
                            self.scored_by_an_earlier_reader(run_id), self.scored_by_a_later_reader(run_id),
-                           names=names)
+                           relabelled=self.relabelled_since_scored(run_id), names=names)
         ours = (f"the run's predictions of {counted(len(changed), 'page')} changed since it was scored"
                 + (f" ({listed(changed)})" if names else "")) if changed else ""
         either = (f"the labels or the run's predictions of {counted(len(unsaid), 'page')} changed since it was scored"

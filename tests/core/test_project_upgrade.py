@@ -102,20 +102,21 @@ def test_a_migration_that_fails_leaves_no_kept_copy(tmp_path: Path, monkeypatch:
     assert version_of(old / "project.db") == 3 and kept_databases(old) == [] and take_upgrades() == []
 
 
-def test_every_command_says_the_upgrade_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_command_that_writes_says_the_upgrade_once(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     old = a_version_3_project(tmp_path / "old")
-    code, out, err = run(capsys, "runs", "--project", str(old))
+    code, out, err = run(capsys, "project", "remove-page", "7", "--project", str(old))
     assert code == 0 and "brought up" not in out
     (kept,) = kept_databases(old)
     said = [line for line in err.splitlines() if "brought up" in line]
     assert said == [f"recordlens: {old}: project brought up from schema 3 to {SCHEMA_VERSION}; earlier RecordLens "
-                    f"versions can no longer open it; the database as it was is kept in {kept}: to go back to them, "
-                    f"put it back as {old / 'project.db'} and delete {old / 'project.db'}-wal and "
+                    "versions can no longer open it, and an earlier RecordLens that has it open still (a window, or a "
+                    f"command begun before) must be closed now; the database as it was is kept in {kept}: to go back "
+                    f"to them, put it back as {old / 'project.db'} and delete {old / 'project.db'}-wal and "
                     f"{old / 'project.db'}-shm if they are there, while no RecordLens has the project open (changes "
                     "made since are lost)"]
     assert "brought up" not in run(capsys, "runs", "--project", str(old))[2]  # once
     other = a_version_3_project(tmp_path / "other")
-    code, _, err = run(capsys, "export", "--project", str(other), "--format", "jsonl", "--out", str(tmp_path / "x"))
+    code, _, err = run(capsys, "runs", "--project", str(other), "--add", str(tmp_path / "no-such-run"))
     assert f"recordlens: {other}: project brought up from schema 3" in err
 
 
