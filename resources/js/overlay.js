@@ -10,6 +10,8 @@
 (() => {
   const rl = (globalThis.__recordlens = globalThis.__recordlens || {});
   if (rl.overlay) return;
+  // A page node's properties are read through `dom` (dom_rules.js): a <form>'s named controls shadow the form's own.
+  const dom = rl.dom;
 
   const HOST_TAG = "recordlens-overlay";
   const TIP_CHARS = 80;
@@ -24,7 +26,7 @@
   const guardRules = () => {
     const base = rl.isRemoved;
     if (!base || base.__overlayAware) return;
-    const aware = (el) => el.localName === HOST_TAG || base(el);
+    const aware = (el) => dom.localName(el) === HOST_TAG || base(el);
     aware.__overlayAware = true;
     rl.isRemoved = aware;
   };
@@ -67,12 +69,13 @@
       let found = null;
       if (match) {
         const counters = new Map();
-        for (let child = node.firstElementChild; child; child = child.nextElementSibling) {
+        for (let child = dom.firstElementChild(node); child; child = dom.nextElementSibling(child)) {
           if (rl.isRemoved(child)) continue;
-          const k = (counters.get(child.tagName) || 0) + 1;
-          counters.set(child.tagName, k);
+          const tag = dom.tagName(child);
+          const k = (counters.get(tag) || 0) + 1;
+          counters.set(tag, k);
           // Compared as text: the core's lookup is by string, so "div[01]" names nothing there either.
-          if (String(k) === match[2] && child.tagName.toLowerCase() === match[1]) {
+          if (String(k) === match[2] && tag.toLowerCase() === match[1]) {
             found = child;
             break;
           }
@@ -134,12 +137,11 @@
 
   const ensureHost = () => {
     if (host && host.isConnected) return true;
-    const made = rl.shadowHost(HOST_TAG, "absolute",
-      `<style>${STYLE}</style><div class="layer"></div><div class="hover"></div><div class="tip"></div>`);
+    const made = rl.shadowHost(HOST_TAG, "absolute", STYLE, ["layer", "hover", "tip"]);
     if (!made) return false;
     host = made.host;
     host.style.setProperty("--s", String(scale));
-    [layer, hoverBox, tip] = [".layer", ".hover", ".tip"].map((s) => made.shadow.querySelector(s));
+    [layer, hoverBox, tip] = made.parts;
     return true;
   };
 
@@ -151,7 +153,7 @@
   };
 
   const rectOf = (el, [ox, oy]) => {
-    const r = el.getBoundingClientRect();
+    const r = dom.getBoundingClientRect(el);
     return [r.left - ox, r.top - oy, r.width, r.height];
   };
 
@@ -160,9 +162,9 @@
   // Whether the <details> `details` keeps `el`, an element inside it, out of sight: it is closed and `el` is not in
   // its first <summary>, the one part a closed <details> shows.
   const shutAway = (details, el) => {
-    if (details.localName !== "details" || details.open) return false;
-    const summary = details.querySelector(":scope > summary");
-    return !summary || !summary.contains(el);
+    if (dom.localName(details) !== "details" || details.open) return false;
+    const summary = dom.querySelector(details, ":scope > summary");
+    return !summary || !dom.contains(summary, el);
   };
 
   // Whether `el` lies in the hidden part of a closed <details>. Chromium (140) hides that part with
@@ -171,9 +173,12 @@
   // Asked of every record's elements at every drawing: the closed <details> around it are found natively
   // (`closest`), not by a walk up every ancestor in script (ten times the time on a large page).
   const CLOSED = "details:not([open])";
+  const closedAround = (el) => {
+    const parent = dom.parentElement(el);
+    return parent && dom.closest(parent, CLOSED);
+  };
   const inClosedDetails = (el) => {
-    for (let d = el.parentElement && el.parentElement.closest(CLOSED); d;
-         d = d.parentElement && d.parentElement.closest(CLOSED)) {
+    for (let d = closedAround(el); d; d = closedAround(d)) {
       if (shutAway(d, el)) return true;
     }
     return false;
@@ -186,7 +191,7 @@
   const transparentBy = (el) => {
     const chain = [];
     let found = null;
-    for (let e = el; e; e = e.parentElement) {
+    for (let e = el; e; e = dom.parentElement(e)) {
       const known = concealment.get(e);
       if (known !== undefined) {
         found = known;
@@ -280,7 +285,7 @@
     const range = document.createRange();
     const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT, {
       acceptNode: (n) => {
-        const parent = n.parentElement;
+        const parent = dom.parentElement(n);
         if (!parent || !n.data.trim() || (rl.isRemoved && rl.isRemoved(parent))) return NodeFilter.FILTER_REJECT;
         return NodeFilter.FILTER_ACCEPT;
       },
@@ -696,9 +701,9 @@
   const whyUnseen = (record) => {
     const el = record.elements.find(Boolean);
     if (!el) return "unresolved";
-    for (let child = null, e = el; e && e !== document.documentElement; child = e, e = e.parentElement) {
-      if (e.localName === "head") return "head";
-      if (getComputedStyle(e).display === "none") return e === el ? "none" : `none:${e.localName}`;
+    for (let child = null, e = el; e && e !== document.documentElement; child = e, e = dom.parentElement(e)) {
+      if (dom.localName(e) === "head") return "head";
+      if (getComputedStyle(e).display === "none") return e === el ? "none" : `none:${dom.localName(e)}`;
       if (child && shutAway(e, child)) return "details";
     }
     return whyPaintedNot(el) || (getComputedStyle(el).display === "contents" ? "contents" : "size");
@@ -709,11 +714,11 @@
     if (getComputedStyle(el).visibility !== "visible") {
       let from = el; // the element that set it: the outermost of those hidden around it
       const hiddenToo = (e) => e && getComputedStyle(e).visibility !== "visible";
-      while (hiddenToo(from.parentElement)) from = from.parentElement;
-      return from === el ? "visibility" : `visibility:${from.localName}`;
+      while (hiddenToo(dom.parentElement(from))) from = dom.parentElement(from);
+      return from === el ? "visibility" : `visibility:${dom.localName(from)}`;
     }
     const clear = transparentBy(el);
-    if (clear) return clear === el ? "opacity" : `opacity:${clear.localName}`;
+    if (clear) return clear === el ? "opacity" : `opacity:${dom.localName(clear)}`;
     const o = ensureHost() ? origin() : [0, 0];
     const rect = rectOf(el, o);
     if (!visible(rect)) return null;
@@ -784,10 +789,10 @@
     const el = rl.resolve(String(xpath));
     if (!el) return null;
     // An element taller than most of the view is brought in from its top, where its badge is, not its middle.
-    const tall = el.getBoundingClientRect().height > 0.8 * (document.documentElement.clientHeight || innerHeight);
-    el.scrollIntoView({ block: tall ? "start" : "center", inline: "nearest" });
+    const tall = dom.getBoundingClientRect(el).height > 0.8 * (document.documentElement.clientHeight || innerHeight);
+    dom.scrollIntoView(el, { block: tall ? "start" : "center", inline: "nearest" });
     if (tall) window.scrollBy(0, -28 * scale);
-    const r = el.getBoundingClientRect();
+    const r = dom.getBoundingClientRect(el);
     return JSON.stringify([r.left, r.top, r.width, r.height]);
   };
 
@@ -799,9 +804,10 @@
   const shortText = (el) => {
     let out = "";
     const walk = (node) => {
-      for (let c = node.firstChild; c && out.length <= TIP_CHARS; c = c.nextSibling) {
-        if (c.nodeType === 3 || c.nodeType === 4) out += " " + c.data;
-        else if (c.nodeType === 1 && !rl.isRemoved(c)) walk(c);
+      for (let c = dom.firstChild(node); c && out.length <= TIP_CHARS; c = dom.nextSibling(c)) {
+        const type = dom.nodeType(c);
+        if (type === 3 || type === 4) out += " " + c.data;
+        else if (type === 1 && !rl.isRemoved(c)) walk(c);
         out = out.replace(/\s+/g, " ");
       }
     };
@@ -815,8 +821,8 @@
   // looked into (one without a box of its own is: its children may have one, unless it renders nothing at all, as
   // a menu hidden with display: none, whose hundreds of links would use up the limit before the text on show).
   const UNSEEN = new Set(["script", "style", "template", "noscript", "head", "title"]);
-  const rendersNothing = (el) => UNSEEN.has(el.localName)
-    || (el.getClientRects().length === 0 && getComputedStyle(el).display !== "contents");
+  const rendersNothing = (el) => UNSEEN.has(dom.localName(el))
+    || (dom.getClientRects(el).length === 0 && getComputedStyle(el).display !== "contents");
   const textRectsIn = (area, o, limit = 600) => {
     const out = [];
     const range = document.createRange();
@@ -824,8 +830,9 @@
     const walker = document.createTreeWalker(document.body || document.documentElement,
       NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
         acceptNode: (n) => {
-          if (n.nodeType === 1) {
-            return rl.isRemoved(n) || n.localName === HOST_TAG || off(n.getBoundingClientRect()) || rendersNothing(n)
+          if (dom.nodeType(n) === 1) {
+            return rl.isRemoved(n) || dom.localName(n) === HOST_TAG || off(dom.getBoundingClientRect(n))
+              || rendersNothing(n)
               ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP;
           }
           return n.data.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_REJECT;
@@ -956,8 +963,8 @@
                                 "iframe", "object", "embed", "hr"]);
   const generates = (el, pseudo) => !["none", "normal"].includes(getComputedStyle(el, pseudo).content);
   const isVeil = (el) => {
-    if (SHOWS_ITSELF.has(el.localName)) return false;
-    const empty = !el.childElementCount && !(el.textContent || "").trim();
+    if (SHOWS_ITSELF.has(dom.localName(el))) return false;
+    const empty = !dom.childElementCount(el) && !(dom.textContent(el) || "").trim();
     if (!empty && !mayBeBackdrop(el)) return false;
     const style = getComputedStyle(el);
     if (style.position !== "absolute" && style.position !== "fixed") return false;
@@ -969,22 +976,66 @@
   // colour or itself not opaque), with no text of its own, only what its children show. Where the pointer is on
   // it and on none of them, what shows through it is what the pointer is on. Not a box smaller than the view (a
   // card placed absolutely: its padding is the card's), nor an opaque one (what lies beneath is not seen).
-  const mayBeBackdrop = (el) => ![...el.childNodes].some((n) => n.nodeType === 3 && n.data.trim());
+  const mayBeBackdrop = (el) => ![...dom.childNodes(el)].some((n) => dom.nodeType(n) === 3 && n.data.trim());
   const seeThrough = (style) => {
     const alpha = /^rgba\(.*,\s*([\d.]+)\)$/.exec(style.backgroundColor);
     return Number(style.opacity) < 1 || (alpha !== null && Number(alpha[1]) < 1);
   };
-  const isBackdrop = (el, style) => {
-    if (!seeThrough(style)) return false;
-    const r = el.getBoundingClientRect();
+  const coversTheView = (r) => {
     const root = document.documentElement;
     return r.left <= 0 && r.top <= 0 && r.right >= (root.clientWidth || innerWidth)
       && r.bottom >= (root.clientHeight || innerHeight);
   };
+  const isBackdrop = (el, style) => seeThrough(style) && coversTheView(dom.getBoundingClientRect(el));
+
+  // The same backdrop drawn by the page's style alone, as an element's ::before or ::after (`body.modal-open::before
+  // {position: fixed; inset: 0; background: rgba(0, 0, 0, .4)}`): a generated box with no text of its own (content
+  // "") and no picture, positioned, not behind the element's content (a negative z-index), see-through and over the
+  // whole view. A click on it is the element's (the page's body, or <html>), so without this every click on the page
+  // made a record of the body or of nothing. Its box is worked out from its style (what Chromium resolves its
+  // place and size to): a generated box has no rectangle of its own to ask for.
+  const PSEUDOS = ["::before", "::after"];
+  const px = (value) => parseFloat(value) || 0;
+  // Where the padding box a positioned ::before or ::after of `el` is placed in begins (viewport coordinates): the
+  // view's for a fixed one; for an absolute one, that of `el` or its nearest ancestor that is positioned or
+  // transformed, else the document's.
+  const originFor = (el, style) => {
+    if (style.position === "fixed") return [0, 0];
+    for (let e = el; e; e = dom.parentElement(e)) {
+      const own = getComputedStyle(e);
+      if (own.position === "static" && own.transform === "none") continue;
+      const r = dom.getBoundingClientRect(e);
+      return [r.left + px(own.borderLeftWidth), r.top + px(own.borderTopWidth)];
+    }
+    return [-window.scrollX, -window.scrollY];
+  };
+  const generatedBox = (el, style) => {
+    const [ox, oy] = originFor(el, style);
+    const outside = style.boxSizing === "border-box" ? [0, 0] : [
+      px(style.paddingLeft) + px(style.paddingRight) + px(style.borderLeftWidth) + px(style.borderRightWidth),
+      px(style.paddingTop) + px(style.paddingBottom) + px(style.borderTopWidth) + px(style.borderBottomWidth)];
+    const left = ox + px(style.left) + px(style.marginLeft);
+    const top = oy + px(style.top) + px(style.marginTop);
+    return { left, top, right: left + px(style.width) + outside[0], bottom: top + px(style.height) + outside[1] };
+  };
+  const NO_TEXT = /^"\s*"$/; // content: "" (or blanks), as computed
+  const isGeneratedBackdrop = (el, pseudo) => {
+    const style = getComputedStyle(el, pseudo);
+    if (!NO_TEXT.test(style.content) || style.display === "none") return false;
+    if (style.position !== "absolute" && style.position !== "fixed") return false;
+    if (style.backgroundImage !== "none" || style.zIndex.startsWith("-")) return false;
+    return seeThrough(style) && coversTheView(generatedBox(el, style));
+  };
+  const veiledByItsOwn = (el) => PSEUDOS.some((pseudo) => isGeneratedBackdrop(el, pseudo));
+
   const isPage = (el) => el === document.documentElement || el === document.body;
+  // What the pointer is on at (x, y), `el` being the page's topmost element there: the first element beneath `el`
+  // that is no veil, where `el` is one or shows a backdrop of its own (then `el` again, further down the hits, is
+  // its own box beneath its backdrop).
   const beneathVeils = (el, x, y) => {
-    if (!(el instanceof Element) || !isVeil(el)) return el;
-    const beneath = document.elementsFromPoint(x, y).find((hit) => !isVeil(hit));
+    if (!(el instanceof Element) || !(isVeil(el) || veiledByItsOwn(el))) return el;
+    const hits = document.elementsFromPoint(x, y);
+    const beneath = hits.slice(hits.indexOf(el) + 1).find((hit) => !isVeil(hit));
     return beneath && !isPage(beneath) ? beneath : el;
   };
 
@@ -1120,18 +1171,19 @@
   // and custom elements.
   const SHADOW_HOSTS = new Set(["article", "aside", "blockquote", "body", "div", "footer", "h1", "h2", "h3", "h4",
                                 "h5", "h6", "header", "main", "nav", "p", "section", "span"]);
-  const mayHostShadow = (el) => el.namespaceURI === "http://www.w3.org/1999/xhtml"
-    && (SHADOW_HOSTS.has(el.localName) || el.localName.includes("-"));
+  const mayHostShadow = (el) => dom.namespaceURI(el) === "http://www.w3.org/1999/xhtml"
+    && (SHADOW_HOSTS.has(dom.localName(el)) || dom.localName(el).includes("-"));
 
   // Whether the point (x, y) on `el` shows what a shadow root of `el` holds. An open one is there to see; of a
   // closed one, the caret at the point is put beside `el` in its parent: the text there is in no node of the
   // document's (on an empty box, or on the element's own text, the caret is inside it).
   const showsShadowAt = (el, x, y) => {
     if (!mayHostShadow(el) || el === document.body) return false;
-    if (el.shadowRoot) return true;
+    if (dom.shadowRoot(el)) return true;
     const at = document.caretPositionFromPoint ? document.caretPositionFromPoint(x, y) : null;
-    if (!at || !el.parentNode || at.offsetNode !== el.parentNode) return false;
-    const index = Array.prototype.indexOf.call(el.parentNode.childNodes, el);
+    const parent = dom.parentNode(el);
+    if (!at || !parent || at.offsetNode !== parent) return false;
+    const index = Array.prototype.indexOf.call(dom.childNodes(parent), el);
     return at.offset === index || at.offset === index + 1;
   };
 
@@ -1147,7 +1199,7 @@
   // The keys leave the page (Esc): a field of the page keeps no caret that letters would go on typing into.
   const blurFocused = () => {
     const el = document.activeElement;
-    if (el instanceof HTMLElement && !isPage(el)) el.blur();
+    if (el instanceof HTMLElement && !isPage(el)) dom.blur(el);
     return true;
   };
 
@@ -1197,7 +1249,7 @@
   // around it) and a scroll lock on html or body (a cookie banner's `overflow: hidden`: the page could not be
   // scrolled to its records). Neither changes an element's XPath or text.
   const unlockThePage = () => {
-    document.querySelectorAll("[inert]").forEach((el) => el.removeAttribute("inert"));
+    document.querySelectorAll("[inert]").forEach((el) => dom.removeAttribute(el, "inert"));
     for (const el of [document.documentElement, document.body]) {
       if (el && getComputedStyle(el).overflowY === "hidden") el.style.setProperty("overflow-y", "auto", "important");
     }
@@ -1232,7 +1284,8 @@
       const drawn = svg.getBoundingClientRect();
       if (!drawn.width && !drawn.height) continue; // not drawn (yet): hidden, or a view without its size
       judged.add(svg);
-      if (!svg.parentElement || svg.parentElement.namespaceURI === SVG_NS || !unsized(svg)) continue; // outermost only
+      const parent = dom.parentElement(svg);
+      if (!parent || dom.namespaceURI(parent) === SVG_NS || !unsized(svg)) continue; // outermost only
       const box = svg.viewBox && svg.viewBox.baseVal;
       if (!box || !(box.width > 0) || !(box.height > 0)) continue; // without a viewBox, 300 x 150 already
       if (drawn.width <= BLOWN_UP * box.width && drawn.height <= TALL) continue; // drawn as its page meant
@@ -1286,23 +1339,23 @@
     let el = null;
     if (x === null) {
       const selected = records.find((r) => r.selected);
-      const first = selected && selected.elements.find((e) => e && e.isConnected);
-      const r = first && first.getBoundingClientRect();
+      const first = selected && selected.elements.find((e) => e && dom.isConnected(e));
+      const r = first && dom.getBoundingClientRect(first);
       if (r && r.bottom > 0 && r.top < view[1]) el = first;
     }
     if (!el) el = document.elementFromPoint(x === null ? view[0] / 2 : x, y === null ? view[1] / 2 : y);
     if (!el || isPage(el)) return false;
-    zoomNote = { el, onScreen: el.getBoundingClientRect().top * zoomFrom, width: innerWidth, zoomFrom,
+    zoomNote = { el, onScreen: dom.getBoundingClientRect(el).top * zoomFrom, width: innerWidth, zoomFrom,
                  until: Date.now() + 3000 };
     return true;
   };
   window.addEventListener("resize", () => {
     const note = zoomNote;
     if (!note) return;
-    if (Date.now() > note.until || !note.el.isConnected) { zoomNote = null; return; }
+    if (Date.now() > note.until || !dom.isConnected(note.el)) { zoomNote = null; return; }
     if (innerWidth === note.width) return;
     const zoom = (note.zoomFrom * note.width) / innerWidth;
-    window.scrollBy(0, note.el.getBoundingClientRect().top - note.onScreen / zoom);
+    window.scrollBy(0, dom.getBoundingClientRect(note.el).top - note.onScreen / zoom);
   }, { passive: true });
 
   rl.overlay = {

@@ -294,16 +294,16 @@
 
   const ensureHost = () => {
     if (host && host.isConnected) return true;
-    const made = rl.shadowHost(HOST_TAG, "fixed", `<style>
+    const made = rl.shadowHost(HOST_TAG, "fixed", `
       :host { all: initial; }
       .box { position: fixed; box-sizing: border-box; border: 2px dashed var(--c); pointer-events: none; }
       .label { position: absolute; left: -2px; top: -2px; padding: 0 4px;
                background: var(--c); color: #fff; font: bold 12px/16px system-ui, sans-serif;
                white-space: nowrap; }
-    </style><div class="layer"></div>`);
+    `, ["layer"]);
     if (!made) return false;
     host = made.host;
-    layer = made.shadow.querySelector(".layer");
+    [layer] = made.parts;
     return true;
   };
 
