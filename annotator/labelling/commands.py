@@ -17,6 +17,11 @@ next Ctrl+Z would then take back the step before as well as the one never undone
 full disk) raises `NotSaved`, and the window is told (`EditGroup`'s `refused`), so that it stops calling the
 project saved.
 
+A step can be said apart from its name (Qt's "text\nactionText": `text()` is the name the history and a refusal
+use, `actionText()` the one undo and redo say, the stack's undoText()): "reject record 2", with the number the
+record had when the step was made, which undo gives it again, while the history names the records in a column of
+its own.
+
 Each undo and redo tells the window the newest history entry it wrote: a restore is only right while the page's
 newest entry is the one this window's steps left (record_actions refuses it once another window or the command
 line changed the page since).
@@ -33,11 +38,17 @@ from PySide6.QtGui import QUndoCommand, QUndoGroup, QUndoStack
 
 from ...core.errors import RecordLensError
 from ...core.store import Change, Project, Provenance, database_problem, mark_as_shown
+from ...core.wording import listed
 
 # Told the page whose labels or status changed, the records to select there (None: keep the selection) and the
 # newest history entry the step wrote (None: it wrote none).
 Notify = Callable[[str, Sequence[int] | None, int | None], None]
 Selection = Callable[[str], list[int] | None]  # the records selected on a page now (None: it is not on show)
+
+
+def said_apart(text: str, said: str | None) -> str:
+    """A step's name `text`, said as `said` by undo and redo (Qt takes what follows a newline as actionText())."""
+    return text if said is None else f"{text}\n{said}"
 
 
 class NotSaved(RecordLensError):
@@ -163,11 +174,14 @@ class _PageStep(_Step):
 
 
 class LabelCommand(_PageStep):
-    """One label change (add, accept, reject, edit, delete, merge, split) on one page."""
+    """One label change (add, accept, reject, edit, delete, merge, split) on one page; `said` as undo and redo say
+    it, and `record` the number of the one record it changes (a step of several names them: `push_all`)."""
 
     def __init__(self, project: Project, page: str, text: str, change: Callable[[], Change], by: Provenance,
-                 notify: Notify, selection: Selection, parent: QUndoCommand | None = None) -> None:
-        super().__init__(text, parent)
+                 notify: Notify, selection: Selection, parent: QUndoCommand | None = None, *,
+                 said: str | None = None, record: int | None = None) -> None:
+        super().__init__(said_apart(text, said), parent)
+        self.record = record
         self._project, self._page, self._change, self._by, self._notify = project, page, change, by, notify
         self.selections = _Selections(page, selection)
         self._before: int | None = None
@@ -341,7 +355,7 @@ def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list
 
     Changes that change nothing (rejecting a rejected record) are left off the stack, and a step of no change
     at all is not pushed: it would take a Ctrl+Z that does nothing. The step is named `text ×N`, N the changes
-    made."""
+    made, and undo and redo say the records it changed too when each command names its own (`record`)."""
     if not commands:
         return []
     try:
@@ -357,13 +371,17 @@ def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list
 
 
 def _push_as_one(stack: QUndoStack, text: str, made: list[LabelCommand]) -> None:
-    """The commands made (their changes stored) on the stack as one undo step, named `text ×N`."""
+    """The commands made (their changes stored) on the stack as one undo step, named `text ×N` (and said with the
+    numbers of the records they changed, "reject record ×4 (records 1, 3, 4, 5)", when each names its own)."""
+    numbers = sorted(command.record for command in made if command.record is not None)
+    named = f"{text} ×{len(made)}"
+    said = f"{named} (records {listed([str(n) for n in numbers])})" if len(numbers) == len(made) else None
     if len(made) == 1:
         stack.push(made[0])
     elif made and len({command._page for command in made}) == 1:
-        stack.push(BatchCommand(f"{text} ×{len(made)}", made))
+        stack.push(BatchCommand(said_apart(named, said), made))
     elif made:
-        stack.beginMacro(f"{text} ×{len(made)}")
+        stack.beginMacro(said_apart(named, said))
         for command in made:
             stack.push(command)
         stack.endMacro()

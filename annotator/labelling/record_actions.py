@@ -15,7 +15,7 @@ change back or repeat it. The window owns this as `window.record_actions` and sh
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtGui import QUndoStack
@@ -63,6 +63,12 @@ _FRAMES_NOT_LABELLED = ("what a frame shows cannot be labelled: RecordLens reads
 def records_named(numbers: Sequence[int | str]) -> str:
     """"record 3" or "records 3, 4, ..." (the first few named)."""
     return f"record{'s' if len(numbers) > 1 else ''} {listed([str(n) for n in numbers])}"
+
+
+def holds_words(others: Sequence[int]) -> str:
+    """"; it holds records 2, 4 as well": what a record widened by a click or by U now holds of other records
+    ("" when none)."""
+    return f"; it holds {records_named(others)} as well" if others else ""
 
 
 def _named(page: Page | None, xpath: str) -> str:
@@ -143,8 +149,12 @@ class RecordActions:
         self.offered_next = False  # J on the last record offered the next page: J again opens it
         self.picked: tuple[int, str] | None = None  # (record id, XPath) the last click added: U climbs from it
         self._climbed: list[str] = []  # the elements climbed from, for going back down
-        # L on a page with proposals asked: L again marks it, while that question is still what the status bar says
-        self.confirm_labelled: tuple[str, str] | None = None  # (page, the question)
+        # L (or V) on a page with proposals asked: the same key again marks it, while that question is still what
+        # the status bar says
+        self.confirm_mark: tuple[str | None, str, str] | None = None  # (page, the status, the question)
+        # What the last key that moved the selection said (A / R on to the next proposal, J / K), with the selection
+        # it left: a note that the record is not displayed follows it rather than replacing it (`_say_unseen`).
+        self._step_said: tuple[str, tuple[int, ...]] | None = None
         self._stacks: dict[str, QUndoStack] = {}
         # page -> the newest history entry this window wrote there (through its undo steps)
         self._newest_own_change: dict[str, int] = {}
@@ -184,6 +194,8 @@ class RecordActions:
         if len(selected) == 1:
             text = (f"record {self._numbers(hidden)[0]} is not displayed on the page: {unseen[hidden[0]]}; its "
                     "texts are in the record list")
+            step = self._what_the_step_said(selected)
+            text = f"{step}; {text}" if step else text
         else:
             # After the words of what selected them ("12 records selected: A or R judges them all"), which it
             # qualifies; else on its own.
@@ -194,6 +206,18 @@ class RecordActions:
                     f"({records_named(self._numbers(hidden))}, marked “{HIDDEN_MARK}” in the list)")
             text = f"{before}; {text}" if after else text
         window.message(text, 15000, of_selection=True)
+
+    def _said_by_the_step(self) -> None:
+        """What the status bar says now is what the key that just moved the selection did (`_step_said`)."""
+        self._step_said = (self.window.statusBar().currentMessage(), tuple(self.window.record_panel.selected_ids()))
+
+    def _what_the_step_said(self, selected: Sequence[int]) -> str:
+        """What the key that made the selection `selected` said, while the status bar still says it (or, its few
+        seconds over, nothing since); "" otherwise."""
+        if self._step_said is None or self._step_said[1] != tuple(selected):
+            return ""
+        on_show = self.window.statusBar().currentMessage()
+        return self._step_said[0] if on_show in (self._step_said[0], "") else ""
 
     # -- undo stacks ---------------------------------------------------------------------------------------------
 
@@ -214,9 +238,10 @@ class RecordActions:
                 self.window.undo_group.removeStack(stack)
 
     def _command(self, page: str, text: str, change: Callable[[], Change],
-                 selection: Callable[[str], list[int] | None] | None = None) -> LabelCommand:
+                 selection: Callable[[str], list[int] | None] | None = None, *, said: str | None = None,
+                 record: int | None = None) -> LabelCommand:
         return LabelCommand(self.window.project, page, text, change, self.window.person, self._on_store_changed,
-                            selection or self._selected_on)
+                            selection or self._selected_on, said=said, record=record)
 
     def _selected_on(self, page: str) -> list[int] | None:
         if page != self.window.page_name:
@@ -295,14 +320,16 @@ class RecordActions:
         if page in self._newest_own_change and self.window.project.has_page(page) and self._overtaken(page):
             self._forget_steps(page)
 
-    def edit(self, text: str, change: Callable[[], Change]) -> Change | None:
-        """Make one store change through the page's undo stack; None (and a message) when the store refuses."""
+    def edit(self, text: str, change: Callable[[], Change], *, said: str | None = None) -> Change | None:
+        """Make one store change through the page's undo stack; None (and a message) when the store refuses.
+        `said`: the step as undo and redo say it, naming its records by their numbers now ("reject record 2")."""
         page = self.window.page_name
         assert page is not None
-        return self._pushed(page, self._command(page, text, change), f"{text}: ")
+        return self._pushed(page, self._command(page, text, change, said=said), f"{text}: ")
 
     def edit_as_shown(self, text: str, shown: Label | Sequence[Label], change: Callable[[Any, Provenance], Change],
-                      *, adds: Sequence[Sequence[str]] = (), newest: int | None = None) -> Change | None:
+                      *, adds: Sequence[Sequence[str]] = (), newest: int | None = None, said: str | None = None
+                      ) -> Change | None:
         """`edit` of the record (or records) `shown`, meant on them as the window shows them: refused, and said,
         where another window or the command line changed one since (`judge_as_shown`), rather than written over
         that change. `change` is called with the record's id (the records' ids) and the window's person. On the
@@ -310,15 +337,19 @@ class RecordActions:
         history whose `newest` entry was that one (`judge_as_shown`)."""
         project, person, page = self.window.project, self.window.person, self.window.page_name
         return self.edit(text, lambda: judge_as_shown(project, shown, change, person, page=page, adds=adds,
-                                                      newest=newest))
+                                                      newest=newest), said=said)
 
-    def edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> int | None:
+    def edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change], *,
+                  numbers: Mapping[int, int] | None = None) -> int | None:
         """One change per record, as one undo step: how many changed something (a record rejected twice does
-        not), or None (and a message) when the store refused one of them."""
+        not), or None (and a message) when the store refused one of them. With `numbers` (record id -> its number
+        in the list), undo and redo name the records: "reject record 2", `text` being one record's change."""
         page = self.window.page_name
         assert page is not None
         selection = _ReadOnce(self._selected_on)
-        commands = [self._command(page, text, lambda i=i: change(i), selection) for i in ids]
+        numbers = numbers or {}
+        commands = [self._command(page, text, lambda i=i: change(i), selection, record=numbers.get(i),
+                                  said=f"{text} {numbers[i]}" if i in numbers else None) for i in ids]
         selection.read_live()  # what undo selects again is read when undone, not kept from now
         changes = self._pushed_as_one_step(page, commands, f"{text}: ", text)
         return None if changes is None else sum(1 for c in changes if c.id is not None)
@@ -330,7 +361,7 @@ class RecordActions:
         shown = {label.id: label for label in self.window.labels}
         project, person = self.window.project, self.window.person
         return self.edit_each(text, ids, lambda i: judge_as_shown(project, shown[i], change, person)
-                              if i in shown else change(i, person))
+                              if i in shown else change(i, person), numbers=self._places())
 
     def add_proposals(self, page: str, records: list[list[str]], provenance: Provenance) -> bool:
         """An extractor's new records for a page (any page, not only the one on show), as one undoable change;
@@ -375,8 +406,7 @@ class RecordActions:
         window = self.window
         if window.page_name is None:
             return
-        if window.reviewing.active():
-            window.message("review mode: switch to the Records tab (F6) to edit")
+        if self.refused_in_review("edit"):
             return
         if xpath.startswith(IN_FRAME):  # the overlay is not in frames: what was clicked there is not known
             window.message(f"no record made: that click was in a frame of the page, and {_FRAMES_NOT_LABELLED}")
@@ -404,8 +434,10 @@ class RecordActions:
             place = places_in_page_order(page, [(label.id, label.xpaths) for label in window.labels],
                                          [[xpath]])[0] if page is not None else None
             there = {label.id for label in window.labels}
+            # Its number once placed: where the record it goes in front of is, or after the last
+            number = [label.id for label in window.labels].index(place) + 1 if place is not None else len(there) + 1
             change = self.edit("new record", lambda: project.add_record(window.page_name, [xpath], person,
-                                                                        before=place))
+                                                                        before=place), said=f"new record {number}")
             # The change holds the records it moved down too: the new one is the one not there before.
             made = next((label for label in change.after if label.id not in there), None) if change else None
             if made is not None:
@@ -440,7 +472,7 @@ class RecordActions:
             self._relevel(current, number, xpath, found, *level)
             return
         if not xpaths:
-            deleted = self.edit_as_shown("delete record", current, project.delete)
+            deleted = self.edit_as_shown("delete record", current, project.delete, said=f"delete record {number}")
             if deleted is not None:
                 window.message(f"record {number} deleted: its only element was clicked out of it "
                                f"({window.keys_for('undo')} brings it back)")
@@ -450,7 +482,8 @@ class RecordActions:
         self.picked = (current.id, xpath) if adding else None
         unresolved = [x for x in current.unresolved if x in xpaths]
         made = self.edit_as_shown(f"{verb} record", current,
-                                  lambda i, by: project.edit(i, xpaths, by, unresolved=unresolved))
+                                  lambda i, by: project.edit(i, xpaths, by, unresolved=unresolved),
+                                  said=f"{verb} record {number}")
         window.reload_labels([current.id])
         if made is None:  # refused: the refusal's message stays
             return
@@ -492,8 +525,10 @@ class RecordActions:
             label = window.labels[number - 1]
             window.select_records([label.id], scroll=False)
             window.record_panel.scroll_to_id(label.id)
-            window.message(f"record {number} selected: a click now adds to it or takes from it; Esc deselects, "
-                           f"{new_key} then a click starts a record here", of_selection=True)
+            focused = window.keys_for("focused_element")
+            window.message(f"record {number} selected: a click now adds to it or takes from it ({focused} too, on the "
+                           f"element in keyboard focus); Esc deselects, {new_key} then a click (or {focused}) starts a "
+                           "record here", of_selection=True)
             return True
         if found.within:
             window.message(f"no record made: this element holds {records_named(found.within)}. {new_key}, then a "
@@ -507,7 +542,8 @@ class RecordActions:
         """A click inside the record's own element, or on one holding some of them: one edit that narrows or
         widens the record to the element clicked, from which U and Shift+U then climb."""
         window = self.window
-        made = self.edit_as_shown(f"{how} record", label, lambda i, by: window.project.edit(i, after, by))
+        made = self.edit_as_shown(f"{how} record", label, lambda i, by: window.project.edit(i, after, by),
+                                  said=f"{how} record {number}")
         window.reload_labels([label.id])
         if made is None:
             return
@@ -515,7 +551,7 @@ class RecordActions:
         page = window.page_view.core_page
         was = _named(page, replaced[0]) if len(replaced) == 1 else counted(len(replaced), "element")
         others = [n for n in found.within if n != number] if how == "widen" else []  # an edit keeps the numbers
-        holds = f"; it holds {records_named(others)} as well" if others else ""
+        holds = holds_words(others)
         # The elements by tag and text: their XPaths are on the line above the page, and would push the keys
         # out of the status bar.
         window.message(f"record {number} {how}ed to {_named(page, xpath)} (was {was}){holds}; U and Shift+U "
@@ -545,8 +581,10 @@ class RecordActions:
             return
         old = self.picked[1]
         xpaths = replace_xpath(label.xpaths, old, new)
-        change = self.edit_as_shown("parent element" if climbing else "child element", label,
-                                    lambda i, by: window.project.edit(i, xpaths, by))
+        number = window.labels.index(label) + 1  # an edit keeps the numbers
+        level = "parent" if climbing else "child"
+        change = self.edit_as_shown(f"{level} element", label, lambda i, by: window.project.edit(i, xpaths, by),
+                                    said=f"{level} element for record {number}")
         if change is None:
             return
         if climbing:
@@ -554,10 +592,15 @@ class RecordActions:
         self.picked = (label.id, new)
         window.reload_labels([label.id])
         element = window.page_view.core_page.resolve(new) if window.page_view.core_page else None
-        window.message(f"record {window.labels.index(window.label(label.id)) + 1} now holds {new}"
-                       + (f" ({element.tag})" if element is not None and hasattr(element, "tag") else ""))
+        # As a click that widens a record says it: the records the element now taken holds.
+        others = [n for n in window.records_at(new).within if n != number]
+        window.message(f"record {number} now holds {new}"
+                       + (f" ({element.tag})" if element is not None and hasattr(element, "tag") else "")
+                       + holds_words(others) + (f" ({window.keys_for('undo')} takes it back)" if others else ""))
 
     def do_parent_element(self) -> None:
+        if self.refused_in_review("change a record's level"):
+            return
         if (label := self.window.current_label()) is not None:
             self._picked_in(label)
         parent = parent_xpath(self.picked[1]) if self.picked else None
@@ -567,6 +610,8 @@ class RecordActions:
         self._repick(parent or "", climbing=True)
 
     def do_child_element(self) -> None:
+        if self.refused_in_review("change a record's level"):
+            return
         if (label := self.window.current_label()) is not None:
             self._picked_in(label)
         if not self._climbed:
@@ -574,9 +619,20 @@ class RecordActions:
             return
         self._repick(self._climbed.pop(), climbing=False)
 
-    def _need(self, count: str) -> list[int] | None:
+    def refused_in_review(self, doing: str) -> bool:
+        """Whether the Review tab is on show, where the keys and clicks that select or change the project's records
+        act on nothing it shows: then said, with the key back to labelling (`doing`: what they do there)."""
+        window = self.window
+        if not window.reviewing.active():
+            return False
+        window.message(f"review mode: switch to the Records tab ({window.keys_for('review')}) to {doing}")
+        return True
+
+    def _need(self, count: str, doing: str) -> list[int] | None:
+        """The records selected, when they are `count` (`_WANTED`) for `doing` (said in Review, where it is not
+        done); None, and what to do said, when not."""
         ids = self.window.record_panel.selected_ids()
-        if self.window.page_name is None or self.window.reviewing.active():
+        if self.window.page_name is None or self.refused_in_review(doing):
             return None
         if not self.window.labels:  # nothing that J / K or a click on a row could select
             self.window.message(f"{self._no_records_words()}: {self.window.keys_for('propose')} proposes some, or a "
@@ -588,7 +644,7 @@ class RecordActions:
         return ids
 
     def _judge(self, verb: str, change: Callable[[int, Provenance], Change]) -> None:
-        ids = self._need("some")
+        ids = self._need("some", f"{verb} records")
         if ids is None:
             return
         following = self._next_proposed_after(ids[-1], judged=set(ids))  # read before the labels are reloaded
@@ -604,6 +660,7 @@ class RecordActions:
                 done = f"{verb}ed record {numbers[0]}" if changed else f"record {numbers[0]} was {verb}ed already"
                 self.window.message(done + (f"; next proposal: record {self._numbers(following)[0]}" if moved_on
                                             else f"; no proposal left {where}"), 3000)
+                self._said_by_the_step()
                 return
             # A list judged at once: on to the next proposal, or nothing selected (not the list's last record,
             # judged now, with the page scrolled to it).
@@ -612,6 +669,7 @@ class RecordActions:
             same = f" ({len(ids) - changed} already {verb}ed)" if changed < len(ids) else ""
             self.window.message(f"{verb}ed {counted(changed, 'record')}{same}" + (
                 "" if left else f"; no proposal left {where}"))
+            self._said_by_the_step()
         else:  # stay on them: those made stay made, and the same key again changes only the others
             self.window.reload_labels(ids)
 
@@ -635,16 +693,22 @@ class RecordActions:
         self.window.scroll_to_selected()
 
     def do_new_record(self) -> None:
-        self.window.record_panel.select_ids([])
-        self.window.redraw()
+        window = self.window
+        if self.refused_in_review("start a new record"):
+            return
+        window.record_panel.select_ids([])
+        window.redraw()
         self.arm_new = True
-        self.window.message("click an element of the page to start a new record (Esc cancels)")
+        # E named beside the click: from the keyboard, the element in focus is the one a record starts from
+        window.message(f"click an element of the page, or press {window.keys_for('focused_element')} on the one in "
+                       f"keyboard focus ({window.keys_for('go_to_page')}, then Tab), to start a new record "
+                       "(Esc cancels)")
 
     def do_focused_element(self) -> None:
         """E: the page's element the keyboard is on (Tab moved it there) does what a click on it would, by the
         same rules (start a record, add it to the selected one or take it out, select the record it is in)."""
         window = self.window
-        if window.page_name is None or not window.page_loaded:
+        if window.page_name is None or not window.page_loaded or self.refused_in_review("edit"):
             return
         xpath = window.page_view.focused_xpath()
         if xpath is None and window.page_view.focus_in_frame():  # as a click there: the overlay is not in frames
@@ -683,15 +747,17 @@ class RecordActions:
         self.window.select_records([], scroll=False)
 
     def do_merge(self) -> None:
-        ids = self._need("two")
+        ids = self._need("two", "merge records")
         if ids is not None:
             window = self.window
             numbers = self._numbers(ids)
+            said = f"merge {records_named(numbers)}"
             # The records as the list shows them, in the order selected (the first is where the merge goes)
             shown = [label for i in ids if (label := window.label(i)) is not None]
-            change = (self.edit_as_shown(f"merge {len(ids)} records", shown, window.project.merge)
+            change = (self.edit_as_shown(f"merge {len(ids)} records", shown, window.project.merge, said=said)
                       if len(shown) == len(ids) else  # one not in the list: nothing shown to compare with
-                      self.edit(f"merge {len(ids)} records", lambda: window.project.merge(ids, window.person)))
+                      self.edit(f"merge {len(ids)} records", lambda: window.project.merge(ids, window.person),
+                                said=said))
             window.reload_labels([change.record.id] if change and change.record else None)
             if change and change.record:
                 now = self._numbers([change.record.id])
@@ -700,20 +766,24 @@ class RecordActions:
                 window.message(f"merged records {', '.join(map(str, numbers))} into record "
                                f"{now[0] if now else '?'}{moved} ({window.keys_for('undo')} takes it back)")
 
+    def _places(self) -> dict[int, int]:
+        """Each record's number (its place in the list), by its id."""
+        return {label.id: k + 1 for k, label in enumerate(self.window.labels)}
+
     def _numbers(self, ids: Sequence[int]) -> list[int]:
         """The records' numbers (their places in the list), in order."""
-        place = {label.id: k + 1 for k, label in enumerate(self.window.labels)}
+        place = self._places()
         return sorted(place[i] for i in ids if i in place)
 
-    def _one_on_page(self) -> tuple[Label, Page] | None:
+    def _one_on_page(self, doing: str) -> tuple[Label, Page] | None:
         """The one selected record and the page it is on, for the edits that look at the page's structure."""
-        ids = self._need("one")
+        ids = self._need("one", doing)
         page = self.window.page_view.core_page
         label = self.window.label(ids[0]) if ids else None
         return None if label is None or page is None else (label, page)
 
     def do_split(self) -> None:
-        chosen = self._one_on_page()
+        chosen = self._one_on_page("split a record")
         if chosen is None:
             return
         label, page = chosen
@@ -727,7 +797,8 @@ class RecordActions:
                                              if other.id != label.id], parts)
         numbered = {other.id: k for k, other in enumerate(self.window.labels)}
         change = self.edit_as_shown("split record", label,
-                                    lambda i, by: self.window.project.split(i, parts, by, before=before))
+                                    lambda i, by: self.window.project.split(i, parts, by, before=before),
+                                    said=f"split record {number[0]}" if number else None)
         made = [r.id for r in change.after if r.id not in numbered] if change else []
         self.window.reload_labels(made or None)
         if change:
@@ -739,7 +810,7 @@ class RecordActions:
                                 f"({self.window.keys_for('undo')} takes it back)")
 
     def do_delete(self) -> None:
-        ids = self._need("some")
+        ids = self._need("some", "delete records")
         if ids is not None:
             numbers = self._numbers(ids)
             deleted = self.edit_each_as_shown("delete record", ids, self.window.project.delete)
@@ -757,7 +828,7 @@ class RecordActions:
                                     f"{'them' if len(numbers) > 1 else 'it'} back)")
 
     def do_siblings(self) -> None:
-        chosen = self._one_on_page()
+        chosen = self._one_on_page("apply a record to its siblings")
         if chosen is None:
             return
         label, page = chosen
@@ -780,8 +851,10 @@ class RecordActions:
         # Computed from the records shown: refused where another window or the command line made one of them a
         # record since (it would be listed twice), or changed or deleted the record they are made from.
         project, name = window.project, window.page_name
+        number = window.labels.index(label) + 1
         added = self.edit_as_shown(f"apply to {len(records)} siblings", label,
-                                   lambda _, by: project.add_records(name, records, by, before=before), adds=records)
+                                   lambda _, by: project.add_records(name, records, by, before=before), adds=records,
+                                   said=f"apply record {number} to {len(records)} siblings")
         if added is None:  # refused: the refusal's message stays
             return
         window.reload_labels([label.id])
@@ -795,8 +868,7 @@ class RecordActions:
     def do_select_all(self) -> None:
         """Ctrl+A: every record of the page not rejected (the page's own select-all of its text is no use here)."""
         window = self.window
-        if window.reviewing.active():
-            window.message("review mode: switch to the Records tab (F6) to select and judge records")
+        if self.refused_in_review("select and judge records"):
             return
         found = window.record_panel.found_ids()  # the finder's words narrow "every record" to those it shows
         ids = [label.id for label in window.labels
@@ -811,7 +883,7 @@ class RecordActions:
         """Shift+G: every record not rejected in the selected one's list (and the selected one), so that one A or
         R judges a proposed list whole: a menu of hundreds of links proposed as records is rejected with two keys,
         not hundreds."""
-        chosen = self._one_on_page()
+        chosen = self._one_on_page("select and judge a record's list")
         if chosen is None:
             return
         label, page = chosen
@@ -834,6 +906,9 @@ class RecordActions:
     def _step_record(self, step: int) -> None:
         """J / K; J on the last record offers the next page, and J again opens it."""
         window = self.window
+        if self.refused_in_review(f"step through its records (here, {window.keys_for('go_to_records')} goes to the "
+                                  "Review list, whose rows ↑ and ↓ choose)"):
+            return
         ids = window.record_panel.shown_ids()  # with words in the finder, the records found
         selected = [i for i in window.record_panel.selected_ids() if i in ids]
         if not ids and step < 0:  # K: no record to go back to, and not the next page to offer
@@ -864,6 +939,7 @@ class RecordActions:
         index = ids.index(selected[-1 if step > 0 else 0]) + step if selected else (0 if step > 0 else len(ids) - 1)
         window.select_records([ids[max(0, min(len(ids) - 1, index))]])
         window.record_panel.announce_selection()  # as a click says it: the list's selection says nothing aloud
+        self._said_by_the_step()
 
     def _no_records_words(self) -> str:
         """A page with no record to select: none at all, or none that the finder's words find."""
@@ -880,14 +956,20 @@ class RecordActions:
 
     # -- the page ------------------------------------------------------------------------------------------------
 
+    def _already(self, status: str) -> bool:
+        """Whether the page on show is `status` already, as shown and in the project: a mark is meant on the status
+        shown, and refused (`mark_as_shown`) where another window or the command line changed it since (it would
+        take that change back)."""
+        window = self.window
+        return window.page_name is not None and window.shown_status == status == window.project.page(
+            window.page_name).status
+
     def _mark(self, status: str) -> None:
         window = self.window
         if window.page_name is None:
             return
-        # Meant on the status shown: already so only where the project's is too, and refused (`mark_as_shown`)
-        # where another window or the command line changed it since (it would take that change back).
         shown = window.shown_status
-        if shown == status == window.project.page(window.page_name).status:
+        if self._already(status):
             window.message(f"page {window.page_name} is already {status}")
             return
         command = StatusCommand(window.project, window.page_name, status, window.person, self._on_store_changed,
@@ -897,26 +979,32 @@ class RecordActions:
         window.reload_labels()
         window.message(f"page {window.page_name} marked {status}")
 
-    def do_mark_labelled(self) -> None:
-        """L; on a page that still has proposals, say what export will do with them and ask for L again."""
+    def _mark_once_asked(self, status: str, action: str) -> None:
+        """L or V (`action`); on a page that still has proposals, say what export will do with them and ask for the
+        same key again: export writes a labelled or reviewed page's accepted and edited records alone, so a page
+        marked with its proposals unjudged is exported as a page of no records."""
         window = self.window
         proposed = [label for label in window.labels if label.status == "proposed"]
-        # The question stands only while it is on show: another action's message, or its 15 s, ends it.
-        asked = self.confirm_labelled is not None and self.confirm_labelled == (
-            window.page_name, window.statusBar().currentMessage())
-        if proposed and not asked:
+        # The question stands only while it is on show: another action's message, or its 15 s, ends it; and it is
+        # the question of this key (L's answered by V would mark the page reviewed).
+        asked = self.confirm_mark is not None and self.confirm_mark == (
+            window.page_name, status, window.statusBar().currentMessage())
+        if proposed and not asked and not self._already(status):
             # What to press first: a status bar too narrow for the whole line cuts its end.
-            question = (f"L again marks page {window.page_name} labelled with {len(proposed)} proposed record(s) "
-                        "nobody judged (A / R judge them first): export writes only accepted and edited records, "
-                        "so they would be left out")
-            self.confirm_labelled = (window.page_name, question)
+            question = (f"{window.keys_for(action)} again marks page {window.page_name} {status} with "
+                        f"{len(proposed)} proposed record(s) nobody judged (A / R judge them first): export writes "
+                        "only accepted and edited records, so they would be left out")
+            self.confirm_mark = (window.page_name, status, question)
             window.message(question, 15000)
             return
-        self.confirm_labelled = None
-        self._mark("labelled")
+        self.confirm_mark = None
+        self._mark(status)
+
+    def do_mark_labelled(self) -> None:
+        self._mark_once_asked("labelled", "mark_labelled")
 
     def do_mark_reviewed(self) -> None:
-        self._mark("reviewed")
+        self._mark_once_asked("reviewed", "mark_reviewed")
 
     def restore_to(self, page: str, history_id: int | None, newest: int | None = None) -> Change | None:
         """Bring the page's labels back to just after history entry `history_id` (None: before any change).

@@ -1093,10 +1093,11 @@ class ReviewController:
         row, before = self.panel.records.currentRow(), {label.id for label in window.labels}
         if len(decisions) == 1:
             text = self._decision_text(decisions[0], name, merge)
-            change = window.edit(text, decisions[0].change)
+            named = self._numbered(decisions[0], text)
+            change = window.record_actions.edit(text, decisions[0].change, said=named)
             done = None if change is None else int(change.id is not None)
         else:
-            text = f"merge {name}'s versions into the project's" if merge else f"take {name}'s versions"
+            text = named = f"merge {name}'s versions into the project's" if merge else f"take {name}'s versions"
             done = window.edit_each(text, range(len(decisions)), lambda k: decisions[k].change())
         window.reload_labels()
         if done is None:  # refused: the store's reason is on show
@@ -1104,7 +1105,7 @@ class ReviewController:
         if not done:
             window.message(f"page {page}: already so")
             return
-        said = (f"page {page}: {text}{self._overridden_words(decisions)}" if len(decisions) == 1 else
+        said = (f"page {page}: {named}{self._overridden_words(decisions)}" if len(decisions) == 1 else
                 f"page {page}: {'merged' if merge else 'took'} {name}'s version of "
                 f"{counted(len(decisions), 'record')} ({self._what_decisions_did(decisions)}) as one step"
                 f"{self._overridden_words(decisions)}")
@@ -1327,6 +1328,12 @@ class ReviewController:
         if decision.kind == "delete":
             return words.delete(name)
         return words.merge(name) if merge else words.take_version(name)
+
+    def _numbered(self, decision: _Decision, text: str) -> str:
+        """The decision as the status bar and undo say it: a deletion with the number the record had ("delete the
+        record bea did not make (record 4)"), which undo gives it again; the history names it in its own column."""
+        label = self.window.label(decision.record_id) if decision.kind == "delete" and decision.record_id else None
+        return f"{text} (record {self.window.labels.index(label) + 1})" if label is not None else text
 
     @staticmethod
     def _what_decisions_did(decisions: Sequence[_Decision]) -> str:

@@ -164,8 +164,9 @@ def help_html() -> str:
              "Space there edit nothing), <b>E</b> does to the element in focus what a click on it does, then U, "
              "Shift+U and G as after a click; <b>Esc</b> leaves the page for the record list. "
              "<b>J</b> on the last record offers the next page "
-             "(J again opens it). <b>L</b> on a page with proposals says what export does with them and asks "
-             "for L again.</p>")
+             "(J again opens it). <b>L</b> or <b>V</b> on a page with proposals says what export does with them "
+             "and asks for the same key again. In Review (F6), the keys that select or change records say that F6 "
+             "goes back to labelling.</p>")
     return f"<h3>Keyboard shortcuts</h3>{mouse}<table cellspacing=2>{''.join(rows)}</table>"
 
 

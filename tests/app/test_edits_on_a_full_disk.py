@@ -102,7 +102,7 @@ def test_a_failed_undo_leaves_the_stack_as_it_was_and_the_next_undo_takes_back_o
     assert statuses(window) == ["accepted", "accepted", "accepted", "proposed"]
     key(window, "Ctrl+Z")
     assert statuses(window) == ["accepted", "accepted", "proposed", "proposed"]  # record 3 alone, not 2 as well
-    assert said(window) == "undone on page 2: accept record"
+    assert said(window) == "undone on page 2: accept record 3"
     assert window.saved_label.text().startswith("saved ")
 
 

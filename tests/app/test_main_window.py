@@ -296,9 +296,9 @@ def test_shift_g_selects_a_proposed_list_whole_and_one_r_rejects_it(qtbot, windo
     assert window.statusBar().currentMessage() == "rejected 4 records (1 already rejected); no proposal left on page 2"
     assert window.record_panel.selected_ids() == []
     key(window, "Ctrl+Z")
-    assert window.statusBar().currentMessage() == "undone on page 2: reject record ×4"
+    assert window.statusBar().currentMessage() == "undone on page 2: reject record ×4 (records 1, 3, 4, 5)"
     key(window, "Ctrl+Shift+Z")
-    assert window.statusBar().currentMessage() == "redone on page 2: reject record ×4"
+    assert window.statusBar().currentMessage() == "redone on page 2: reject record ×4 (records 1, 3, 4, 5)"
 
 
 def test_ctrl_a_on_the_page_selects_its_records_not_its_text(qtbot, window):
