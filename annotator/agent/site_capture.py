@@ -56,9 +56,18 @@ names the requests still pending (also in its meta.json's `warnings`). Otherwise
 document cut short) it fails, and its renderer is ended, as it is whenever a page's capture runs out of time: a
 script that loops holds it for good, and the next page would load in it.
 
+A page too large to capture fails as soon as that shows, its renderer ended, rather than take gigabytes until its
+--timeout (Chromium keeps all of a document it is given): a document of it (its own, a frame's) of more than
+`MAX_PAGE_MIB`, by its Content-Length (the browser's Network event, as its answer comes) or by what it has brought
+(decoded: a page sent without a length, a compressed one); and, where the system says it (Linux), a renderer past
+`MAX_RENDERER_MIB` of memory while the page loads: a renderer swamped by what it is sent tells its Network events
+seconds late, the byte count with them.
+
 The page's scripts run, but within online_guards.py's limits: their dialogs never wait (alert ignored, confirm
-and prompt answered Cancel), no service worker registers, and no request sends data (a form posted by a script
-is refused before it is sent, and the page stays as served). A captured page's warnings say what was kept from it.
+and prompt answered Cancel), no service worker registers, no request sends data, no WebSocket, WebRTC or
+WebTransport connection is made (WebRTC's and WebTransport's constructors are refused in every document, a
+frame's first, empty one too: DevTools runs that script there), and a form posted by a script is not submitted
+(the page stays whole, as served). A captured page's warnings say what was kept from it.
 
 A page of more than `MAX_TREE_ELEMENTS` elements (its frames' included) keeps no tree: asking Chromium for it
 takes longer than the rest of the capture and gives hundreds of megabytes no agent reads (a 30 MB page: 450,000
@@ -71,7 +80,10 @@ Every main-frame navigation (each redirect's hop, a script's or meta refresh's n
 `refuse_redirect` before it is followed (the page's `navigationRequested`: Chromium holds a redirect until it is
 answered; a request interceptor would be asked only while the redirect's request is already being sent): a URL
 the capture's rules refuse (another host under --same-host, ...) is never requested, and the page is reported
-as a redirect refused (`PageFailed(..., redirected_to=URL)`), never as loaded.
+as a redirect refused (`PageFailed(..., redirected_to=URL)`), never as loaded. A redirect to another scheme is
+never put to it: Chromium refuses a file: one (net::ERR_UNSAFE_REDIRECT) and cannot load an ftp: one
+(net::ERR_ABORTED) first; such a page is reported as the rules refuse its target all the same (the crawl's "not a
+web address (file:)"), found in the Network events (`_redirected_off_the_web`), not as a page that failed.
 
 Progress lines go to stderr as `recordlens: [done/total] text`. Ctrl+C and SIGTERM (the app's Cancel too) stop
 the capture at once, as they stop any command (`DeferredInterruption`): the page being captured is dropped, never
@@ -91,14 +103,16 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urldefrag, urlsplit, urlunsplit
+from urllib.parse import urldefrag, urljoin, urlsplit, urlunsplit
 
 from PySide6.QtCore import QProcess, Signal
 
 from ...core.agent import (
     CAPTURE_SOME_FAILED,
+    MAX_PAGE_MIB,
     PAGE_TIMEOUT_S,
     CaptureError,
     CaptureInterrupted,
@@ -137,6 +151,8 @@ MAX_CLIENT_HOPS = 5  # navigations a page's script or meta refresh starts (as it
 LOOP_REQUESTS = 2  # times a page's chain (redirects, meta refreshes, scripts) may request one URL: more is a loop
                    # (twice: a check page sends the page back once), and so is taking one step of it again
 MAX_SCREENSHOT_HEIGHT = 16384  # Chromium's texture limit; longer pages are cut there (the meta says the size)
+MAX_RENDERER_MIB = 2048.0  # the memory the page's renderer may take while it loads (where the system says it)
+_MIB = 1024 * 1024
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
 
 _LINKS_JS = """(() => {
@@ -193,12 +209,17 @@ class ChromiumRenderer(OnlinePage):
     Needs the QApplication made by `run_capture` (remote debugging on, online flags)."""
 
     def __init__(self, port: int, *, viewport: tuple[int, int] = DEFAULT_VIEWPORT, scripts: bool = True,
-                 timeout_s: float = DEFAULT_TIMEOUT_S, cancelled: Callable[[], bool] = lambda: False) -> None:
+                 timeout_s: float = DEFAULT_TIMEOUT_S, cancelled: Callable[[], bool] = lambda: False,
+                 max_page_mib: float | None = None) -> None:
         from PySide6.QtCore import QUrl
+
+        from ..qt.online_guards import REFUSE_SENDING_JS
 
         self.viewport = viewport
         self.scripts = scripts
         self.timeout_s = timeout_s
+        self.max_page_mib = max_page_mib or MAX_PAGE_MIB
+        self._sizes = _DocumentSizes()
         self._load_deadline = 0.0  # time.monotonic() by which this page's load ends (its --timeout)
         self.cancelled = cancelled
         self._downloads: list[tuple[str, str]] = []  # (URL, MIME type) of the downloads asked for this page
@@ -217,6 +238,9 @@ class ChromiumRenderer(OnlinePage):
         self.devtools = DevToolsSession.for_page(port, marker, cancelled=cancelled)
         self.devtools.call("Network.enable")
         self.devtools.call("Page.enable")
+        # Qt runs it in each document as it is made, but not in a frame's first, empty one, which the page's script
+        # can reach at once (an iframe appended, and its RTCPeerConnection taken): DevTools runs it there too.
+        self.devtools.call("Page.addScriptToEvaluateOnNewDocument", {"source": REFUSE_SENDING_JS})
         self.frame_id = str(self.devtools.call("Page.getFrameTree")["frameTree"]["frame"]["id"])
         self.engine = engine_version()
 
@@ -262,6 +286,7 @@ class ChromiumRenderer(OnlinePage):
         self._deadline = self._load_deadline + CAPTURE_MARGIN_S
         self.forget_guarded()
         self.devtools.events.clear()
+        self._sizes = _DocumentSizes()
         self.devtools.results.clear()  # late answers to the calls of a page that took too long
         self.guard.watch(url, refuse_redirect, on_leave=self._on_leave, loaded=lambda: self._finished is not None,
                          shown=self._shown_entry)
@@ -364,11 +389,15 @@ class ChromiumRenderer(OnlinePage):
         so that the page is kept as it was then (`_cut_short`)."""
         time_left = max(0.05, self._load_deadline - time.monotonic())
         loaded = self._wait_for_load(lambda: self._finished is not None or bool(self._download_of(url))
-                                     or self.guard.halted, time_left)
+                                     or self.guard.halted or bool(self._too_large()), time_left)
         if self.guard.halted:
             if self._finished is None:
                 self._stop()
             raise self._halted()
+        if too_large := self._too_large():
+            self._end_renderer()  # (what it holds of the page goes with it; the next page loads in a new one)
+            self._stop()
+            raise PageFailed(too_large, unreachable=False)
         pending = [] if loaded else self._cut_short()
         if self._login_asked:
             raise PageFailed(LOGIN_NEEDED)
@@ -391,6 +420,10 @@ class ChromiumRenderer(OnlinePage):
         if download:
             raise PageFailed(f"not an HTML page (the server sent {download} to download)")
         retry_after = self._retry_after(status) if status is not None else None
+        if failure and self.guard.check is not None and (elsewhere := self._redirected_off_the_web()):
+            # Chromium refuses a redirect to file: (ERR_UNSAFE_REDIRECT) and cannot load ftp: (ERR_ABORTED) before
+            # the guard is asked: the page is skipped for it with the rules' reason, as the guard's refusal would be
+            raise PageFailed(self.guard.check(elsewhere) or failure, redirected_to=elsewhere)
         if failure:  # (an error status with no body fails as ERR_HTTP_RESPONSE_CODE_FAILURE)
             raise PageFailed(failure, at=failed_at if not _same_url(failed_at, [url]) else "", retry_after=retry_after)
         if status is not None and status >= 400:
@@ -441,6 +474,45 @@ class ChromiumRenderer(OnlinePage):
                 headers = dict(params.get("response", {}).get("headers") or {})
         value = next((str(v) for k, v in headers.items() if k.lower() == "retry-after"), "").strip()
         return _seconds_from(value)
+
+    def _redirected_off_the_web(self) -> str:
+        """The address off http(s) a redirect of the page's document led to ("" when none did): the hop Chromium
+        made to it (ftp:), or the Location of one it refused to make (file:), from the Network events."""
+        documents = {e["params"].get("requestId"): str(e["params"].get("request", {}).get("url") or "")
+                     for e in self._documents()}
+        for event in self.devtools.events:
+            params = event.get("params", {})
+            if params.get("requestId") not in documents:
+                continue
+            target = ""
+            if event.get("method") == "Network.requestWillBeSent" and params.get("redirectResponse"):
+                target = str(params.get("request", {}).get("url") or "")
+            elif event.get("method") == "Network.responseReceivedExtraInfo" and \
+                    300 <= int(params.get("statusCode") or 0) < 400:
+                location = _header(params.get("headers"), "location")
+                target = urljoin(documents[params["requestId"]], location) if location else ""
+            if target and urlsplit(target).scheme.lower() not in ("http", "https"):
+                return target
+        return ""
+
+    def _too_large(self) -> str:
+        """Why the page loading is too large to capture, "" while it is not: a document of it (its own, a frame's)
+        larger than `max_page_mib`, by its Content-Length (at once) or by what it has brought (decoded: a page sent
+        without a length, or compressed); or its renderer past MAX_RENDERER_MIB of memory (a page whose size the
+        renderer, busy with it, tells too late: its events come seconds behind what it took in)."""
+        self._sizes.read(self.devtools.events)
+        largest = self._sizes.largest()
+        if largest is not None and largest.size > self.max_page_mib * _MIB:
+            what = "its document" if largest.frame in (None, self.frame_id) else f"its frame {largest.url}"
+            came = (f"is {_mib(largest.declared)} (its Content-Length)" if largest.declared >= largest.received
+                    else f"had brought {_mib(largest.received)}")
+            return (f"it is too large to capture: {what} {came}, more than {_mib(self.max_page_mib * _MIB)}, the "
+                    "most a page may be; nothing of it is kept")
+        memory = _resident_bytes(self.page.renderProcessPid())
+        if memory > MAX_RENDERER_MIB * _MIB:
+            return (f"it is too large to capture: its renderer took more than {_mib(MAX_RENDERER_MIB * _MIB)} of "
+                    "memory while it loaded, the most a page may take; nothing of it is kept")
+        return ""
 
     def _unfinished(self) -> PageFailed:
         """The failure of a page whose load did not finish in its time and cannot be kept as it is (`_cut_short`),
@@ -918,6 +990,74 @@ def _screenshot_cut(page_height: int, height: int) -> str:
             "are of the whole page")
 
 
+@dataclass
+class _Document:
+    """A document request of the page (its own or a frame's): its URL and frame, the size its server says it is (its
+    Content-Length, 0: unsaid) and what it has brought so far (decoded)."""
+
+    url: str = ""
+    frame: str | None = None
+    declared: int = 0
+    received: int = 0
+
+    @property
+    def size(self) -> int:
+        return max(self.declared, self.received)
+
+
+class _DocumentSizes:
+    """How large each document request of a page is, from the Network events: `read(events)` reads those it has not
+    read yet (the list only grows while a page loads), so that it is cheap at every turn of a wait."""
+
+    def __init__(self) -> None:
+        self._read = 0
+        self._requests: dict[str, _Document] = {}  # request id -> what is known of it (a document's or not, yet)
+        self._documents: set[str] = set()
+
+    def read(self, events: list[dict[str, Any]]) -> None:
+        for event in events[self._read:]:
+            method, params = event.get("method"), event.get("params", {})
+            if method not in _SIZE_EVENTS:
+                continue
+            request = self._requests.setdefault(str(params.get("requestId")), _Document())
+            if method == "Network.requestWillBeSent" and params.get("type") == "Document":
+                self._documents.add(str(params.get("requestId")))
+                request.url, request.frame = str(params.get("request", {}).get("url") or ""), params.get("frameId")
+            elif method == "Network.responseReceivedExtraInfo":  # (from the browser: it comes before the body)
+                length = _header(params.get("headers"), "content-length")
+                request.declared = int(length) if length.isdigit() else 0
+            elif method == "Network.dataReceived":
+                request.received += int(params.get("dataLength") or 0)
+        self._read = len(events)
+
+    def largest(self) -> _Document | None:
+        documents = [self._requests[r] for r in self._documents]
+        return max(documents, key=lambda d: d.size) if documents else None
+
+
+_SIZE_EVENTS = ("Network.requestWillBeSent", "Network.responseReceivedExtraInfo", "Network.dataReceived")
+
+
+def _header(headers: object, name: str) -> str:
+    """The value of the header `name` (any case) in a Network event's headers, "" when it has none."""
+    found = (str(v) for k, v in (headers.items() if isinstance(headers, dict) else ()) if k.lower() == name)
+    return next(found, "").strip()
+
+
+def _mib(size: float) -> str:
+    """"2,048 MiB", "1.5 MiB": a size as a message says it."""
+    return f"{size / _MIB:,.0f} MiB" if size >= 10 * _MIB else f"{size / _MIB:.3g} MiB"
+
+
+def _resident_bytes(pid: int) -> int:
+    """The memory process `pid` holds (resident); 0 where the system does not say (not Linux) or it is gone."""
+    try:
+        with open(f"/proc/{pid}/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 0
+
+
 def _requests_said(urls: list[str]) -> str:
     """"2 request(s) (A; B)": the requests a page was still waiting for, the first few named."""
     return f"{len(urls)} request(s) ({named_and_more(urls, 3, sep='; ')})"
@@ -1047,22 +1187,24 @@ def _quiet_stderr() -> Iterator[None]:
 def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
                 viewport: tuple[int, int] = DEFAULT_VIEWPORT, scripts: bool = True,
                 timeout_s: float = DEFAULT_TIMEOUT_S,
-                progress: Callable[[int, int, str], None] | None = None, refresh: bool = False) -> CaptureSummary:
+                progress: Callable[[int, int, str], None] | None = None, refresh: bool = False,
+                max_page_mib: float | None = None) -> CaptureSummary:
     """Capture in this process, which must not have a QApplication yet: its Chromium is set up online (the
     app's flags minus the offline proxy) with DevTools on a loopback port. `refresh`: capture every page again
-    (core's `capture_site`)."""
+    (core's `capture_site`); `max_page_mib`: how large a page's document may be (None: MAX_PAGE_MIB)."""
     from PySide6.QtWidgets import QApplication
 
     if QApplication.instance() is not None:
         raise CaptureError("capturing needs a process of its own (the app's Chromium is offline)")
     with _quiet_stderr():
         return _run_online(roots, folder, rules, viewport=viewport, scripts=scripts, timeout_s=timeout_s,
-                           progress=progress, refresh=refresh)
+                           progress=progress, refresh=refresh, max_page_mib=max_page_mib)
 
 
 def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, viewport: tuple[int, int],
                 scripts: bool, timeout_s: float,
-                progress: Callable[[int, int, str], None] | None, refresh: bool) -> CaptureSummary:
+                progress: Callable[[int, int, str], None] | None, refresh: bool,
+                max_page_mib: float | None = None) -> CaptureSummary:
     from PySide6.QtWidgets import QApplication
 
     flags = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
@@ -1083,7 +1225,7 @@ def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, vi
         interruption.check()
         try:
             renderer = ChromiumRenderer(port, viewport=viewport, scripts=scripts, timeout_s=timeout_s,
-                                        cancelled=interruption.check)
+                                        cancelled=interruption.check, max_page_mib=max_page_mib)
         except DevToolsError as error:
             raise CaptureError(f"Chromium's DevTools could not be reached in this process: {error}") from None
         try:

@@ -16,8 +16,8 @@ Page scripts run, by default: many sites build their content with scripts, and a
 rendered when it is saved (half a second after the load), so saving what a reader saw needs them. Chromium's
 MHTML writer leaves the <script> elements out, and the site browser serves pages with scripts off, so nothing
 of them runs again. `--no-scripts` saves what the HTML alone renders. The scripts run within online_guards.py's
-limits (their dialogs never wait, no service worker registers, nothing is POSTed), and the result says what was
-kept from them.
+limits (their dialogs never wait, no service worker registers, nothing is POSTed nor sent over a WebSocket, WebRTC
+or WebTransport), and the result says what was kept from them.
 
 Progress and errors go to stderr as lines starting with `recordlens: ` (`recordlens: error: ...` for the one
 that ends the process with code 2); the result goes to stdout, a sentence or (with `--json`) one JSON object.
@@ -76,6 +76,10 @@ VIEWPORT = (1280, 900)
 # The flags that make the app offline (qt_env's closed-port proxy); everything else of qt_env's is kept.
 OFFLINE_FLAGS = tuple(f for f in qt_env.chromium_flags("").split() if f.startswith("--proxy-"))
 KEEP_HIDDEN = "keep_hidden.js"  # resources/js: run in every frame just before Chromium's MHTML writer
+# What no request interceptor sees: WebRTC's UDP (STUN and TURN requests to any host and port a page names, its
+# connectivity checks). Sent only through a proxy, and there is none: no UDP at all (online_guards.py refuses the
+# page's RTCPeerConnection itself, which TURN over TCP would need).
+ONLINE_FLAGS = ("--force-webrtc-ip-handling-policy=disable_non_proxied_udp",)
 # Chromium's network errors a reader should recognise, by its name for them.
 _NETWORK_ERRORS = {
     "ERR_CONNECTION_REFUSED": "the connection was refused, nothing listens there",
@@ -121,9 +125,11 @@ class SavedPage:
 
 
 def chromium_flags(existing: str) -> str:
-    """The app's Chromium flags without the offline proxy: this process must reach the page's server."""
-    flags = qt_env.chromium_flags(existing).split()
-    return " ".join(f for f in flags if f not in OFFLINE_FLAGS)
+    """The app's Chromium flags without the offline proxy (this process must reach the page's server), and with
+    `ONLINE_FLAGS` in place of any flag of theirs already given."""
+    names = {flag.split("=", 1)[0] for flag in ONLINE_FLAGS}
+    flags = [f for f in qt_env.chromium_flags(existing).split() if f.split("=", 1)[0] not in names]
+    return " ".join([*(f for f in flags if f not in OFFLINE_FLAGS), *ONLINE_FLAGS])
 
 
 def check_url(url: str) -> str:

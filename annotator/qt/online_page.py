@@ -22,8 +22,9 @@ class OnlinePage:
 
     `scripts` turns the page's scripts on or off; windows, plugins, the PDF viewer, page icons, autoplay and
     every permission are refused, and so is what online_guards.py keeps a page from doing: its dialogs never
-    wait (`dialogs` says each), no service worker registers and no request sends data (`blocked_requests` lists
-    each); `guarded_notes` says them. While a load runs, `_finished` is None, then loadFinished's ok; `_download`
+    wait (`dialogs` says each), no service worker registers, no request sends data, no WebSocket, WebRTC or
+    WebTransport connection is made and no form its script posts is submitted (`blocked_requests` lists each);
+    `guarded_notes` says them. While a load runs, `_finished` is None, then loadFinished's ok; `_download`
     is the MIME type of a response Chromium wanted to download instead of showing (the download is cancelled),
     "" otherwise. `_wait` raises `error("cancelled")` as soon as `cancelled()` is true."""
 
@@ -33,7 +34,7 @@ class OnlinePage:
         from PySide6.QtWebEngineCore import QWebEngineProfile, QWebEngineSettings
         from PySide6.QtWebEngineWidgets import QWebEngineView
 
-        from .online_guards import QuietPage, SendNothing
+        from .online_guards import QuietPage, SendNothing, refuse_sending
 
         self._cancelled = cancelled
         self._error = error
@@ -46,7 +47,8 @@ class OnlinePage:
         # (Qt keeps a raw pointer to it as long as the profile lives); held here for what it blocked
         self.guards = SendNothing(self.profile)
         self.profile.setUrlRequestInterceptor(self.guards)
-        self.page = QuietPage(self.profile)
+        self.page = QuietPage(self.profile, self.guards.blocked)
+        refuse_sending(self.page)
         attribute = QWebEngineSettings.WebAttribute
         settings = self.page.settings()
         for name, value in (("JavascriptEnabled", scripts), ("JavascriptCanOpenWindows", False),
@@ -74,18 +76,21 @@ class OnlinePage:
 
     @property
     def blocked_requests(self) -> list[tuple[str, str]]:
-        """The requests blocked since `forget_guarded`, as (what, URL): ("POST", ...), ("service worker", ...)."""
+        """What was blocked since `forget_guarded`, as (what, URL): ("POST", ...), ("WebSocket", "ws://..."),
+        ("WebRTC", its servers), ("WebTransport", ...), ("form", where a form its script posted would go),
+        ("service worker", ...)."""
         return self.guards.blocked
 
     def guarded_notes(self) -> list[str]:
         """What the guards did since `forget_guarded`, a sentence per kind ([] when nothing): for a warning."""
-        from .online_guards import SERVICE_WORKER
+        from .online_guards import FORM, SERVICE_WORKER
 
         def listed(items: list[str]) -> str:  # a page asking again for the same is said once
             return named_and_more(list(dict.fromkeys(items)), _LISTED, sep="; ")
 
         workers = [url for what, url in self.blocked_requests if what == SERVICE_WORKER]
-        sends = [f"{what} {url}" for what, url in self.blocked_requests if what != SERVICE_WORKER]
+        sends = [f"a form submission (POST {url})" if what == FORM else f"{what} {url}"
+                 for what, url in self.blocked_requests if what != SERVICE_WORKER]
         notes = []
         if self.dialogs:
             notes.append(f"its scripts' dialogs were answered without showing them: {listed(self.dialogs)}")
@@ -102,12 +107,15 @@ class OnlinePage:
         self.forms_refused = 0
 
     def _on_navigation_requested(self, request) -> None:  # noqa: ANN001 - QWebEngineNavigationRequest
-        # A form posted (by the page's script: nothing here clicks) is refused before its request is made, so
-        # the page stays; Qt before 6.8 cannot tell, and SendNothing blocks the request instead.
+        # A form posted (by the page's script: nothing here clicks) that REFUSE_SENDING_JS did not stop (a frame's
+        # original submit called) is refused before its request is made; Qt before 6.8 cannot tell, and SendNothing
+        # blocks the request instead. The navigation began all the same, which ended the page's parsing there.
+        from .online_guards import FORM
+
         if getattr(request, "hasFormData", lambda: False)():
             request.reject()
             self.forms_refused += 1
-            self.guards.blocked.append(("POST", request.url().toString()))
+            self.guards.blocked.append((FORM, request.url().toString()))
             return
         self._on_navigation(request)
 

@@ -31,6 +31,7 @@ from .candidates import (
 from .capture import (
     CAPTURE_SOME_FAILED,
     CAPTURE_VIEWPORT,
+    MAX_PAGE_MIB,
     PAGE_TIMEOUT_S,
     CaptureError,
     CaptureInterrupted,
@@ -65,7 +66,7 @@ from .text_browser import INERT_SCHEMES
 
 __all__ = [
     "ACTIONS", "ANSWER_KINDS", "CAPTURE_SOME_FAILED", "CAPTURE_VIEWPORT", "CUT_STOPS", "INDEX_FILE", "INERT_SCHEMES",
-    "NORMALISE_RULES", "NOT_IN_SNAPSHOT_TITLE", "PAGE_TIMEOUT_S", "SCROLL_DIRECTIONS", "STATUSES",
+    "NORMALISE_RULES", "NOT_IN_SNAPSHOT_TITLE", "PAGE_TIMEOUT_S", "MAX_PAGE_MIB", "SCROLL_DIRECTIONS", "STATUSES",
     "STATUS_LABELS", "ActionParseError", "Browser", "Candidate", "CaptureError", "CaptureInterrupted", "CaptureRules",
     "CaptureSummary",
     "ModelCall", "NotATextFieldError", "Observation", "PageFailed", "RedirectCheck", "Reference", "ReferenceChoice",

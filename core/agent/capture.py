@@ -5,7 +5,8 @@ annotator/agent/site_capture.py) loads each page and hands back what it rendered
 except for robots.txt, which it fetches itself (stdlib HTTP) so that the rule is applied before a page loads.
 
 Rules, in the order they are checked for a discovered URL (the first that refuses it says why it was skipped):
-  - http(s) only, the fragment dropped; compared after `normalise_url`, so each page is visited once;
+  - http(s) only, the fragment dropped; compared after `normalise_url`, so each page is visited once (a link to
+    another scheme is not followed; a redirect to one, file: or ftp:, is skipped with its scheme said: `off_the_web`);
   - `same_host` (default on): the host (and port) of one of the roots;
   - `include`: when given, the URL must match one of the regular expressions (re.search); the roots need not;
   - `exclude`: the URL must match none;
@@ -70,11 +71,10 @@ from ..output_paths import writable_folder
 from ..wording import listed
 from . import axtree
 from .page_twins import PageCopy, link_key, page_shape, same_page
-from .robots import ROBOTS_TIMEOUT_S, Robots, RobotsCancelled, origin_of
+from .robots import ROBOTS_TIMEOUT_S, WEB_SCHEMES, Robots, RobotsCancelled, origin_of, same_site
 from .site_files import SAVED_SUFFIX, free_site_file_name, site_file_name
 from .sites import (
     CAPTURE_STATE_FILE,
-    DEFAULT_PORTS,
     INDEX_FILE,
     SET_ASIDE_FOLDER,
     SiteError,
@@ -97,6 +97,7 @@ CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
 # How long a page may take to load, by default, wherever one is loaded from the web (`site capture`, its dialog,
 # the site browser's save of one page).
 PAGE_TIMEOUT_S = 60.0
+MAX_PAGE_MIB = 50.0  # how large a page's document (or a frame's) may be, decoded: a larger one fails at once
 CAPTURE_SOME_FAILED = 1  # `site capture`'s exit status when a page failed (its summary is printed all the same)
 # ... when it leaves no site (no page saved, the folder's pages gone, or no index built over the pages saved): an
 # error, said why
@@ -283,10 +284,20 @@ def page_stem(url: str) -> str:
 # -- the crawl ----------------------------------------------------------------------------------------------------
 
 
+def off_the_web(url: str) -> str:
+    """Why `url` is not captured for its scheme, "" for an http(s) one: a capture loads web pages only. Said of a
+    redirect to a file: or ftp: address (Chromium refuses the one and cannot load the other); a link to one is
+    not followed, nor said."""
+    scheme = urlsplit(url).scheme.lower()
+    if scheme in WEB_SCHEMES:
+        return ""
+    return f"not a web address ({scheme or 'no scheme'}:), which a capture does not load (http and https only)"
+
+
 def check_root(url: str) -> str:
     url = urldefrag(url.strip())[0]
     parts = urlsplit(url)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+    if parts.scheme.lower() not in WEB_SCHEMES or not parts.hostname:
         raise CaptureError(f"{url!r} is not a web address: a capture starts from http:// or https:// pages")
     return url
 
@@ -356,20 +367,6 @@ class _State:
         since, queued some: those are seen now) and that the rules would follow, each once."""
         self.beyond = {key: link for key, link in self.beyond.items() if key not in self.seen}
         return sum(1 for link in self.beyond.values() if follows(link))
-
-
-def same_site(url: str, other: str) -> bool:
-    """Whether two URLs' hosts are one site: on the same port, the same host name, one a subdomain of the other, or
-    the same once a leading "www." is dropped. Sibling subdomains are not (two customers of one hosting service),
-    nor are two ports of one host (two servers, as a browser's origin has it: 127.0.0.1:8000 and :8001 are two
-    sites, as a link between them is "another host"); each scheme's own port is one (http://site to https://www.)."""
-    def host(u: str) -> tuple[str, int | None]:
-        parts = urlsplit(u.strip())  # its hostname is lower-cased, an IPv6 address's without its brackets
-        port = parts.port  # a port that is not a number raises ValueError: no valid address
-        port = None if port == DEFAULT_PORTS.get(parts.scheme.lower()) else port  # the scheme's own: no port
-        return (parts.hostname or "").rstrip(".").removeprefix("www."), port
-    (a, port), (b, other_port) = host(url), host(other)
-    return bool(a) and port == other_port and (a == b or a.endswith("." + b) or b.endswith("." + a))
 
 
 def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, rules: CaptureRules | None = None,
@@ -527,6 +524,8 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
         among those); a redirect's hop on the way is checked with `kept` False, and not `cancellable` (a Ctrl+C
         raised in the renderer's check would be lost). `fetch` False: no robots.txt is fetched to answer."""
         parts = urlsplit(url)
+        if off_web := off_the_web(url):  # (a redirect's target: the links queued are http(s))
+            return off_web
         if (parts.username is not None or parts.password is not None) and not on_hosts(url):
             return "its address holds a login (user:password@), which the capture does not send"
         if rules.same_host and not host_checked and not on_hosts(url):
@@ -557,6 +556,8 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
     def refuse_redirect(url: str, depth: int) -> RedirectCheck:
         """The check a renderer makes before following a redirect of `url`: never a request the rules refuse."""
         def check(target: str) -> str | None:
+            if off_web := off_the_web(target):
+                return off_web
             try:
                 if normalise_url(target) == normalise_url(url):
                     return None
@@ -1089,7 +1090,7 @@ def _unseen(links: Iterable[str], state: _State) -> dict[str, str]:
     for link in links:
         try:  # a link that is no URL ("http://[x/", which a browser gives as written) is not followed
             link = urldefrag(link.strip())[0]
-            if urlsplit(link).scheme.lower() not in ("http", "https"):
+            if off_the_web(link):
                 continue
             key = normalise_url(link)
         except ValueError:

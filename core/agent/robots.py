@@ -13,6 +13,13 @@ What the fetch of robots.txt answers decides the rest (RFC 9309 §2.3.1):
     is disallowed: a server that is failing or overloaded is not crawled at full speed. Each page of that host
     then fails (it is tried again when the capture runs again), with that reason and how to go on; and a note
     says it once per host.
+  - 3xx: followed (§2.3.1.2: at least five in a row), but only over http(s) and within the site (`same_site`:
+    http→https, `www.`, a subdomain), as the capture's own redirects are: a robots.txt is never fetched from another
+    host, port or scheme (an ftp:// or file:// address would be reached by other means than HTTP, and another
+    port is another server). One that leads elsewhere is not followed, and read as one that cannot be fetched
+    (everything disallowed, said with where it led: --ignore-robots captures the site all the same); more than
+    `MAX_REDIRECTS` in a row, or a redirect with no address, is read as no robots.txt there (§2.3.1.2 allows it:
+    "unavailable", everything allowed), said in a note.
 `Crawl-delay` (not in RFC 9309, but widely written) is read from the same group, for the crawl to wait between
 pages (within a bound it sets).
 
@@ -28,20 +35,33 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from urllib.parse import quote, urlsplit
+from email.message import Message
+from typing import IO
+from urllib.parse import quote, urljoin, urlsplit
 
 from ..deadline_calls import DeadlinePassed, WaitCancelled, call_within
+from .sites import DEFAULT_PORTS
 
 USER_AGENT = "RecordLens"
 ROBOTS_TIMEOUT_S = 20.0   # a robots.txt fetch's bound when none is given (the capture gives its --timeout)
 MAX_ROBOTS_BYTES = 500 * 1024  # RFC 9309 §2.5: at least 500 KiB must be read; what follows is ignored
 _POLL_S = 0.05            # how often a fetch in progress checks for a Ctrl+C
+MAX_REDIRECTS = 5         # RFC 9309 §2.3.1.2: at least five followed; after more, the file may be taken as unavailable
+WEB_SCHEMES = ("http", "https")  # what a capture loads, robots.txt included
 
 Fetch = Callable[[str], tuple[int, str]]
 
 
 class RobotsCancelled(Exception):  # noqa: N818 - a stop asked for, not an error
     """The capture was cancelled while a robots.txt was being fetched."""
+
+
+class RedirectRefused(urllib.error.URLError):
+    """A robots.txt that redirects off http(s) or off its site: not followed (module notes). Its server answered."""
+
+
+class TooManyRedirects(urllib.error.URLError):
+    """A robots.txt that still redirects after MAX_REDIRECTS in a row: read as none there. Its server answered."""
 
 
 @dataclass
@@ -171,10 +191,12 @@ class Robots:
         return found.crawl_delay if isinstance(found, RobotsFile) else None
 
     def answers(self, url: str) -> bool:
-        """Whether `url`'s server answers at all now (any HTTP status of its robots.txt, fetched again): a site
-        whose pages time out but that answers is slow on those pages, not down."""
+        """Whether `url`'s server answers at all now (any HTTP status of its robots.txt, fetched again, a redirect
+        not followed too): a site whose pages time out but that answers is slow on those pages, not down."""
         try:
             self._fetched(origin_of(url) + "/robots.txt", True)
+        except (RedirectRefused, TooManyRedirects):
+            return True
         except OSError:
             return False
         return True
@@ -191,8 +213,14 @@ class Robots:
         address = origin + "/robots.txt"
         try:
             status, text = self._fetched(address, cancellable)
+        except RedirectRefused as error:
+            return self._led_elsewhere(address, str(error.reason))
+        except TooManyRedirects as error:
+            return self._unavailable(address, str(error.reason))
         except OSError as error:
             return self._unreachable(address, _said(error))
+        if 300 <= status < 400:  # a redirect with no address to go on to
+            return self._unavailable(address, f"HTTP {status} with no address to go on to")
         if 400 <= status < 500:  # none there (or forbidden): everything allowed (RFC 9309 §2.3.1.3)
             return RobotsFile()
         if status >= 500 or status < 200:
@@ -210,6 +238,22 @@ class Robots:
         except DeadlinePassed:
             raise TimeoutError(f"no answer within {self.timeout_s:g} s") from None
 
+    def _unavailable(self, address: str, why: str) -> RobotsFile:
+        """No rules for a host whose robots.txt redirects and leads to no file, as for one that is not there (4xx):
+        RFC 9309 §2.3.1.2 lets a crawler read it so. Said in a note, unlike a 4xx: the site may mean a file."""
+        self.notes.append(f"{address} leads to no robots.txt ({why}): read as none there, as RFC 9309 allows, so "
+                          "every page of its host may be loaded")
+        return RobotsFile()
+
+    def _led_elsewhere(self, address: str, why: str) -> str:
+        """The reason every page of a host whose robots.txt redirects where it is not followed is refused (said in a
+        note too): its rules are unknown, so it is read as one that cannot be fetched, and no run changes that."""
+        self.notes.append(f"{address} could not be read ({why}): no page of its host was loaded (it is read as RFC "
+                          "9309 reads a robots.txt that cannot be fetched, as disallowing everything); give "
+                          "--ignore-robots to capture them")
+        return (f"its host's robots.txt could not be read ({why}), which is read as RFC 9309 reads one that cannot "
+                "be fetched, as disallowing every page: give --ignore-robots to capture them")
+
     def _unreachable(self, address: str, why: str) -> str:
         reason = (f"its host's robots.txt could not be fetched ({why}), which RFC 9309 reads as disallowing every "
                   "page: run the same command again when it answers (these pages are tried again), or give "
@@ -221,15 +265,79 @@ class Robots:
 
 
 def fetch_text(url: str, timeout_s: float = ROBOTS_TIMEOUT_S) -> tuple[int, str]:
-    """GET `url` as RecordLens: (status, its text); an HTTP error's status with no text."""
+    """GET `url` as RecordLens over http(s) only, its redirects followed within its site (`_SiteRedirects`):
+    (status, its text); an HTTP error's status with no text. A redirect not followed raises RedirectRefused, one
+    too many TooManyRedirects."""
+    if urlsplit(url).scheme.lower() not in WEB_SCHEMES:
+        raise urllib.error.URLError(f"{url} is not an http(s) address")
     request = urllib.request.Request(url, headers={"User-Agent": USER_AGENT})
     try:
-        with urllib.request.urlopen(request, timeout=timeout_s) as response:  # noqa: S310 - http(s) only, checked
+        with _opener(url).open(request, timeout=timeout_s) as response:
             return response.status, response.read(MAX_ROBOTS_BYTES).decode("utf-8", "replace")
     except urllib.error.HTTPError as error:
         return error.code, ""
     except http.client.HTTPException as error:  # no HTTP answer (a garbled status line): as a network error
         raise OSError(f"no valid HTTP answer ({type(error).__name__})") from None
+
+
+def _opener(url: str) -> urllib.request.OpenerDirector:
+    """urllib's opener for HTTP and HTTPS alone (no ftp:, file: or data: handler, which its default opener has), its
+    redirects followed only within `url`'s site."""
+    opener = urllib.request.OpenerDirector()
+    for handler in (urllib.request.ProxyHandler(), urllib.request.UnknownHandler(), urllib.request.HTTPHandler(),
+                    urllib.request.HTTPSHandler(), urllib.request.HTTPDefaultErrorHandler(), _SiteRedirects(url),
+                    urllib.request.HTTPErrorProcessor()):
+        opener.add_handler(handler)
+    return opener
+
+
+class _SiteRedirects(urllib.request.HTTPRedirectHandler):
+    """Follows a robots.txt's redirects while they stay on http(s) of its site (`same_site`), MAX_REDIRECTS in a
+    row at most; checked before each is followed, so that no other host, port or scheme is ever reached."""
+
+    max_redirections = MAX_REDIRECTS + 1  # (urllib's own count, past ours: ours says it first)
+
+    def __init__(self, first: str) -> None:
+        super().__init__()
+        self.first = first
+        self.followed = 0
+
+    def http_error_302(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
+                       headers: Message) -> object:
+        location = headers.get("location") or headers.get("uri")
+        if location:  # (none: urllib gives the 3xx as the answer)
+            target = urljoin(req.full_url, location.strip())
+            if urlsplit(target).scheme.lower() not in WEB_SCHEMES:
+                raise RedirectRefused(f"it redirects to {target}, which is not followed: only http(s) is")
+            if not _stays_on_site(self.first, target):
+                raise RedirectRefused(f"it redirects to {target}, another site, which is not followed")
+            self.followed += 1
+            if self.followed > MAX_REDIRECTS:
+                raise TooManyRedirects(f"it redirects more than {MAX_REDIRECTS} times in a row")
+        return super().http_error_302(req, fp, code, msg, headers)
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+
+def _stays_on_site(url: str, target: str) -> bool:
+    try:
+        return same_site(url, target)
+    except ValueError:  # a port that is no number: no address to follow
+        return False
+
+
+def same_site(url: str, other: str) -> bool:
+    """Whether two URLs' hosts are one site: on the same port, the same host name, one a subdomain of the other, or
+    the same once a leading "www." is dropped. Sibling subdomains are not (two customers of one hosting service),
+    nor are two ports of one host (two servers, as a browser's origin has it: 127.0.0.1:8000 and :8001 are two
+    sites, as a link between them is "another host"); each scheme's own port is one (http://site to https://www.)."""
+    def host(u: str) -> tuple[str, int | None]:
+        parts = urlsplit(u.strip())  # its hostname is lower-cased, an IPv6 address's without its brackets
+        port = parts.port  # a port that is not a number raises ValueError: no valid address
+        port = None if port == DEFAULT_PORTS.get(parts.scheme.lower()) else port  # the scheme's own: no port
+        return (parts.hostname or "").rstrip(".").removeprefix("www."), port
+    (a, port), (b, other_port) = host(url), host(other)
+    return bool(a) and port == other_port and (a == b or a.endswith("." + b) or b.endswith("." + a))
 
 
 def _said(error: OSError) -> str:

@@ -17,6 +17,7 @@ from ..agent.capture import (
     DEFAULT_DEPTH,
     DEFAULT_MAX_PAGES,
     DEFAULT_VIEWPORT,
+    MAX_PAGE_MIB,
     PAGE_TIMEOUT_S,
     CaptureError,
     CaptureInterrupted,
@@ -68,6 +69,9 @@ def register(site_sub: argparse._SubParsersAction) -> None:
     q.add_argument("--no-scripts", action="store_true", help="do not run the pages' scripts")
     q.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_S, metavar="S",
                    help=f"per page load (default {DEFAULT_TIMEOUT_S:g})")
+    q.add_argument("--max-page-size", type=float, default=MAX_PAGE_MIB, metavar="MIB",
+                   help=f"the most a page's document (or a frame's) may be, decoded: a larger one fails at once, "
+                        f"nothing of it kept (default {MAX_PAGE_MIB:g} MiB)")
     q.add_argument("--refresh", action="store_true",
                    help="capture every page again (the site changed); the old capture is kept in DIR/removed/, or "
                         "put back when no page could be captured; a refresh that was stopped goes on where it "
@@ -94,7 +98,8 @@ def _check_numbers(args: argparse.Namespace) -> None:
         ("--depth", args.depth, args.depth >= 0, "give 0 or more"),
         ("--max-pages", args.max_pages, args.max_pages >= 1, "give 1 or more"),
         ("--delay", args.delay, args.delay >= 0, "give 0 seconds or more"),
-        ("--timeout", args.timeout, args.timeout > 0, "give more than 0 seconds")) if not ok]
+        ("--timeout", args.timeout, args.timeout > 0, "give more than 0 seconds"),
+        ("--max-page-size", args.max_page_size, args.max_page_size > 0, "give more than 0 MiB")) if not ok]
     if wrong:
         raise CaptureError("; ".join(wrong))
 
@@ -120,7 +125,7 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
     try:
         summary = capture_runner()(args.urls, args.site, rules, viewport=viewport,
                                    scripts=not args.no_scripts, timeout_s=args.timeout, progress=progress,
-                                   refresh=args.refresh)
+                                   refresh=args.refresh, max_page_mib=args.max_page_size)
     except KeyboardInterrupt as interruption:  # the pages saved so far are kept (core's crawl indexed them)
         if isinstance(interruption, CaptureInterrupted):  # what it did until then, as a stopped capture says it
             _print_summary(interruption.summary, args)

@@ -450,9 +450,10 @@ def test_the_command_names_the_option_out_of_range_refuses_a_busy_folder_and_say
     calls: list[str] = []
     monkeypatch.setattr(capture, "_RUNNERS", {"chromium": _canned_runner(calls)})
     assert main(["site", "capture", ROOT, "--site", str(tmp_path / "s"), "--max-pages", "0", "--timeout",
-                 "0"]) == 2
+                 "0", "--max-page-size", "0"]) == 2
     err = capsys.readouterr().err
-    assert "--max-pages 0: give 1 or more; --timeout 0: give more than 0 seconds" in err
+    assert ("--max-pages 0: give 1 or more; --timeout 0: give more than 0 seconds; --max-page-size 0: give more "
+            "than 0 MiB") in err
     assert "--depth" not in err and "--delay" not in err
     assert main(["site", "capture", ROOT, "--site", str(tmp_path / "s"), "--depth", "-1"]) == 2
     assert "error: --depth -1: give 0 or more\n" in capsys.readouterr().err
