@@ -999,10 +999,11 @@ class _Document:
     frame: str | None = None
     declared: int = 0
     received: int = 0
+    shown: bool = True  # False: its answer is a file Chromium downloads or plays, not a document it lays out
 
     @property
     def size(self) -> int:
-        return max(self.declared, self.received)
+        return max(self.declared, self.received) if self.shown else 0
 
 
 class _DocumentSizes:
@@ -1026,6 +1027,7 @@ class _DocumentSizes:
             elif method == "Network.responseReceivedExtraInfo":  # (from the browser: it comes before the body)
                 length = _header(params.get("headers"), "content-length")
                 request.declared = int(length) if length.isdigit() else 0
+                request.shown = _laid_out(params.get("headers"))
             elif method == "Network.dataReceived":
                 request.received += int(params.get("dataLength") or 0)
         self._read = len(events)
@@ -1036,6 +1038,17 @@ class _DocumentSizes:
 
 
 _SIZE_EVENTS = ("Network.requestWillBeSent", "Network.responseReceivedExtraInfo", "Network.dataReceived")
+
+
+def _laid_out(headers: object) -> bool:
+    """Whether a document's answer is one Chromium lays out (HTML, XML, SVG, plain text; a type unsaid is sniffed
+    as one), by its headers: not a file to download (Content-Disposition: attachment, a zip, a PDF with the viewer
+    off), nor an image or a medium it shows by itself. Only those are held to the page's size: a frame showing a
+    large file, or a link to one, is a download the capture refuses in its own words, not a page too large."""
+    if _header(headers, "content-disposition").lower().startswith("attachment"):
+        return False
+    kind = _header(headers, "content-type").split(";")[0].strip().lower()
+    return not kind or kind.startswith("text/") or kind in HTML_TYPES or kind.endswith(("/xml", "+xml"))
 
 
 def _header(headers: object, name: str) -> str:

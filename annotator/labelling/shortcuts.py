@@ -152,7 +152,8 @@ def help_html() -> str:
         keys = " or ".join(f"<b>{html.escape(k)}</b>" for k in shown_keys(s)) or f"<i>{html.escape(group)} menu</i>"
         rows.append(f"<tr><td width=140>{keys}</td><td>{html.escape(s.text)}</td></tr>")
     mouse = ("<p><b>Click</b> an element: add it to the selected record, or remove it if the record holds it; "
-             "with no record selected, start a new one. <b>Alt+click</b> reaches the page itself. "
+             "with no record selected, start a new one. <b>Alt+click</b> reaches the page itself (it opens a "
+             "<i>details</i>, say; on a link or a form's button it starts nothing: no download, no visit). "
              "Hover an element to see its XPath and text.</p>"
              "<p><b>Several records at once</b>: Ctrl+click rows of the record list to add or remove one, "
              "Shift+click for a range, Ctrl+A for all; from the keyboard, in the record list (Ctrl+3), "

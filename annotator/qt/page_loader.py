@@ -68,6 +68,7 @@ DOWNLOAD_REFUSED = "recordlens: a download was refused: "
 DOWNLOAD_GUARD = r"""
 ((refused) => {
   const XLINK = "http://www.w3.org/1999/xlink";
+  const formAction = Object.getOwnPropertyDescriptor(HTMLFormElement.prototype, "action").get;
   const addressOf = (raw, el) => { try { return new URL(raw, el.baseURI).href; } catch { return null; } };
   const isSubmit = (el) => el.form && !el.disabled &&
     (el.localName === "button" ? el.type === "submit" : el.localName === "input" && /^(submit|image)$/.test(el.type));
@@ -80,7 +81,8 @@ DOWNLOAD_GUARD = r"""
         if (raw !== null) return { el, link: true, address: addressOf(raw, el) };
       } else if (isSubmit(el)) {
         // formAction falls back to the document's address, not the form's, when the button names none.
-        return { el, link: false, address: el.hasAttribute("formaction") ? el.formAction : el.form.action };
+        // The form's action through its own getter: a control of the form named "action" shadows the property.
+        return { el, link: false, address: el.hasAttribute("formaction") ? el.formAction : formAction.call(el.form) };
       }
     }
     return null;
@@ -336,6 +338,7 @@ class OfflinePage(QObject):
         self._wait_loop: QEventLoop | None = None
         self._closed = False
         self._archive_folder: Path | None = None  # where archives made in memory are written for Chromium
+        self._archive = False  # whether the page on show is an MHTML archive (of which no request is counted)
         self.refused_navigations: list[str] = []
         self._image_of: dict[str, str] = {}  # a responsive image's addresses -> its first (see `blocked_count`)
         self._refusals_to_absorb = 0
@@ -369,6 +372,7 @@ class OfflinePage(QObject):
         self.scheme_handler.clear()
         self.scheme_handler.put(url, html.encode("utf-8", errors="surrogatepass"), HTML_CONTENT_TYPE)
         self._image_of = responsive_images(html, url)
+        self._archive = False
         self._start(url)
         return url
 
@@ -376,6 +380,7 @@ class OfflinePage(QObject):
         """Show an MHTML snapshot; its own parts load from the archive, nothing else loads."""
         url = QUrl.fromLocalFile(str(Path(path).resolve()))
         self._image_of = {}  # Chromium drops an archive's requests for what it does not hold: none is counted
+        self._archive = True
         self._start(url)
         return url
 
@@ -415,8 +420,10 @@ class OfflinePage(QObject):
         self._count_if_leaving(QUrl(address))
 
     def _count_if_leaving(self, url: QUrl) -> None:
-        """A download refused before it was asked for: counted as blocked, as its request would have been."""
-        if self.blocker.leaves_snapshot(url):
+        """A download refused before it was asked for: counted as blocked, as its request would have been (on an
+        archive, whose requests Chromium drops before the blocker sees them, none is: its parts' addresses are
+        not the blocker's to tell from others)."""
+        if not self._archive and self.blocker.leaves_snapshot(url):
             self.blocker.count(url)
 
     def _on_download_requested(self, request: QWebEngineDownloadRequest) -> None:

@@ -507,7 +507,7 @@ def holders(root: Path) -> list[str]:
     """The other processes that have the project at `root` open, or work in it, right now, as the marks they hold
     there say (`owner_files` locks: an app window's, `APP_OPEN_MARK`; a run's or an import's under way, in
     `runs.RUNNING_MARKS`; a training's of its model, `learnt_model.TRAINING_LOCK`), each as "an app window of
-    process 4242 on host (ROOT/.open-in-app)"; this process's own are not looked at. An earlier RecordLens that
+    process 4242 on host (ROOT/.open-in-app)"; this process's own are left out. An earlier RecordLens that
     kept no such mark (those before the app window's) cannot be told from none."""
     from .learnt_model import TRAINING_LOCK  # a module that opens projects: named on use
 

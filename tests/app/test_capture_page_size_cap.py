@@ -28,9 +28,13 @@ class _Huge(loopback.LoopbackHandler):
         if path == "/plain":
             self.send(200, b"<!DOCTYPE html><html><head><title>Plain</title></head><body><p>plain</p></body></html>")
             return
+        if path == "/framed":  # a page showing a large file in a frame: the file is a download, not the page
+            self.send(200, b"<!DOCTYPE html><html><head><title>Framed</title></head><body><p>framed</p>"
+                           b'<iframe src="/big.zip"></iframe></body></html>')
+            return
         self.send_response(200)
-        self.send_header("Content-Type", "text/html")
-        if path == "/declared":
+        self.send_header("Content-Type", "application/zip" if path == "/big.zip" else "text/html")
+        if path in ("/declared", "/big.zip"):
             self.send_header("Content-Length", str(2 << 30))
         self.end_headers()
         self.close_connection = True  # (the page without a length ends when its connection does)
@@ -60,3 +64,16 @@ def test_a_page_larger_than_the_cap_fails_at_once_by_its_size(tmp_path) -> None:
     assert failed[base + "/endless"].endswith(" MiB, more than 4 MiB, the most a page may be; nothing of it is kept")
     assert [urlsplit(u).path for u in summary["saved"]] == ["/plain"], summary
     assert took < 60, took  # neither waited for its --timeout
+
+
+def test_a_large_file_in_a_frame_or_behind_a_link_is_a_download_not_a_page_too_large(tmp_path) -> None:
+    with loopback.serve(_Huge) as server:
+        base = base_url(server)
+        done = subprocess.run(capture_argv(base + "/framed", base + "/big.zip", "--site", str(tmp_path / "site"),
+                                           "--json", "--depth", "0", "--ignore-robots", "--timeout", "60",
+                                           "--max-page-size", "4"),
+                              capture_output=True, text=True, timeout=400)
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    failed = dict(summary["failed"])
+    assert [urlsplit(u).path for u in summary["saved"]] == ["/framed"], summary
+    assert failed[base + "/big.zip"] == "not an HTML page (the server sent application/zip to download)", summary

@@ -186,3 +186,23 @@ def test_the_site_browser_starts_no_download(qtbot, browser: SiteBrowser, secret
     assert f"{secrets.as_uri()}/secret.txt" in browser.blocked_urls
     assert not any("report" in url for url in browser.blocked_urls), browser.blocked_urls
     assert browser.url == SITE_URL and browser.in_site
+
+
+def test_an_archive_counts_no_refused_download_and_a_shadowed_action_is_read_as_the_form_says(
+        qtbot, page_view: PageView, tmp_path: Path, secrets: Path) -> None:
+    # An MHTML page: Chromium drops its requests before the blocker sees them, so it counts none (README), an
+    # Alt+click on a link of its own included; the click is still refused.
+    archive = tmp_path / "page.mhtml"
+    write_mhtml(archive, """<!DOCTYPE html><html><head><meta charset="utf-8"><title>top</title></head><body>
+<p style="font-size:28px"><a id="top" href="#top">to the top</a></p></body></html>""", url=SITE_URL)
+    page_view.open(archive)
+    assert page_view.wait_until_loaded()
+    page_view.set_annotating(True)
+    click(qtbot, page_view.view, page_view.offline, "#top", Qt.KeyboardModifier.AltModifier, counted=False)
+    assert page_view.offline.blocked_urls == []
+    # A form whose control is named "action" shadows the form's property: the address counted is the form's own.
+    opened_page(qtbot, page_view, tmp_path, f"""<!DOCTYPE html><html><body>
+<form action="{secrets.as_uri()}/secret.txt"><input name="action" value="1">
+  <button id="send" style="font-size:28px">send</button></form></body></html>""")
+    click(qtbot, page_view.view, page_view.offline, "#send", Qt.KeyboardModifier.AltModifier, counted=True)
+    assert page_view.offline.blocked_urls == [f"{secrets.as_uri()}/secret.txt"]
