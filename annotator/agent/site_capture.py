@@ -123,6 +123,7 @@ from ...core.agent import (
     RenderedPage,
     capture_site,
     normalise_url,
+    off_the_web,
 )
 from ...core.agent import CAPTURE_VIEWPORT as DEFAULT_VIEWPORT
 from ...core.interruption import Terminated
@@ -472,8 +473,7 @@ class ChromiumRenderer(OnlinePage):
             params = event.get("params", {})
             if event.get("method") == "Network.responseReceived" and params.get("requestId") in documents:
                 headers = dict(params.get("response", {}).get("headers") or {})
-        value = next((str(v) for k, v in headers.items() if k.lower() == "retry-after"), "").strip()
-        return _seconds_from(value)
+        return _seconds_from(_header(headers, "retry-after"))
 
     def _redirected_off_the_web(self) -> str:
         """The address off http(s) a redirect of the page's document led to ("" when none did): the hop Chromium
@@ -491,7 +491,7 @@ class ChromiumRenderer(OnlinePage):
                     300 <= int(params.get("statusCode") or 0) < 400:
                 location = _header(params.get("headers"), "location")
                 target = urljoin(documents[params["requestId"]], location) if location else ""
-            if target and urlsplit(target).scheme.lower() not in ("http", "https"):
+            if target and off_the_web(target):
                 return target
         return ""
 

@@ -41,6 +41,7 @@ from .capture import (
     RedirectCheck,
     RenderedPage,
     capture_site,
+    off_the_web,
     register_capture_runner,
 )
 from .evaluate import latest_episodes
@@ -77,7 +78,7 @@ __all__ = [
     "build_site", "capture_site",
     "choose_references", "ends_with_answer", "existing_site_file", "find_target", "format_action", "format_axtree",
     "free_site_file", "latest_episodes",
-    "load_candidates", "load_site", "load_tasks", "loose_url", "masked_password", "normalise_url",
+    "load_candidates", "load_site", "load_tasks", "loose_url", "masked_password", "normalise_url", "off_the_web",
     "not_in_snapshot_html", "parse_action",
     "read_tree", "refuse_shipped",
     "register_browser", "register_capture_runner", "said_action", "save_candidates", "save_tasks", "shows_as_password",
