@@ -15,7 +15,10 @@ The browser keeps its own history of site URLs (the page's history only knows se
 Set-of-mark (resources/js/som.js) numbers the interactive elements in view; `observe()` returns them with a
 screenshot that shows the numbers, and `settled_png()` is that picture. Its text ends with each loaded frame's
 (`frame_texts`): set-of-mark reads the page alone, so a frame's links and fields get no number. Page events (the
-user's actions while recording, the Back key) arrive as `page_event(dict)`.
+user's actions while recording, the Back key) arrive as `page_event(dict)`. Wherever the app's scripts run, the
+main frame and every frame in it, dom_rules.js has run first: they read the page's nodes through its
+`__recordlens.dom`, since markup alone (a form's control named `parentElement`) can shadow what a node says of
+itself.
 
 "Save this page to the site" re-saves a page of the site as rendered (over its own file), without the app's own
 set-of-mark numbers (taken off the page while Chromium writes it, and any left stripped from what it wrote); a
@@ -40,6 +43,7 @@ from PySide6.QtWebEngineCore import (
     QWebEngineDownloadRequest,
     QWebEngineNavigationRequest,
     QWebEngineNewWindowRequest,
+    QWebEngineScript,
     QWebEngineSettings,
 )
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QVBoxLayout, QWidget
@@ -58,7 +62,7 @@ from ...core.page import read_snapshot, write_mhtml
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
 from ..qt.page_loader import APPLICATION_WORLD, OfflinePage, ScriptBridge, script_slot
-from ..qt.page_scripts import document_script, read_script
+from ..qt.page_scripts import DOM_RULES, document_script, read_script
 from ..qt.signals import emit
 from ..qt.widgets import button
 from .site_page import (
@@ -105,11 +109,31 @@ def _spin_until(condition: Callable[[], bool], seconds: float) -> bool:
     return True
 
 
+def _page_node_reads() -> str:
+    """dom_rules.js, for a world where it may not have run yet (a frame's): it defines `__recordlens.dom`, through
+    which the app's scripts read page nodes, and the XPath rules. Where it has run, nothing (no walk of the page)."""
+    return f"if (!(globalThis.__recordlens && globalThis.__recordlens.dom)) {{\n{read_script(DOM_RULES)}\n}}"
+
+
+def _frame_script() -> QWebEngineScript:
+    """dom_rules.js at the creation of every frame's document: keep_hidden.js, run in every frame before a save,
+    reads elements through it. It runs in the main frame too, beside `document_script`'s copy: whichever comes
+    first defines `__recordlens.dom`; then `document_script`'s defines it again, the same, or this one does nothing."""
+    script = QWebEngineScript()
+    script.setName("recordlens-site-frames")
+    script.setSourceCode(_page_node_reads())
+    script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
+    script.setWorldId(APPLICATION_WORLD)
+    script.setRunsOnSubFrames(True)
+    return script
+
+
 def _frame_text_script() -> str:
     """A frame's shown text, asked of the frame itself (a `data:` frame's document is of another origin than the
     page), by the main page's line rules (som.js pageText), as core's text browser reads a frame. The app's scripts
-    run in the main frame alone, so som.js comes along: it only defines until asked, and a frame keeps it."""
-    return f"{read_script(SOM)};\n__recordlens.som.pageText()"
+    run in the main frame alone, so som.js comes along, after dom_rules.js unless the frame has it: both only define
+    until asked, and a frame keeps them."""
+    return f"{_page_node_reads()};\n{read_script(SOM)};\n__recordlens.som.pageText()"
 
 
 def _counts(value: object) -> tuple[int, int] | None:
@@ -165,6 +189,7 @@ class SiteBrowser(QWidget):
         self.page = self.offline.page
         self.offline.expose(CHANNEL_OBJECT, _Bridge(event=self._on_page_event, framed=self._on_framed))
         self.page.scripts().insert(document_script("recordlens-site", *SCRIPTS))
+        self.page.scripts().insert(_frame_script())
         # A served page may load its archived resources from the same local scheme only with this on (Qt counts
         # custom local schemes as "local URLs"); the blocker still refuses every URL it was not told about,
         # file:// included.

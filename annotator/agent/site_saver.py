@@ -62,7 +62,7 @@ from ..qt import env as qt_env
 from ..qt.interruption import DeferredInterruption
 from ..qt.online_page import OnlinePage
 from ..qt.online_process import ERROR_PREFIX, PREFIX, OnlineProcess
-from ..qt.page_scripts import read_script
+from ..qt.page_scripts import DOM_RULES, read_script
 from ..qt.signals import emit
 from .site_page import note_page_resaved, resaved_note
 
@@ -254,7 +254,10 @@ def keep_hidden(page, wait: Callable[[Callable[[], bool], float], bool],  # noqa
     API: the main frame alone.)"""
     from PySide6.QtWebEngineCore import QWebEngineScript
 
-    code = read_script(KEEP_HIDDEN)
+    # dom_rules.js first, where no script of ours ran in the frame yet: keep_hidden.js reads the page's nodes
+    # through its `dom` (a form's control named after a property it reads shadows nothing).
+    code = (f"if (!(globalThis.__recordlens && globalThis.__recordlens.dom)) {{\n{read_script(DOM_RULES)}\n}};\n"
+            f"{read_script(KEEP_HIDDEN)}")
     world = QWebEngineScript.ScriptWorldId.ApplicationWorld
     if not hasattr(page, "mainFrame"):
         box: list[object] = []

@@ -4,9 +4,9 @@
 // XPaths and the text map. Here those nodes are skipped during the walk instead, so the page the app draws
 // overlays on stays untouched; since indices count same-tag siblings only, skipping gives the same paths.
 //
-// Defines globalThis.__recordlens.{dom, isRemoved, xpathOf, domRules} for later scripts in the same world, and
-// evaluates to JSON {"xpaths": [...], "textmap": [[key, text], ...]} (a string: Qt's conversion of JS
-// arrays and objects is lossy, a string is not).
+// Defines globalThis.__recordlens.{dom, isRemoved, xpathOf, normaliseXpath, resolve, domRules} for later scripts in
+// the same world, and evaluates to JSON {"xpaths": [...], "textmap": [[key, text], ...]} (a string: Qt's conversion
+// of JS arrays and objects is lossy, a string is not).
 (() => {
   const rl = (globalThis.__recordlens = globalThis.__recordlens || {});
 
@@ -26,16 +26,32 @@
     const f = proto[name];
     return (node, ...args) => f.apply(node, args);
   };
-  const NODE_GETTERS = ["parentNode", "parentElement", "firstChild", "nextSibling", "childNodes", "nodeType",
-    "textContent", "ownerDocument", "isConnected"];
+  // A property only some kinds of element have, each its own (an SVG element has no innerText, and its style is
+  // SVGElement's): read by the getter of the first of `protos` the node is one of, undefined on any other node, as
+  // reading the property there gives.
+  const kindGetter = (name, ...protos) => {
+    const gets = protos
+      .filter((proto) => proto && Object.getOwnPropertyDescriptor(proto, name))
+      .map((proto) => [proto, Object.getOwnPropertyDescriptor(proto, name).get]);
+    return (node) => {
+      const found = gets.find(([proto]) => proto.isPrototypeOf(node));
+      return found ? found[1].call(node) : undefined;
+    };
+  };
+  const NODE_GETTERS = ["parentNode", "parentElement", "firstChild", "lastChild", "nextSibling", "previousSibling",
+    "childNodes", "nodeType", "textContent", "ownerDocument", "isConnected"];
   const ELEMENT_GETTERS = ["tagName", "localName", "namespaceURI", "firstElementChild", "previousElementSibling",
-    "nextElementSibling", "childElementCount", "shadowRoot"];
-  const ELEMENT_METHODS = ["hasAttribute", "removeAttribute", "getBoundingClientRect", "getClientRects", "closest",
-    "querySelector", "scrollIntoView"];
+    "nextElementSibling", "childElementCount", "shadowRoot", "scrollTop", "clientHeight"];
+  const ELEMENT_METHODS = ["getAttribute", "hasAttribute", "setAttribute", "removeAttribute", "getBoundingClientRect",
+    "getClientRects", "checkVisibility", "closest", "matches", "querySelector", "querySelectorAll",
+    "getElementsByTagName", "scrollIntoView", "scrollBy"];
+  const HTML_GETTERS = ["innerText", "isContentEditable", "offsetParent"];
   rl.dom = Object.freeze(Object.fromEntries([
     ...NODE_GETTERS.map((name) => [name, getter(Node.prototype, name)]),
     ...ELEMENT_GETTERS.map((name) => [name, getter(Element.prototype, name)]),
     ...ELEMENT_METHODS.map((name) => [name, method(Element.prototype, name)]),
+    ...HTML_GETTERS.map((name) => [name, kindGetter(name, HTMLElement.prototype)]),
+    ["style", kindGetter("style", HTMLElement.prototype, SVGElement.prototype, globalThis.MathMLElement?.prototype)],
     ["contains", method(Node.prototype, "contains")],
     ["blur", method(HTMLElement.prototype, "blur")],
   ]));
@@ -68,6 +84,68 @@
       steps.push(tag.toLowerCase() + "[" + k + "]");
     }
     return "/" + steps.reverse().join("/");
+  };
+
+  // A step of an XPath: the element's tag, then its [k]. The tag is all before the step's last [k], as the core
+  // keys an element (core/page/dom.py: tag + "[k]"): HTML makes an element named "item[2]" of <item[2]>, so a
+  // tag may hold brackets.
+  const STEP = /^(.+)\[(\d+)\]$/;
+  const INDEXED = /\[\d+\]$/;
+
+  // recordlens.core.records.normalise_xpath, character for character.
+  rl.normaliseXpath = (xpath) => {
+    if (xpath.startsWith("/html[1]")) xpath = xpath.slice(8);
+    else if (xpath.startsWith("/html")) xpath = xpath.slice(5);
+    if (!xpath) return xpath;
+    return xpath
+      .split("/")
+      .map((s) => (!s || INDEXED.test(s) ? s : s + "[1]"))
+      .join("/");
+  };
+
+  // The element an XPath names under these rules (removed kinds skipped, k counted per tagName), or null: the
+  // overlay's records and the agent's targets alike. document.evaluate would count script/style/link/meta siblings
+  // and disagree with the core. `memo` (prefix -> element) makes resolving many paths of one page cheap.
+  rl.resolve = (xpath, memo) => {
+    const root = document.documentElement;
+    if (!root || typeof xpath !== "string") return null;
+    let path = rl.normaliseXpath(xpath);
+    if (path === "" || path === "/") return root;
+    // A trailing "/" names the element's descendants (as the score reads it): the element, as the core resolves.
+    if (path.endsWith("/") && !path.endsWith("//")) path = path.slice(0, -1);
+    const steps = path.split("/");
+    if (steps[0] !== "") return null;
+    let node = root;
+    let prefix = "";
+    for (let i = 1; i < steps.length; i++) {
+      prefix += "/" + steps[i];
+      const known = memo && memo.get(prefix);
+      if (known !== undefined) {
+        if (known === null) return null;
+        node = known;
+        continue;
+      }
+      const match = STEP.exec(steps[i]);
+      let found = null;
+      if (match) {
+        const counters = new Map();
+        for (let child = dom.firstElementChild(node); child; child = dom.nextElementSibling(child)) {
+          if (rl.isRemoved(child)) continue;
+          const tag = dom.tagName(child);
+          const k = (counters.get(tag) || 0) + 1;
+          counters.set(tag, k);
+          // Compared as text: the core's lookup is by string, so "div[01]" names nothing there either.
+          if (String(k) === match[2] && tag.toLowerCase() === match[1]) {
+            found = child;
+            break;
+          }
+        }
+      }
+      if (memo) memo.set(prefix, found);
+      if (!found) return null;
+      node = found;
+    }
+    return node;
   };
 
   rl.domRules = (doc = document) => {

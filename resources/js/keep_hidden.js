@@ -16,7 +16,13 @@
 //   `hidden=until-found`), unless the page's own style showed it anyway.
 //
 // No element is added, moved or removed: every element keeps its XPath. Answers the number of elements changed.
+//
+// Any element may hold `hidden`, a <form> too, whose named controls shadow its own properties (in <form hidden>
+// <input name="getAttribute"> made this throw, and nothing was kept): elements are read through dom_rules.js's
+// `__recordlens.dom`, which every runner of this script runs first in its world (site_browser.py in every frame,
+// site_saver.keep_hidden before it).
 (() => {
+  const dom = globalThis.__recordlens.dom;
   const TYPE_MARK = "data-recordlens-type";
   const HIDDEN_MARK = "data-recordlens-hidden";
   const CHARSET_FIELD = /^_charset_$/i;
@@ -26,7 +32,8 @@
   const roots = [document];
   for (let i = 0; i < roots.length; i++) {
     for (const element of roots[i].querySelectorAll("*")) {
-      if (element.shadowRoot) roots.push(element.shadowRoot);
+      const shadow = dom.shadowRoot(element);
+      if (shadow) roots.push(shadow);
     }
   }
   const fields = roots.flatMap((root) => [...root.querySelectorAll("input")]).filter((e) => e.type === "hidden");
@@ -47,12 +54,13 @@
     field.style.setProperty("display", "none", "important");
   }
   hidden.forEach((element, i) => {
-    element.setAttribute(HIDDEN_MARK, element.getAttribute("hidden"));
-    element.removeAttribute("hidden");
-    if (!element.style) return;  // an element of another namespace without inline style
-    if (styles[i].display === "none") element.style.setProperty("display", "none", "important");
+    dom.setAttribute(element, HIDDEN_MARK, dom.getAttribute(element, "hidden"));
+    dom.removeAttribute(element, "hidden");
+    const inline = dom.style(element);
+    if (!inline) return;  // an element of another namespace without inline style
+    if (styles[i].display === "none") inline.setProperty("display", "none", "important");
     else if (styles[i].contentVisibility === "hidden") {
-      element.style.setProperty("content-visibility", "hidden", "important");
+      inline.setProperty("content-visibility", "hidden", "important");
     }
   });
   return fields.length + hidden.length;

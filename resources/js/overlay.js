@@ -15,12 +15,6 @@
 
   const HOST_TAG = "recordlens-overlay";
   const TIP_CHARS = 80;
-  // A step of an XPath: the element's tag, then its [k]. The tag is all before the step's last [k], as the core
-  // keys an element (core/page/dom.py: tag + "[k]"): HTML makes an element named "item[2]" of <item[2]>, so a
-  // tag may hold brackets (som.js reads steps by this same rule).
-  const STEP = /^(.+)\[(\d+)\]$/;
-  const INDEXED = /\[\d+\]$/;
-
   // The overlay's own element is no page content: keep it out of the addressing rules. dom_rules.js may be run
   // again later (it redefines isRemoved), so this is re-applied before every use.
   const guardRules = () => {
@@ -31,62 +25,7 @@
     rl.isRemoved = aware;
   };
 
-  // recordlens.core.records.normalise_xpath, character for character.
-  rl.normaliseXpath = (xpath) => {
-    if (xpath.startsWith("/html[1]")) xpath = xpath.slice(8);
-    else if (xpath.startsWith("/html")) xpath = xpath.slice(5);
-    if (!xpath) return xpath;
-    return xpath
-      .split("/")
-      .map((s) => (!s || INDEXED.test(s) ? s : s + "[1]"))
-      .join("/");
-  };
-
-  // The element an XPath names under the cleaned-index rules (removed kinds skipped, k counted per tagName),
-  // or null. document.evaluate would count script/style/link/meta siblings and disagree with the core.
-  // `memo` (prefix -> element) makes resolving many paths of one page cheap.
-  rl.resolve = (xpath, memo) => {
-    guardRules();
-    const root = document.documentElement;
-    if (!root || typeof xpath !== "string") return null;
-    let path = rl.normaliseXpath(xpath);
-    if (path === "" || path === "/") return root;
-    // A trailing "/" names the element's descendants (as the score reads it): the element, as the core resolves.
-    if (path.endsWith("/") && !path.endsWith("//")) path = path.slice(0, -1);
-    const steps = path.split("/");
-    if (steps[0] !== "") return null;
-    let node = root;
-    let prefix = "";
-    for (let i = 1; i < steps.length; i++) {
-      prefix += "/" + steps[i];
-      const known = memo && memo.get(prefix);
-      if (known !== undefined) {
-        if (known === null) return null;
-        node = known;
-        continue;
-      }
-      const match = STEP.exec(steps[i]);
-      let found = null;
-      if (match) {
-        const counters = new Map();
-        for (let child = dom.firstElementChild(node); child; child = dom.nextElementSibling(child)) {
-          if (rl.isRemoved(child)) continue;
-          const tag = dom.tagName(child);
-          const k = (counters.get(tag) || 0) + 1;
-          counters.set(tag, k);
-          // Compared as text: the core's lookup is by string, so "div[01]" names nothing there either.
-          if (String(k) === match[2] && tag.toLowerCase() === match[1]) {
-            found = child;
-            break;
-          }
-        }
-      }
-      if (memo) memo.set(prefix, found);
-      if (!found) return null;
-      node = found;
-    }
-    return node;
-  };
+  // rl.normaliseXpath and rl.resolve: dom_rules.js (one resolver for the overlay and the site browser).
 
   // ---- the channel to Python --------------------------------------------------------------------------
 

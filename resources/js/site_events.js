@@ -2,7 +2,9 @@
 //
 // Reports travel as JSON text through the QWebChannel object "recordlens_site": `event(json)` for the user's
 // actions while recording (and the Back key always), `framed(token)` once a frame with everything done so far
-// has been produced. Listeners are capture-phase on window, so they run before anything of the page's own.
+// has been produced. Listeners are capture-phase on window, so they run before anything of the page's own. Page
+// nodes are read through `__recordlens.dom` (dom_rules.js): the target of a click may be a <form>, whose named
+// controls shadow its own properties (<input name="closest"> made every click inside the form throw here).
 //
 // Recording reports, all with the target's identities computed at that moment (label from the last mark()):
 //   {kind: "click", label, target}          a click; on a text field it only focuses, so it is not reported;
@@ -24,6 +26,7 @@
   const NEARLY_ALL = 0.9; // an element holding this share of the page's text holds the page (see holdsThePage)
   const SCROLL_KEYS = { PageDown: "down", PageUp: "up", " ": "down", ArrowDown: "down", ArrowUp: "up" };
 
+  const dom = rl.dom;
   const { report, connect } = rl.bridge("recordlens_site"); // see bridge.js
 
   const send = (data) => report("event", JSON.stringify(data));
@@ -36,8 +39,8 @@
   // inside another to the outer one, as a span with role=button inside a link is the link), or null.
   const actionableOf = (node) => {
     let found = null;
-    for (let el = rl.som.interactiveOf(node); el; el = rl.som.interactiveOf(el.parentElement)) {
-      if (!el.disabled) found = el;
+    for (let el = rl.som.interactiveOf(node); el; el = rl.som.interactiveOf(dom.parentElement(el))) {
+      if (!rl.som.isDisabled(el)) found = el;
     }
     return found;
   };
@@ -47,21 +50,22 @@
   // Whether `el` holds (nearly) the whole page: the document, body, or a wrapper around all of the content (a
   // full-page div or main), judged by what it holds, never by its name: at least NEARLY_ALL of the page's text,
   // or, on a page with no text, of its elements.
-  const letters = (el) => (el.innerText ?? el.textContent ?? "").replace(/\s+/g, "").length;
+  const letters = (el) => (dom.innerText(el) ?? dom.textContent(el) ?? "").replace(/\s+/g, "").length;
+  const elementsIn = (el) => dom.getElementsByTagName(el, "*").length;
   const holdsThePage = (el) => {
     const body = document.body;
-    if (!body || el.contains(body)) return true;
-    if (!body.contains(el)) return false;
+    if (!body || dom.contains(el, body)) return true;
+    if (!dom.contains(body, el)) return false;
     const all = letters(body);
     if (all) return letters(el) >= NEARLY_ALL * all;
-    return el.getElementsByTagName("*").length >= NEARLY_ALL * body.getElementsByTagName("*").length;
+    return elementsIn(el) >= NEARLY_ALL * elementsIn(body);
   };
 
   // The words of `el`'s own text (not its children's) under the point, or "" where the point is on none.
   const ownWordsAt = (el, x, y) => {
     const range = document.createRange();
-    for (const child of el.childNodes) {
-      if (child.nodeType !== Node.TEXT_NODE || !child.data.trim()) continue;
+    for (const child of dom.childNodes(el)) {
+      if (dom.nodeType(child) !== Node.TEXT_NODE || !child.data.trim()) continue;
       range.selectNodeContents(child);
       for (const r of range.getClientRects()) {
         if (x >= r.left && x <= r.right && y >= r.top && y <= r.bottom) return child.data.replace(/\s+/g, " ").trim();
@@ -84,15 +88,15 @@
   let submitted = null; // {form, at}
 
   const partOfSubmit = (event, el) =>
-    event.detail === 0 && submitted && submitted.form && submitted.form.contains(el) &&
+    event.detail === 0 && submitted && submitted.form && dom.contains(submitted.form, el) &&
     performance.now() - submitted.at < 1000;
 
   const onClick = (event) => {
     if (!recording || !event.isTrusted || event.button !== 0) return;
     const node = event.target;
-    if (!(node instanceof Element) || node.closest("recordlens-som")) return;
+    if (!(node instanceof Element) || dom.closest(node, "recordlens-som")) return;
     // A click on a <label> is followed by the browser's own click on its control: the control's is the step.
-    const label = node.closest("label");
+    const label = dom.closest(node, "label");
     if (label && label.control && !label.contains(rl.som.interactiveOf(node))) return;
     const el = actionableOf(node);
     if (!el) {
@@ -109,10 +113,17 @@
 
   let editing = null; // {el, start}: the field typed into since it was last committed
 
+  // What a text field holds: an editable element its text; an input or a text area its value. Another element
+  // with a text box's role holds nothing typed (and a form's `value` would be its control named so).
+  const typedIn = (el) => {
+    if (dom.isContentEditable(el)) return dom.innerText(el);
+    return ["input", "textarea"].includes(dom.localName(el)) ? el.value : undefined;
+  };
+
   const commit = (el, submit) => {
     if (!editing || editing.el !== el) return;
     editing = null;
-    send({ kind: "type", ...targetOf(el), value: el.isContentEditable ? el.innerText : el.value, submit });
+    send({ kind: "type", ...targetOf(el), value: typedIn(el), submit });
   };
 
   const onInput = (event) => {
@@ -132,9 +143,10 @@
     if (!recording) return;
     const el = event.target;
     const inField = el instanceof Element && rl.som.isTextField(el);
-    if (inField && event.key === "Enter" && el.localName !== "textarea") {
+    if (inField && event.key === "Enter" && dom.localName(el) !== "textarea") {
       if (!editing || editing.el !== el) editing = { el }; // Enter on an untouched field submits it as it is
-      submitted = { form: el.form, at: performance.now() };
+      // Enter submits the form of an input alone (a form's own `form` would be its control named so).
+      submitted = { form: dom.localName(el) === "input" ? el.form : null, at: performance.now() };
       commit(el, true);
       return;
     }

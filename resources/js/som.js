@@ -1,6 +1,10 @@
 // Set-of-mark: number the page's interactive elements and draw the numbers on it (run in ApplicationWorld).
 //
-// Injected after dom_rules.js, so identities use the core's XPath rules (`__recordlens.xpathOf`). Defines
+// Injected after dom_rules.js, so identities use the core's XPath rules (`__recordlens.xpathOf`), elements are found
+// by them (`__recordlens.resolve`), and every page node is read through `__recordlens.dom`: a <form>'s named
+// controls shadow the form's own properties (<input name="parentElement"> made a walk up the tree go round for
+// ever, name="tagName" stopped resolving). Elements known to be of another kind (a field, a label, a text node) are
+// read directly; so are the app's own (the layer's boxes). Defines
 // `__recordlens.som`; Python calls `mark({all})`, which draws a numbered box on every interactive element in
 // the viewport (or, with all, on the whole page) and returns JSON describing each: label, xpath, text, role,
 // accessible name, bbox (viewport CSS pixels), plus the scroll position, the viewport size and, of the view, how
@@ -12,6 +16,7 @@
 (() => {
   const rl = (globalThis.__recordlens = globalThis.__recordlens || {});
   if (rl.som) return;
+  const dom = rl.dom;
 
   const HOST_TAG = "recordlens-som";
   const TEXT_CHARS = 200;
@@ -28,9 +33,9 @@
 
   // The role a screen reader would announce: explicit first, else the element's implicit ARIA role.
   const roleOf = (el) => {
-    const explicit = squash(el.getAttribute("role")).split(" ")[0];
+    const explicit = squash(dom.getAttribute(el, "role")).split(" ")[0];
     if (explicit) return explicit;
-    const tag = el.localName;
+    const tag = dom.localName(el);
     if (tag === "a") return "link";
     if (tag === "button" || tag === "summary") return "button";
     if (tag === "textarea") return "textbox";
@@ -48,28 +53,35 @@
   };
 
   const isTextField = (el) =>
-    el.localName === "textarea" ||
-    (el.localName === "input" && TEXT_INPUTS.has(el.type)) || // the type as read: an unknown one is "text"
-    ["textbox", "searchbox"].includes(squash(el.getAttribute("role"))) ||
-    el.isContentEditable;
+    dom.localName(el) === "textarea" ||
+    (dom.localName(el) === "input" && TEXT_INPUTS.has(el.type)) || // the type as read: an unknown one is "text"
+    ["textbox", "searchbox"].includes(squash(dom.getAttribute(el, "role"))) ||
+    !!dom.isContentEditable(el);
 
   // A field's value as Chromium reads it out: a password field's is a bullet for each character it holds (UTF-16
   // units, as Chromium counts them), never the characters, which go into no text or name sent anywhere.
-  const valueOf = (el) => (el.localName === "input" && el.type === "password" ? "\u2022".repeat(el.value.length)
-    : el.value);
+  const valueOf = (el) =>
+    dom.localName(el) === "input" && el.type === "password" ? "\u2022".repeat(el.value.length) : el.value;
+
+  // What an element shows as text: its rendered text, or, of one that has none to give (an SVG element), all of it.
+  const shownText = (el) => {
+    const rendered = dom.innerText(el);
+    return rendered !== undefined ? rendered : dom.textContent(el);
+  };
 
   // Visible text as the reader sees it; a field shows its value, or its placeholder when empty.
   const textOf = (el) => {
-    if (el.localName === "input" || el.localName === "textarea") {
+    const tag = dom.localName(el);
+    if (tag === "input" || tag === "textarea") {
       const type = (el.getAttribute("type") || "").toLowerCase();
       if (["button", "submit", "reset"].includes(type)) return cut(squash(el.value));
       return cut(squash(valueOf(el)) || squash(el.getAttribute("placeholder")));
     }
-    if (el.localName === "select") {
+    if (tag === "select") {
       const option = el.selectedOptions && el.selectedOptions[0];
       return cut(squash(option ? option.textContent : ""));
     }
-    return cut(squash(el.innerText !== undefined ? el.innerText : el.textContent));
+    return cut(squash(shownText(el)));
   };
 
   // The texts of the elements aria-labelledby names, as Chromium names `field` by them: one on show is read as a
@@ -77,8 +89,10 @@
   // of it (accname: a hidden subtree named directly counts whole). Core's text browser reads them alike
   // (text_browser.py `_text_of_ids`).
   const hiddenRoot = (el) => {
-    if (el.closest('[aria-hidden="true" i]') || getComputedStyle(el).visibility !== "visible") return true;
-    for (let node = el; node; node = node.parentElement) if (getComputedStyle(node).display === "none") return true;
+    if (dom.closest(el, '[aria-hidden="true" i]') || getComputedStyle(el).visibility !== "visible") return true;
+    for (let node = el; node; node = dom.parentElement(node)) {
+      if (getComputedStyle(node).display === "none") return true;
+    }
     return false;
   };
   const byIds = (ids, field) =>
@@ -99,9 +113,10 @@
   const UNREAD = new Set(["script", "style", "noscript", "template"]);
   const labelContent = (node, field, keepHidden = false) => {
     let out = "";
-    for (let child = node.firstChild; child; child = child.nextSibling) {
-      if (child.nodeType === Node.TEXT_NODE) out += child.data;
-      if (child.nodeType !== Node.ELEMENT_NODE || child === field || UNREAD.has(child.localName)) continue;
+    for (let child = dom.firstChild(node); child; child = dom.nextSibling(child)) {
+      const type = dom.nodeType(child);
+      if (type === Node.TEXT_NODE) out += child.data;
+      if (type !== Node.ELEMENT_NODE || child === field || UNREAD.has(dom.localName(child))) continue;
       if (!keepHidden && hiddenFromName(child)) continue;
       const value = embeddedValue(child);
       out += value !== null ? value : labelContent(child, field, keepHidden);
@@ -111,14 +126,15 @@
   // An element that adds nothing to a name, with all it holds: not displayed, invisible (visibility hidden or
   // collapse; Chromium reads nothing inside it again, though a child be visible) or aria-hidden.
   const hiddenFromName = (el) => {
-    if ((el.getAttribute("aria-hidden") || "").toLowerCase() === "true") return true;
+    if ((dom.getAttribute(el, "aria-hidden") || "").toLowerCase() === "true") return true;
     const style = getComputedStyle(el);
     return style.display === "none" || style.visibility !== "visible";
   };
   const embeddedValue = (el) => {
-    if (el.localName === "select") return textOf(el);
-    if (el.localName === "textarea" || (el.localName === "input" && TEXT_INPUTS.has(el.type))) return valueOf(el);
-    return el.localName === "input" ? "" : null;
+    const tag = dom.localName(el);
+    if (tag === "select") return textOf(el);
+    if (tag === "textarea" || (tag === "input" && TEXT_INPUTS.has(el.type))) return valueOf(el);
+    return tag === "input" ? "" : null;
   };
   const labelText = (el) => {
     const parts = [];
@@ -127,18 +143,18 @@
   };
 
   const imageAlt = (el) =>
-    squash([...el.querySelectorAll("img[alt]")].map((img) => img.getAttribute("alt")).join(" "));
+    squash([...dom.querySelectorAll(el, "img[alt]")].map((img) => dom.getAttribute(img, "alt")).join(" "));
 
   // The accessible name, in the accname order that matters for these elements: aria-labelledby, aria-label,
   // the native label (label[for] or a wrapping label, alt), the content for roles named by it, title,
   // placeholder.
   const nameOf = (el) => {
-    const labelledby = el.getAttribute("aria-labelledby");
+    const labelledby = dom.getAttribute(el, "aria-labelledby");
     const labelled = labelledby ? byIds(labelledby, el) : "";
     if (labelled) return cut(labelled);
-    const aria = squash(el.getAttribute("aria-label"));
+    const aria = squash(dom.getAttribute(el, "aria-label"));
     if (aria) return cut(aria);
-    const tag = el.localName;
+    const tag = dom.localName(el);
     if (tag === "input" || tag === "select" || tag === "textarea") {
       const type = (el.getAttribute("type") || "").toLowerCase();
       if (type === "image" && el.getAttribute("alt")) return cut(squash(el.getAttribute("alt")));
@@ -148,12 +164,12 @@
       const label = labelText(el);
       if (label) return cut(label);
     } else {
-      const content = squash(el.innerText !== undefined ? el.innerText : el.textContent) || imageAlt(el);
+      const content = squash(shownText(el)) || imageAlt(el);
       if (content) return cut(content);
     }
-    const title = squash(el.getAttribute("title"));
+    const title = squash(dom.getAttribute(el, "title"));
     if (title) return cut(title);
-    return cut(squash(el.getAttribute("placeholder")));
+    return cut(squash(dom.getAttribute(el, "placeholder")));
   };
 
   const shown = (el, r) => {
@@ -174,7 +190,8 @@
       const x = Math.min(Math.max(r.left + r.width * fx, 0), innerWidth - 1);
       const y = Math.min(Math.max(r.top + r.height * fy, 0), innerHeight - 1);
       const hit = document.elementFromPoint(x, y);
-      if (hit && (hit === el || el.contains(hit) || (hit.localName === "label" && el.labels && [...el.labels].includes(hit)))) {
+      // Or on a label of it: one whose control it is (asked of the label; a form's `labels` may be a control).
+      if (hit && (hit === el || dom.contains(el, hit) || (dom.localName(hit) === "label" && hit.control === el))) {
         return true;
       }
     }
@@ -208,9 +225,9 @@
     // ends at a fixed element, not at the body. An SVG element has none: its nearest HTML element's is asked.
     const pinned = (el) => {
       let node = el;
-      while (node && node.offsetParent === undefined) node = node.parentElement;
+      while (node && dom.offsetParent(node) === undefined) node = dom.parentElement(node);
       if (!node) return null;
-      while (node.offsetParent) node = node.offsetParent;
+      for (let up = dom.offsetParent(node); up; up = dom.offsetParent(node)) node = up;
       const fixed = node !== document.body && node !== document.documentElement &&
         getComputedStyle(node).position === "fixed";
       return fixed ? node : null;
@@ -221,7 +238,7 @@
       const style = getComputedStyle(node);
       if (style.overflowX === "visible" && style.overflowY === "visible") return null;
       if (style.display === "contents" || style.display === "inline") return null; // no box of its own to clip by
-      const b = node.getBoundingClientRect();
+      const b = dom.getBoundingClientRect(node);
       return { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
     };
     const meet = (a, b) => (!a ? b : !b ? a : {
@@ -231,10 +248,10 @@
     // What clips an element's box: its ancestors' clips met, each ancestor's asked once a marking.
     const clipOf = (el) => {
       const chain = [];
-      let node = el.parentElement;
+      let node = dom.parentElement(el);
       while (node && !clipMemo.has(node)) {
         chain.push(node);
-        node = node.parentElement;
+        node = dom.parentElement(node);
       }
       let clip = node ? clipMemo.get(node) : null;
       for (let i = chain.length - 1; i >= 0; i--) {
@@ -256,7 +273,7 @@
           if (getComputedStyle(layer).pointerEvents !== "none") seen.add(layer);
         }
       }
-      return [...seen].map((el) => el.getBoundingClientRect());
+      return [...seen].map((el) => dom.getBoundingClientRect(el));
     };
     const free = (x, y) => !covers.some((b) => x >= b.left && x < b.right && y >= b.top && y < b.bottom);
     // Some point of the box (as `reachable` tries them) lands, at some scroll, where no fixed layer is.
@@ -312,6 +329,9 @@
     marked = [];
   };
 
+  // By its own disabled, or a disabled fieldset's (not `.disabled`, which a fieldset's leaves false).
+  const isDisabled = (el) => dom.matches(el, ":disabled");
+
   // Candidates in document order; one inside another marked element is left to the outer one (a span with
   // role=button inside a link is the link). Of the view only, also how many would be numbered above and below
   // it (`beyond`: the elements a window Scroll brings into view and numbering would then number, `windowReach`;
@@ -321,13 +341,13 @@
     const reach = all ? null : windowReach();
     let outside = null; // the last element counted beyond the view: what lies inside it is its own
     for (const el of document.querySelectorAll(INTERACTIVE)) {
-      if (el.closest(HOST_TAG)) continue;
-      if (el.matches(":disabled")) continue; // by its own disabled, or a disabled fieldset's (not `.disabled`)
-      if (out.length && out.some((o) => o.el.contains(el))) continue;
-      const r = el.getBoundingClientRect();
+      if (dom.closest(el, HOST_TAG)) continue;
+      if (isDisabled(el)) continue;
+      if (out.length && out.some((o) => dom.contains(o.el, el))) continue;
+      const r = dom.getBoundingClientRect(el);
       if (!shown(el, r)) continue;
       if (!all && !inViewport(r)) {
-        if (outside && outside.contains(el)) continue;
+        if (outside && dom.contains(outside, el)) continue;
         if (reach.brings(el, r)) {
           beyond[r.bottom <= 0 ? "above" : "below"] += 1;
           outside = el;
@@ -363,7 +383,7 @@
 
   // The viewport rectangles of an element's text; a field's text is drawn anywhere in its box.
   const textRects = (el, r) => {
-    if (["input", "select", "textarea"].includes(el.localName)) return [r];
+    if (["input", "select", "textarea"].includes(dom.localName(el))) return [r];
     const range = document.createRange();
     range.selectNodeContents(el);
     const rects = [...range.getClientRects()].filter((b) => b.width > 0 && b.height > 0);
@@ -385,15 +405,16 @@
     const stack = [document.body];
     while (stack.length) {
       const el = stack.pop();
-      const box = el.getBoundingClientRect();
+      const box = dom.getBoundingClientRect(el);
       if (box.width > 0 && box.height > 0 && !inViewport(box)) continue;
       let clip; // what the element lets its text show in (null: nothing), asked once it has text in view
-      for (let child = el.lastChild; child; child = child.previousSibling) {
-        if (child.nodeType === Node.ELEMENT_NODE) {
-          if (!NO_TEXT.has(child.localName)) stack.push(child);
+      for (let child = dom.lastChild(el); child; child = dom.previousSibling(child)) {
+        const type = dom.nodeType(child);
+        if (type === Node.ELEMENT_NODE) {
+          if (!NO_TEXT.has(dom.localName(child))) stack.push(child);
           continue;
         }
-        if (child.nodeType !== Node.TEXT_NODE || !/\S/.test(child.data)) continue;
+        if (type !== Node.TEXT_NODE || !/\S/.test(child.data)) continue;
         range.selectNodeContents(child);
         for (const b of range.getClientRects()) {
           if (b.width <= 0 || b.height <= 0 || !inViewport(b)) continue;
@@ -410,10 +431,7 @@
   // Where an element's text can show: nowhere (null) when it is invisible, inside its box when it clips what
   // overflows (a visually hidden label: a 1 px box), anywhere otherwise.
   const textClip = (el, box) => {
-    const visible = el.checkVisibility
-      ? el.checkVisibility({ opacityProperty: true, visibilityProperty: true })
-      : getComputedStyle(el).visibility === "visible";
-    if (!visible) return null;
+    if (!dom.checkVisibility(el, { opacityProperty: true, visibilityProperty: true })) return null;
     const style = getComputedStyle(el);
     return style.overflowX !== "visible" || style.overflowY !== "visible"
       ? rect(box.left, box.top, box.width, box.height) : false;
@@ -594,7 +612,7 @@
   // The label of the marked element that holds `node` (the event target of a click), or null.
   const labelOf = (node) => {
     for (let i = 0; i < marked.length; i++) {
-      if (marked[i] === node || marked[i].contains(node)) return firstLabel + i;
+      if (marked[i] === node || dom.contains(marked[i], node)) return firstLabel + i;
     }
     return null;
   };
@@ -623,51 +641,31 @@
   };
 
   // The interactive element around `node` (itself included), whether marked or not.
-  const interactiveOf = (node) => (node instanceof Element ? node.closest(INTERACTIVE) : null);
+  const interactiveOf = (node) => (node instanceof Element ? dom.closest(node, INTERACTIVE) : null);
 
   const identities = (el) => {
-    const r = el.getBoundingClientRect();
+    const r = dom.getBoundingClientRect(el);
     return describe(el, r, null);
   };
 
-  // The element an XPath names under the core's rules (removed kinds skipped, k counted per tagName), or null.
-  const resolve = (xpath) => {
-    if (typeof xpath !== "string" || !xpath.startsWith("/")) return null;
-    let node = document.documentElement;
-    for (const step of xpath.split("/").slice(1)) {
-      // The tag is all before the step's last [k]: overlay.js's STEP, the core's keys (a tag may hold brackets).
-      const match = /^(.+)\[(\d+)\]$/.exec(step);
-      if (!match || !node) return null;
-      let k = 0;
-      let found = null;
-      for (let child = node.firstElementChild; child; child = child.nextElementSibling) {
-        if (rl.isRemoved(child) || child.tagName.toLowerCase() !== match[1]) continue;
-        k += 1;
-        if (String(k) === match[2]) {
-          found = child;
-          break;
-        }
-      }
-      node = found;
-    }
-    return node;
-  };
+  // The element an XPath names under the core's rules (dom_rules.js), or null.
+  const resolve = (xpath) => rl.resolve(xpath);
 
   // Where a real click on the element lands: the centre of its first client box that is hit-testable,
   // after scrolling it into view when it is not. Null when it does not resolve or nothing of it can be hit.
   const pointFor = (xpath) => {
     const el = resolve(xpath);
     if (!el) return JSON.stringify(null);
-    const whole = el.getBoundingClientRect();
+    const whole = dom.getBoundingClientRect(el);
     if (!inViewport(whole) || whole.top < 0 || whole.bottom > innerHeight) {
-      el.scrollIntoView({ block: "center", inline: "nearest" });
+      dom.scrollIntoView(el, { block: "center", inline: "nearest" });
     }
-    for (const r of [...el.getClientRects(), el.getBoundingClientRect()]) {
+    for (const r of [...dom.getClientRects(el), dom.getBoundingClientRect(el)]) {
       if (r.width <= 0 || r.height <= 0 || !inViewport(r)) continue;
       const x = Math.min(Math.max(r.left + r.width / 2, 0), innerWidth - 1);
       const y = Math.min(Math.max(r.top + r.height / 2, 0), innerHeight - 1);
       const hit = document.elementFromPoint(x, y);
-      if (hit && (hit === el || el.contains(hit))) return JSON.stringify([x, y]);
+      if (hit && (hit === el || dom.contains(el, hit))) return JSON.stringify([x, y]);
     }
     return JSON.stringify(null);
   };
@@ -678,10 +676,10 @@
     const el = xpath ? resolve(xpath) : null;
     if (xpath && !el) return false;
     const box = el || document.scrollingElement || document.documentElement;
-    const before = box.scrollTop;
-    const height = el ? el.clientHeight : innerHeight;
-    box.scrollBy(0, sign * Math.round((height * 2) / 3));
-    return box.scrollTop !== before;
+    const before = dom.scrollTop(box);
+    const height = el ? dom.clientHeight(el) : innerHeight;
+    dom.scrollBy(box, 0, sign * Math.round((height * 2) / 3));
+    return dom.scrollTop(box) !== before;
   };
 
   // The page's visible text for a text-only reader: one line per block (a paragraph, a list item, a flex or grid
@@ -720,12 +718,14 @@
       if (squashed.trim()) put(squashed.trim());
       if (squashed.endsWith(" ") && squashed.trim()) gap = Math.max(gap, 1);
     };
-    const field = (el) => (el.localName === "select" ? textOf(el) : squash(el.value));
+    const field = (el) => (dom.localName(el) === "select" ? textOf(el) : squash(el.value));
     const walk = (node, style) => {
-      for (let child = node.firstChild; child; child = child.nextSibling) {
-        if (child.nodeType === Node.TEXT_NODE) { text(child, style); continue; }
-        if (child.nodeType !== Node.ELEMENT_NODE || SKIPPED.has(child.localName)) continue;
-        if (child.localName === "br") { gap = 2; continue; }
+      for (let child = dom.firstChild(node); child; child = dom.nextSibling(child)) {
+        const type = dom.nodeType(child);
+        if (type === Node.TEXT_NODE) { text(child, style); continue; }
+        const tag = type === Node.ELEMENT_NODE ? dom.localName(child) : "";
+        if (!tag || SKIPPED.has(tag)) continue;
+        if (tag === "br") { gap = 2; continue; }
         const own = getComputedStyle(child);
         const display = own.display;
         if (display === "none") continue;
@@ -733,8 +733,8 @@
           : display === "inline" ? (spacedInline(own) ? 1 : 0)
           : /^(inline|ruby|table-cell)/.test(display) ? 1 : 2;
         gap = Math.max(gap, kind);
-        if (child.localName === "input") continue; // a field's value is in its element's text, not the page's
-        if (child.localName === "select" || child.localName === "textarea") {
+        if (tag === "input") continue; // a field's value is in its element's text, not the page's
+        if (tag === "select" || tag === "textarea") {
           const value = own.visibility === "visible" ? field(child) : "";
           if (value) { gap = Math.max(gap, 1); put(value); }
         } else {
@@ -767,6 +767,7 @@
     placeBadges: (items, pageTexts) => JSON.stringify(placeBadges(items, pageTexts)),
     pageTextRects: () => JSON.stringify(pageTextRects()),
     interactiveOf,
+    isDisabled,
     identities,
     isTextField,
     textOf,
