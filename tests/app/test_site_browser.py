@@ -4,11 +4,13 @@ page, Back follows the site's history, archived resources load, and no request r
 
 from __future__ import annotations
 
+import time
 from http.server import BaseHTTPRequestHandler
 
 import pytest
 
 from recordlens.annotator.agent.site_browser import SiteBrowser, SiteBrowserError
+from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.agent.sites import NOT_IN_SNAPSHOT_TITLE, load_site
 from recordlens.core.page.snapshot import read_snapshot
 from tests.app.agent_helpers import alt_left, click, element, shown_browser, type_text
@@ -48,6 +50,15 @@ def browser(qapp, site):
     yield from shown_browser(site, (1100, 760))
 
 
+def settled_on(browser: SiteBrowser, url: str, timeout_s: float = 60) -> None:
+    """Until the browser shows `url`, then until it settles: on a busy machine the navigation a click asks for may
+    start later than `settle`'s quiet time."""
+    deadline = time.monotonic() + timeout_s
+    while browser.url != url and time.monotonic() < deadline:
+        spin(20)
+    browser.settle()
+
+
 def go(browser: SiteBrowser, url: str) -> None:
     browser.open(url, fresh=True)
     assert browser.wait_until_loaded()
@@ -64,15 +75,15 @@ def test_links_forms_missing_pages_and_back_stay_offline(browser, server):
     assert [e.label for e in seen.elements] == list(range(1, len(seen.elements) + 1))
 
     click(browser, element(seen, "Desk lamp"))  # a relative link to a saved page
-    browser.settle()
+    settled_on(browser, LAMP)
     assert browser.url == LAMP and browser.run_js("document.title") == "Desk lamp"
 
     alt_left(browser)  # the keyboard's Back: the site's history, not Chromium's
-    browser.settle()
+    settled_on(browser, HOME)
     assert browser.url == HOME
 
     click(browser, element(browser.mark(), "About us"))  # a link the snapshot does not hold
-    browser.settle()
+    settled_on(browser, MISSING)
     assert browser.url == MISSING and not browser.in_site
     assert browser.run_js("document.title") == NOT_IN_SNAPSHOT_TITLE
     assert MISSING in browser.run_js("document.body.innerText")
@@ -80,7 +91,7 @@ def test_links_forms_missing_pages_and_back_stay_offline(browser, server):
     assert browser.back() and browser.url == HOME
     browser.settle()
     click(browser, element(browser.mark(), "Partner"))  # a link to the live server: shown as missing
-    browser.settle()
+    settled_on(browser, f"{url}probe")
     assert browser.url == f"{url}probe" and not browser.in_site
 
     go(browser, HOME)
@@ -88,7 +99,7 @@ def test_links_forms_missing_pages_and_back_stay_offline(browser, server):
     # the page's on show, started again with each page.
     assert browser.blocked_urls == [f"{url}tracker.png"]
     type_text(browser, element(browser.mark(), "Search"), "desk lamp")  # the form's GET, inside the site
-    browser.settle()
+    settled_on(browser, SEARCH_LAMP)
     assert browser.url == SEARCH_LAMP and browser.run_js("document.title") == "Search: desk lamp"
     assert browser.history == [HOME, SEARCH_LAMP]
 
