@@ -19,7 +19,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QProgressBar
 
 from ...core.errors import RecordLensError
-from ...core.extract import create
+from ...core.extract import TrainingProgress, create, examples_kept_apart, given_back
 from ...core.llm import KEY_MARK, holds_key_mark
 from ...core.output_paths import OutputPathError
 from ...core.records import new_records
@@ -35,7 +35,7 @@ from ...core.store import (
     unusable_said,
 )
 from ...core.wording import counted, named_and_more, shortened
-from ..qt.jobs import BackgroundJob
+from ..qt.jobs import BackgroundJob, Cancelled
 from ..qt.widgets import button
 from ..settings import GEMINI, extractor_params, gemini_key, proposal_method
 from .propose import ENDPOINT_SETTING, Proposal, ProposeWorker, caution_of
@@ -46,6 +46,9 @@ if TYPE_CHECKING:
 _log = logging.getLogger(__name__)
 REASON_WIDTH = 120  # a page's failure as the job's end says it (whole under Recent messages, Ctrl+Shift+M)
 NOT_STORED = "its proposals were not stored"
+BAR_WIDTH = 220  # the progress bar in the status bar, as wide as a job's name needs
+WORDS_BAR_WIDTH = 330  # wider where the bar says a phase, a count and a time left ("fitting 6/80, about 40 min left")
+BAR_STEPS = 1000  # a share of the whole work (TrainingProgress.share) as the bar's value
 
 
 @dataclass
@@ -165,7 +168,8 @@ class JobController:
         # depends on how far the job has come (an import: the pages not in yet)
         self._at_quit: str | Callable[[], str] = ""
         self.progress_bar = QProgressBar()
-        self.progress_bar.setMaximumWidth(220)
+        self.progress_bar.setMaximumWidth(BAR_WIDTH)
+        self._words_in_bar = False  # the running job's progress words shown in the bar in place of its name
         self.cancel_button = button("Cancel", self.do_cancel_job)
         self.progress_bar.hide()
         self.cancel_button.hide()
@@ -184,17 +188,22 @@ class JobController:
         return True
 
     def start(self, job: BackgroundJob, what: str, done: str | Callable[[], str] = "done",
-              cancelled: str | Callable[[], str] = "cancelled", at_quit: str | Callable[[], str] = "") -> bool:
+              cancelled: str | Callable[[], str] = "cancelled", at_quit: str | Callable[[], str] = "",
+              words_in_bar: bool = False) -> bool:
         """Run `job` in the background; `done` is said when it ends well (a warning that must outlast it), or
         asked for then, when it depends on what the job found; `cancelled` when it is cancelled (what was kept);
         `at_quit`, what quitting while it runs would lose, or asked for at the quit when that depends on how far
-        the job has come: the window asks before it quits (`quitting_loses`); "" asks nothing."""
+        the job has come: the window asks before it quits (`quitting_loses`); "" asks nothing. `words_in_bar`: the
+        bar shows what each progress report says (Learn's phase, count and time left) in place of the job's name,
+        which its tooltip keeps."""
         if self.busy("another job is running"):
             return False
         self.job = job
         self._done = done
         self._cancelled = cancelled
         self._at_quit = at_quit
+        self._words_in_bar = words_in_bar
+        self.progress_bar.setMaximumWidth(WORDS_BAR_WIDTH if words_in_bar else BAR_WIDTH)
         job.progress.connect(self._on_progress)
         job.failed.connect(lambda page, text: self.window.message(f"page {page}: {text}", 15000))
         job.notice.connect(lambda text: self.window.message(text, 60000))  # a wait before a retry, as it starts
@@ -209,20 +218,22 @@ class JobController:
         return True
 
     def _on_progress(self, done: int, total: int, what: str) -> None:
+        if what and self._words_in_bar:  # the words first: the bar's value shows them
+            self._show_what(what, f"{self._what}: {what}")
+        elif what:
+            self.progress_bar.setToolTip(f"{self._what}\n{done} / {total}: {what}")
         self.progress_bar.setRange(0, max(total, 1))
         self.progress_bar.setValue(done)
-        if what:
-            self.progress_bar.setToolTip(f"{self._what}\n{done} / {total}: {what}")
 
-    def _show_what(self, what: str) -> None:
-        """The job's name in the bar, ended with "…" where the bar is too narrow; whole in its tooltip."""
+    def _show_what(self, what: str, whole: str | None = None) -> None:
+        """`what` in the bar, ended with "…" where the bar is too narrow; whole in its tooltip (or `whole` there)."""
         bar = self.progress_bar
         room = bar.maximumWidth() - 2 * bar.fontMetrics().horizontalAdvance("M")  # the bar's own margins
         # QProgressBar reads "%p", "%v" and "%m" in its format (and shows "%%" as it is): a zero-width space after a
         # name's own "%" keeps it a "%" on screen
         shown = bar.fontMetrics().elidedText(what, Qt.TextElideMode.ElideRight, room)
         bar.setFormat(shown.replace("%", "%\u200b"))
-        bar.setToolTip(what)
+        bar.setToolTip(what if whole is None else whole)
 
     def _on_done(self, cancelled: bool, failure: str) -> None:
         job, self.job = self.job, None
@@ -390,17 +401,43 @@ class JobController:
         to_compare = proposal_method(window.settings, has_key=bool(gemini_key(window.keys))) == "selector"
 
         def work(project: Project, job: BackgroundJob) -> None:
+            # Cancelled, the traceback that holds every page's example is let go here, before the memory they took
+            # is given back (an error other than a cancel keeps its traceback for its message; the memory is freed
+            # as the job ends, though not trimmed)
+            try:
+                learn(project, job)
+            except Cancelled:
+                cancelled = True
+            else:
+                cancelled = False
+            given_back()
+            if cancelled:
+                raise Cancelled
+
+        def learn(project: Project, job: BackgroundJob) -> None:
+            with examples_kept_apart() as settle:
+                train(project, job, settle)
+
+        def train(project: Project, job: BackgroundJob, settle: Callable[[], None]) -> None:
             seen: list[str] = []
+            shown = TrainingProgress()  # one bar for both phases, in `train`'s words
+
+            def said() -> None:
+                job.report(round(shown.share * BAR_STEPS), BAR_STEPS, shown.words)
 
             def progress(name: str) -> None:
                 job.check()
-                seen.append(name)
-                job.report(len(seen), 2 * len(pages), f"page {name}")  # each page is read, then prepared
+                seen.append(name)  # each page is read, then prepared
+                if len(seen) % 2 == 0:
+                    settle()
+                shown.preparing(len(seen) // 2, len(pages))
+                said()
 
             def fitting(done: int, total: int) -> None:
                 # Cancel stops the fits too (their worker processes are killed), not only the reading of pages.
                 job.check()
-                job.report(done, total, f"fit {done + 1} of {total}")
+                shown.fitting(done, total)
+                said()
 
             started = time.perf_counter()
 
@@ -421,7 +458,8 @@ class JobController:
                     learnt["comparing"] = (f"comparing with the shipped model on the {learnt_from}, each scored by "
                                            "a model learnt without it")
                     job.say(learnt["comparing"])
-                job.report(done, total, "comparing with the shipped model")
+                shown.comparing(done, total)
+                said()
 
             def compared(lines: list[str], shipped_better: bool) -> None:
                 learnt["compared"] = "; ".join(lines)
@@ -504,7 +542,7 @@ class JobController:
         # Quitting kills the fits: minutes of work lost, so the window asks first.
         at_quit = f"No model will be written: Propose still uses {earlier}."
         return job if self.start(job, f"learning from {learnt_from}", done=done, cancelled=cancelled,
-                                 at_quit=at_quit) else None
+                                 at_quit=at_quit, words_in_bar=True) else None
 
     def do_forget_model(self) -> None:
         """Propose with the shipped model again: the project's learnt model is set aside (kept, not deleted)."""

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import RecordLensError
+from ..extract.training_progress import FITTING, PREPARING, TrainingProgress
 from ..page.dataset import unfinished_dataset
 from ..runs.progress import ProgressBar, progress
 from ..wording import counted
@@ -137,7 +138,7 @@ def _train(args: argparse.Namespace, own: bool, start: float) -> int:
     # One parsed page at a time: what training needs of each is kept (its candidates' features), not its parse.
     # Cross-validation's scores select regions on the pages, so with --cv they are kept.
     read = for_training(chain.from_iterable(noted), keep_pages=args.cv is not None)
-    labelled = list(progress(read, total=sum(map(len, sources)), label="candidates", enabled=not args.quiet))
+    labelled = list(progress(read, total=sum(map(len, sources)), label=PREPARING, enabled=not args.quiet))
     for message in _left_out(args.project, pages_dirs, gt_dirs):
         warn(message)
     unreadable = 0
@@ -168,7 +169,7 @@ def _train(args: argparse.Namespace, own: bool, start: float) -> int:
         _say_in_place(args.out, in_place, own, start)
         model = in_place
     else:
-        fitting = ProgressBar("fits", enabled=not args.quiet)
+        fitting = _FitsBar(enabled=not args.quiet)
         model = fit(examples, seed=args.seed, description=description, workers=args.workers, check=fitting.update)
         fitting.finish()
         _write(model, args, own, f"selector model from {description}, seed {args.seed}", start)
@@ -177,6 +178,24 @@ def _train(args: argparse.Namespace, own: bool, start: float) -> int:
     elif args.project:  # a model of one stage: how it does on the project's pages, beside the shipped model
         _say_comparison(args, model)
     return 0
+
+
+class _FitsBar(ProgressBar):
+    """The fits' bar, its label the app's Learn's words: "fitting, about 40 min left [###...] 6/80" once a few fits
+    give a rate (`TrainingProgress.time_left`)."""
+
+    def __init__(self, *, enabled: bool) -> None:
+        super().__init__(FITTING, enabled=enabled)
+        self.progress = TrainingProgress()
+
+    def update(self, done: int, total: int | None) -> None:
+        if total:
+            self.progress.fitting(done, total)
+            left = self.progress.time_left
+            label = f"{FITTING}, {left}" if left else FITTING
+            # redrawn in place, as wide each time: a shorter label would leave the end of the longer one there
+            self.label = label.ljust(len(FITTING) + 30) if self.interactive else label
+        super().update(done, total)
 
 
 def _last_change(project_dir: str | None) -> int | None:

@@ -304,8 +304,8 @@ def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, quick_fi
     model = tmp_path / "model.json"
     assert cli_main(["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model)]) == 0
     said = capsys.readouterr().err
-    assert "candidates [##############################] 8/8" in said
-    assert re.search(r"fits \[#{30}\] (\d+)/\1", said), said  # the fits' bar, full at the end
+    assert "preparing pages [##############################] 8/8" in said
+    assert re.search(r"fitting \[#{30}\] (\d+)/\1", said), said  # the fits' bar, full at the end
     assert "one stage only" not in said
     assert SelectorModel.load(model).provenance["trained_on"].startswith("8 labelled pages")
     assert SelectorModel.load(model).provenance["recordlens"]  # the version that wrote it
@@ -335,7 +335,7 @@ def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, quick_fi
     said = capsys.readouterr().err
     assert f"{model}: the model there is the one these pages give (the same 8 labelled pages and labels, seed 0, " \
            "RecordLens " in said and "not trained again" in said and "--force trains it anyway" in said, said
-    assert "fits [" not in said and model.read_bytes() == written
+    assert "fitting [" not in said and model.read_bytes() == written
     assert cli_main([*again, "--force"]) == 0
     assert f"replaced the earlier {model}" in capsys.readouterr().err
     assert model.read_bytes() == written
