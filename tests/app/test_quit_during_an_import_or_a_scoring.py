@@ -31,11 +31,12 @@ PAGES = 6
 HELD_AT = 3  # the import is held on its third page, two being in
 
 
-def held(reached: threading.Event, let_go: Callable[[], bool]) -> None:
-    """Called in the job's thread: says it got there, then waits until let go (at most two minutes)."""
+def held(reached: threading.Event, let_go: list[Callable[[], bool]]) -> None:
+    """Called in the job's thread: says it got there, then waits until let go (at most two minutes). How it is let
+    go (`let_go[0]`) is read on each look: the job's thread may get there before the test has said it."""
     reached.set()
     deadline = time.monotonic() + 120
-    while not let_go() and time.monotonic() < deadline:
+    while not (let_go and let_go[0]()) and time.monotonic() < deadline:
         time.sleep(0.02)
 
 
@@ -60,7 +61,7 @@ def test_quitting_during_an_import_asks_first_and_keeps_the_pages_imported_so_fa
         nonlocal calls
         calls += 1
         if calls == HELD_AT:
-            held(reached, let_go[0])
+            held(reached, let_go)
         return real_import_page(*args, **kwargs)
 
     monkeypatch.setattr(importer, "import_page", import_page)
@@ -103,7 +104,7 @@ def test_quitting_during_a_scoring_raises_nothing_as_it_ends(qtbot, window: Main
     def score_stored_run(project, run_id, progress):  # noqa: ANN001, ANN202 - the store's own
         def each(names):  # noqa: ANN001, ANN202
             for name in progress(names):
-                held(reached, let_go[0])
+                held(reached, let_go)
                 yield name
         return real_score(project, run_id, each)
 
@@ -125,7 +126,7 @@ def test_proposals_that_come_as_the_window_quits_raise_nothing(qtbot, window: Ma
     real_answered = ProposeWorker._answered
 
     def answered(worker: ProposeWorker, *args):  # noqa: ANN002, ANN202 - the worker's own
-        held(reached, let_go[0])  # until the quit cancels the job: the proposals are sent after it
+        held(reached, let_go)  # until the quit cancels the job: the proposals are sent after it
         return real_answered(worker, *args)
 
     monkeypatch.setattr(ProposeWorker, "_answered", answered)
