@@ -122,7 +122,8 @@ class SetAside:
                              "labels of it)")
         if self.folder is None:
             self._at = at
-            self.folder = hidden_folder(root / REMOVED / SET_ASIDE, self._stem(at))
+            # the hidden folders left by commands killed part way were removed as the command began (`Annotators`)
+            self.folder = hidden_folder(root / REMOVED / SET_ASIDE, self._stem(at), swept=True)
         for page, records in fresh:
             write_text(self.folder / "gt" / f"{page.page}.json", json.dumps(
                 [list(r) for r in records], ensure_ascii=False, indent=1) + "\n")

@@ -24,7 +24,7 @@ import secrets
 import shutil
 import socket
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..atomic import sync_file, sync_folder
@@ -61,13 +61,15 @@ def new_folder(parent: Path, stem: str) -> Path:
     raise FileExistsError(f"{parent} holds too many folders named {stem}")
 
 
-def hidden_folder(parent: Path, stem: str) -> Path:
+def hidden_folder(parent: Path, stem: str, *, swept: bool = False) -> Path:
     """A new, empty hidden folder of `parent` to write a folder of files in (`.STEM.partial-PID-HOST-TOKEN`, named
     after this process), the hidden files and folders left there by processes killed part way removed first
-    (`remove_partials_left`). Once whole, `name_folder` gives it its own name; a caller that gives it up removes
-    it (`shutil.rmtree`). OSError when it cannot be made."""
+    (`remove_partials_left`), unless the caller has just done so (`swept`: the folder is not listed twice). Once
+    whole, `name_folder` gives it its own name; a caller that gives it up removes it (`shutil.rmtree`). OSError
+    when it cannot be made."""
     parent.mkdir(parents=True, exist_ok=True)
-    remove_partials_left(parent)
+    if not swept:
+        remove_partials_left(parent)
     while True:
         folder = parent / _partial_name(stem)
         try:
@@ -137,17 +139,13 @@ def write_new(folder: Path, stem: str, text: str) -> Path:
     power cut) leaves no empty or cut-short file under a name that looks kept (the hidden file it leaves is removed
     by the next copy into `folder` made on the same machine)."""
     folder.mkdir(parents=True, exist_ok=True)
-    remove_partials_left(folder)
-    partial = _new_partial(folder, stem)
-    try:
+
+    def write_text_synced(partial: Path) -> None:
         with open(partial, "w", encoding="utf-8") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        path = name_file(partial, folder, _names(stem, ".json"))
-    finally:
-        partial.unlink(missing_ok=True)  # linked to its name (or renamed there), or a copy cut short
-    return path
+    return _written_in(folder, stem, ".json", write_text_synced)
 
 
 def copy_database(database: Path, folder: Path, stem: str) -> Path:
@@ -183,7 +181,11 @@ def copy_database(database: Path, folder: Path, stem: str) -> Path:
 
 _PARTIAL = ".partial-"  # in the hidden name of a file or folder being written: `.STEM.partial-PID-HOST-TOKEN`
 SQLITE_SIDECARS = ("-journal", "-wal", "-shm")  # the files SQLite keeps beside a database while it writes it
-_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS}  # link() says so
+# What link() says on a file system without hard links: EPERM (Linux's FAT), ENOTSUP/EOPNOTSUPP (macOS's FAT, SMB
+# shares), ENOSYS (some FUSE file systems), EMLINK; EINVAL on Windows, where FAT and exFAT drives answer
+# CreateHardLink with ERROR_INVALID_FUNCTION (and shares that have none with ERROR_NOT_SUPPORTED), both EINVAL to
+# Python. Not EXDEV: a file of another file system can be renamed no more than linked (`move_new` copies it).
+_NO_HARD_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS, errno.EINVAL}
 
 
 def _sidecars(database: Path) -> list[Path]:
@@ -227,11 +229,39 @@ def _dead_owner(name: str) -> int | None:
 def move_new(source: Path, folder: Path) -> Path:
     """The file `source` moved into `folder` under its own name, or `stem-K` of it when that is taken, never
     replacing a file there (two copies whose names hold the same time both stay), the new name written through to
-    the disk (`name_file`)."""
+    the disk (`name_file`). A file of another file system (a copy given from another drive) is copied there whole
+    first, as `write_new` writes one."""
     folder.mkdir(parents=True, exist_ok=True)
-    moved = name_file(source, folder, _names(source.name.removesuffix(source.suffix), source.suffix))
-    source.unlink(missing_ok=True)  # linked to its new name (or already renamed there)
+    stem, suffix = source.name.removesuffix(source.suffix), source.suffix
+    try:
+        moved = name_file(source, folder, _names(stem, suffix))
+    except OSError as error:
+        if error.errno != errno.EXDEV:
+            raise
+        moved = _copied_in(source, folder, stem, suffix)
+    source.unlink(missing_ok=True)  # linked to its new name (or already renamed there, or copied)
     return moved
+
+
+def _copied_in(source: Path, folder: Path, stem: str, suffix: str) -> Path:
+    """A copy of `source` in a new file `stem[-K]SUFFIX` of `folder` (`_written_in`)."""
+
+    def copy_synced(partial: Path) -> None:
+        shutil.copyfile(source, partial)
+        sync_file(partial)
+    return _written_in(folder, stem, suffix, copy_synced)
+
+
+def _written_in(folder: Path, stem: str, suffix: str, write: Callable[[Path], None]) -> Path:
+    """A new file `stem[-K]SUFFIX` of `folder` that `write` fills and syncs: written under a hidden name first and
+    named only when whole (`name_file`), never replacing a file."""
+    remove_partials_left(folder)
+    partial = _new_partial(folder, stem)
+    try:
+        write(partial)
+        return name_file(partial, folder, _names(stem, suffix))
+    finally:
+        partial.unlink(missing_ok=True)  # linked to its name (or renamed there), or a copy cut short
 
 
 def name_file(whole: Path, folder: Path, names: Sequence[str]) -> Path:
