@@ -124,6 +124,9 @@ class PageList(QWidget):
         self._heights = _HeightsKept(self.list)
         self.list.setItemDelegate(self._heights)
         self.progress_label = QLabel()
+        # Wrapped where the panel is narrower than it: unwrapped, its longer line under a filter or a search ("· K of
+        # M shown") asked the panel for its width, which grew as the filter was set, the page beside shrinking.
+        self.progress_label.setWordWrap(True)
         self.progress_bar = QProgressBar()
         self.progress_bar.setTextVisible(False)
         self.progress_bar.setMaximumHeight(6)

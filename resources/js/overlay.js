@@ -904,22 +904,31 @@
   const isVeil = (el) => {
     if (SHOWS_ITSELF.has(dom.localName(el))) return false;
     const empty = !dom.childElementCount(el) && !(dom.textContent(el) || "").trim();
-    if (!empty && !mayBeBackdrop(el)) return false;
     const style = getComputedStyle(el);
     if (style.position !== "absolute" && style.position !== "fixed") return false;
     if (style.backgroundImage !== "none" || generates(el, "::before") || generates(el, "::after")) return false;
-    return empty || isBackdrop(el, style);
+    return empty || ((!ownText(el) || !textShows(style)) && isBackdrop(el, style));
   };
 
   // A backdrop holding a dialog (a cookie banner's): a positioned box over the whole view, see-through (its
-  // colour or itself not opaque), with no text of its own, only what its children show. Where the pointer is on
-  // it and on none of them, what shows through it is what the pointer is on. Not a box smaller than the view (a
-  // card placed absolutely: its padding is the card's), nor an opaque one (what lies beneath is not seen).
-  const mayBeBackdrop = (el) => ![...dom.childNodes(el)].some((n) => dom.nodeType(n) === 3 && n.data.trim());
-  const seeThrough = (style) => {
-    const alpha = /^rgba\(.*,\s*([\d.]+)\)$/.exec(style.backgroundColor);
-    return Number(style.opacity) < 1 || (alpha !== null && Number(alpha[1]) < 1);
+  // colour or itself not opaque), with no text of its own that shows (none, or drawn unseen), only what its
+  // children show. Where the pointer is on it and on none of them, what shows through it is what the pointer is
+  // on. Not a box smaller than the view (a card placed absolutely: its padding is the card's), nor an opaque one
+  // (what lies beneath is not seen).
+  const ownText = (el) => [...dom.childNodes(el)].some((n) => dom.nodeType(n) === 3 && n.data.trim());
+  // The alpha of a colour as computed ("rgba(0, 0, 0, 0.4)", "transparent", "color(srgb 1 0 0 / 0)"): 1 for one
+  // that says none.
+  const alphaOf = (colour) => {
+    if (colour === "transparent") return 0;
+    const found = /^rgba\(.*,\s*([\d.]+)\)$/.exec(colour) || /\/\s*([\d.]+)(%?)\s*\)$/.exec(colour);
+    return found ? Number(found[1]) / (found[2] === "%" ? 100 : 1) : 1;
   };
+  const seeThrough = (style) => Number(style.opacity) < 1 || alphaOf(style.backgroundColor) < 1;
+  // Whether text in `style` is seen: drawn in a colour not wholly transparent (its fill, which is its colour
+  // unless set apart), or by a shadow or a stroke, at a size above 0.
+  const textShows = (style) => px(style.fontSize) > 0 && (alphaOf(style.webkitTextFillColor || style.color) > 0
+    || style.textShadow !== "none"
+    || (px(style.webkitTextStrokeWidth) > 0 && alphaOf(style.webkitTextStrokeColor) > 0));
   const coversTheView = (r) => {
     const root = document.documentElement;
     return r.left <= 0 && r.top <= 0 && r.right >= (root.clientWidth || innerWidth)
@@ -967,14 +976,67 @@
   };
   const veiledByItsOwn = (el) => PSEUDOS.some((pseudo) => isGeneratedBackdrop(el, pseudo));
 
+  // A cover that shows nothing: a positioned box over the whole view, above the content, of which nothing is seen,
+  // its own box nor anything it holds: its text drawn transparent (color: transparent, rgba(..., 0)) or the whole
+  // of it transparent (opacity: 0), no background, border or shadow, nothing that shows itself (a picture, a
+  // field). Hostile markup lays one over the page to take every click, which made a record of the cover, or of
+  // the unseen paragraph of it that the pointer was on. A cover that holds anything seen (a dialog's words) is no
+  // such cover: what it shows is clicked (and around it, where it is see-through, `isBackdrop` looks through it).
+  const COVER_LOOKED_INTO = 400; // elements; a cover holding more is taken to show something (a move stays quick)
+  const edgeShows = (style, side) => px(style[`border${side}Width`]) > 0
+    && !["none", "hidden"].includes(style[`border${side}Style`]) && alphaOf(style[`border${side}Color`]) > 0;
+  const boxShows = (style) => alphaOf(style.backgroundColor) > 0 || style.backgroundImage !== "none"
+    || style.boxShadow !== "none" || ["Top", "Right", "Bottom", "Left"].some((side) => edgeShows(style, side))
+    || (style.outlineStyle !== "none" && px(style.outlineWidth) > 0 && alphaOf(style.outlineColor) > 0);
+  const markerShows = (style) => style.display === "list-item"
+    && (style.listStyleImage !== "none" || (style.listStyleType !== "none" && textShows(style)));
+  const pseudoShows = (el, pseudo) => {
+    const style = getComputedStyle(el, pseudo);
+    if (["none", "normal"].includes(style.content) || style.display === "none") return false;
+    return boxShows(style) || (!NO_TEXT.test(style.content) && textShows(style));
+  };
+  // Whether `el` draws something seen of its own: its box, its text, a generated box or text, a list's marker.
+  const drawsItself = (el, style) => SHOWS_ITSELF.has(dom.localName(el)) || !!dom.shadowRoot(el) || boxShows(style)
+    || (ownText(el) && textShows(style)) || markerShows(style) || PSEUDOS.some((pseudo) => pseudoShows(el, pseudo));
+  // Whether nothing of `el`, nor of anything it holds, is seen (a box too many to look into is taken as seen).
+  const showsNothing = (el) => {
+    const left = [el];
+    for (let looked = 0; left.length; looked += 1) {
+      if (looked === COVER_LOOKED_INTO) return false;
+      const e = left.pop();
+      const style = getComputedStyle(e);
+      if (style.display === "none" || Number(style.opacity) === 0) continue; // nothing of it is drawn
+      if (style.visibility === "visible" && drawsItself(e, style)) return false;
+      for (let child = dom.firstElementChild(e); child; child = dom.nextElementSibling(child)) left.push(child);
+    }
+    return true;
+  };
+  const isUnseenCover = (el) => {
+    const style = getComputedStyle(el);
+    return (style.position === "absolute" || style.position === "fixed")
+      && coversTheView(dom.getBoundingClientRect(el)) && showsNothing(el);
+  };
+  // The unseen cover `el` is, or is part of (an unseen paragraph of it); null where there is none.
+  const unseenCoverAround = (el) => {
+    for (let e = el; e && !isPage(e); e = dom.parentElement(e)) {
+      if (isUnseenCover(e)) return e;
+    }
+    return null;
+  };
+
   const isPage = (el) => el === document.documentElement || el === document.body;
   // What the pointer is on at (x, y), `el` being the page's topmost element there: the first element beneath `el`
   // that is no veil, where `el` is one or shows a backdrop of its own (then `el` again, further down the hits, is
-  // its own box beneath its backdrop).
+  // its own box beneath its backdrop); the first beneath the cover, and in no other, where `el` is an unseen
+  // cover or part of one.
   const beneathVeils = (el, x, y) => {
-    if (!(el instanceof Element) || !(isVeil(el) || veiledByItsOwn(el))) return el;
+    if (!(el instanceof Element)) return el;
+    const cover = unseenCoverAround(el);
+    if (!cover && !isVeil(el) && !veiledByItsOwn(el)) return el;
+    const top = cover || el;
     const hits = document.elementsFromPoint(x, y);
-    const beneath = hits.slice(hits.indexOf(el) + 1).find((hit) => !isVeil(hit));
+    const beneath = hits.slice(hits.indexOf(top) + 1).find((hit) => !(cover && dom.contains(cover, hit))
+      && !isVeil(hit) && !unseenCoverAround(hit));
     return beneath && !isPage(beneath) ? beneath : el;
   };
 
