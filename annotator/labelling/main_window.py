@@ -95,7 +95,7 @@ from .record_actions import IN_SHADOW, SHADOW_SAYS, RecordActions, click_new_rec
 from .record_panel import RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
-from .shortcuts import MENU_TITLES, SHORTCUTS, key_sequences, menu_texts, tip
+from .shortcuts import IN_THE_PAGE, MENU_TITLES, SHORTCUTS, KeysMenuBar, key_sequences, menu_texts, tip
 from .tool_windows import ToolWindows
 from .window_parts import RecordsAt
 from .zoom import ZoomControl
@@ -108,6 +108,7 @@ _BUTTONS = (("accept", "Accept"), ("reject", "Reject"), ("new_record", "New"), (
 OF_THE_PAGE_ON_SHOW = frozenset({
     "accept", "reject", "new_record", "merge", "split", "delete", "siblings", "select_list", "select_all",
     "parent_element", "child_element", "next_record", "previous_record", "focused_element",
+    "cursor_next", "cursor_previous", "cursor_parent", "cursor_child",
     "history", "propose", "mark_labelled", "mark_reviewed", "remove_page",
 })
 
@@ -374,13 +375,20 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         menus: dict[str, object] = {}
         texts = menu_texts()
+        menu_bar = KeysMenuBar()
+        self.setMenuBar(menu_bar)
+        menu_bar.holds_the_keys.connect(self._say_the_menu_bar_holds_the_keys)
         for shortcut in SHORTCUTS:
             action = QAction(texts[shortcut.name], self)
             action.setShortcuts(key_sequences(shortcut))
             action.setToolTip(tip(shortcut))  # every key: a menu shows only the first (Del, not Backspace)
-            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             action.triggered.connect(self._handler(shortcut.name))
-            self.addAction(action)  # shortcuts work with the menu bar hidden too
+            if shortcut.name in IN_THE_PAGE:  # heard while the page has the keys (its view, or a child of it)
+                action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+                self.page_view.addAction(action)
+            else:
+                action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+                self.addAction(action)  # shortcuts work with the menu bar hidden too
             if shortcut.group not in menus:
                 menus[shortcut.group] = menu = self.menuBar().addMenu(MENU_TITLES[shortcut.group])
                 menu.setToolTipsVisible(True)  # an item's tip names all its keys
@@ -849,6 +857,12 @@ class MainWindow(QMainWindow):
         says = self._click_says(xpath, found, shadow_only=shadow and not text.strip())
         self.breadcrumb.setText(f"{says}{owner}   {element.key}   “{text}”")
 
+    def point_at(self, xpath: str) -> str:
+        """The element cursor is on `xpath`: the line above the page follows it as it follows the pointer, and
+        what a click there (E) would do is returned."""
+        self._on_hovered(xpath)
+        return self._click_says(xpath, self.records_at(xpath))
+
     def records_at(self, xpath: str) -> RecordsAt:
         """The records that hold the element, one of its ancestors (a click there nests a record in those, which
         `labels check` flags) or one of its descendants. One pass over the records: it runs on every hover and
@@ -1014,6 +1028,12 @@ class MainWindow(QMainWindow):
     def do_go_to_page(self) -> None:
         if self.page_view.view is not None:
             self.page_view.view.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def _say_the_menu_bar_holds_the_keys(self) -> None:
+        """Esc closed a menu (or Alt was pressed alone): the menu bar keeps the keys, its title highlighted, until
+        a second Esc gives them back."""
+        self.message("the menu bar has the keys (its highlighted title): Left and Right choose a menu, Enter or "
+                     "Down opens it, Esc gives the keys back")
 
     def do_go_to_records(self) -> None:
         """The record list, or in review the review's (its run chooser while it has no rows)."""

@@ -91,6 +91,15 @@ class XPathBox:
 
 
 @dataclass(frozen=True)
+class CursorMove:
+    """Where the element cursor is after a move."""
+
+    path: str | None  # its element's XPath; None: the page shows no element to put it on
+    moved: bool  # False: there was nowhere to go that way (the last element, the whole page above, none inside)
+    frame: bool  # it is on a frame of the page, whose content cannot be labelled
+
+
+@dataclass(frozen=True)
 class DrawSummary:
     """What the last `show_records` drew."""
 
@@ -524,7 +533,8 @@ class PageView(QWidget):
             painter.end()
 
     def focused_xpath(self, timeout_ms: int = 5_000) -> str | None:
-        """The XPath of the page's element the keyboard is on (Tab moved it there), or None: the page itself."""
+        """The XPath of the page's element the keyboard is on (the element cursor, or where Tab moved the focus),
+        or None: the page itself."""
         if not self._is_loaded:
             return None
         found = self.offline.run_js("__recordlens.overlay.focusedPath()", timeout_ms)
@@ -534,6 +544,19 @@ class PageView(QWidget):
         """Whether the keyboard is on an element inside a frame of the page (an <iframe>'s link): one that cannot
         be labelled, as a click on it is not reported."""
         return self._is_loaded and self.offline.run_js("__recordlens.overlay.focusInFrame()", timeout_ms) is True
+
+    def move_cursor(self, how: str, timeout_ms: int = 5_000) -> CursorMove | None:
+        """Move the element cursor, the keyboard's pointer drawn as an outline of its own, which E acts on as a
+        click does. `how` (overlay.js `moveCursor`): "next" or "previous" element in document order, "parent" (the
+        element around it), "child" (its first element inside), or "start" (where it is). With no cursor yet, any
+        move puts it on the element in focus, else the one at the middle of the view, else the first one the view
+        shows. It is brought into view. None before the page has loaded."""
+        if not self._is_loaded:
+            return None
+        data = parse_js_result(self.offline.run_js(f"__recordlens.overlay.moveCursor({json.dumps(how)})", timeout_ms))
+        if data is None:
+            return None
+        return CursorMove(data.get("path") or None, bool(data.get("moved")), bool(data.get("frame")))
 
     def let_go_of_the_keys(self) -> None:
         """The keys leave the page: a field of it keeps no caret (letters would go on typing into it)."""

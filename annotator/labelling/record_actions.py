@@ -56,6 +56,13 @@ IN_SHADOW = "shadow:"
 # What the line above the page says over a shadow root's text whose host holds no text of the page's own (a click
 # there makes no record: `_refused_shadow`).
 SHADOW_SAYS = "click: nothing (the text shown there is inside a shadow root, which RecordLens does not read)"
+# Why the element cursor did not move (overlay.js `moveCursor` found nowhere to go that way).
+_CURSOR_STAYS = {
+    "next": "no next element: this is the page's last",
+    "previous": "no previous element: this is the page's first",
+    "parent": "no element around this one but the whole page, which is no record",
+    "child": "no element inside this one",
+}
 _FRAMES_NOT_LABELLED = ("what a frame shows cannot be labelled: RecordLens reads the page's own document, not the "
                         "documents of its frames")
 
@@ -577,7 +584,8 @@ class RecordActions:
             # E is the keyboard's click (the only way to pick an element without a mouse): named as well
             window.message("click an element into the selected record first (from the keyboard: "
                            f"{window.keys_for('go_to_page')}, Tab to the element, then "
-                           f"{window.keys_for('focused_element')}); U then climbs to its parent")
+                           f"{window.keys_for('focused_element')}; Ctrl+arrows reach any element); U then climbs "
+                           "to its parent")
             return
         old = self.picked[1]
         xpaths = replace_xpath(label.xpaths, old, new)
@@ -701,12 +709,14 @@ class RecordActions:
         self.arm_new = True
         # E named beside the click: from the keyboard, the element in focus is the one a record starts from
         window.message(f"click an element of the page, or press {window.keys_for('focused_element')} on the one in "
-                       f"keyboard focus ({window.keys_for('go_to_page')}, then Tab), to start a new record "
-                       "(Esc cancels)")
+                       f"keyboard focus ({window.keys_for('go_to_page')}, then Tab or Ctrl+arrows), to start a new "
+                       "record (Esc cancels)")
 
     def do_focused_element(self) -> None:
-        """E: the page's element the keyboard is on (Tab moved it there) does what a click on it would, by the
-        same rules (start a record, add it to the selected one or take it out, select the record it is in)."""
+        """E: the page's element the keyboard is on (the element cursor, or where Tab moved the focus) does what a
+        click on it would, by the same rules (start a record, add it to the selected one or take it out, select
+        the record it is in). With none, the element cursor shows, and the keys go to the page to move it: a page
+        of paragraphs has no link or field that Tab could reach."""
         window = self.window
         if window.page_name is None or not window.page_loaded or self.refused_in_review("edit"):
             return
@@ -715,10 +725,48 @@ class RecordActions:
             window.message(f"the element in focus is inside a frame of the page, and {_FRAMES_NOT_LABELLED} (a "
                            "click there makes no record either): Tab moves on out of the frame")
         elif xpath is None:
-            window.message(f"no element of the page has the keys: {window.keys_for('go_to_page')} goes to the page, "
-                           "Tab then moves to its links and fields, and E acts on the one in focus as a click does")
+            window.actions_by_name["go_to_page"].trigger()
+            self._move_cursor("start", before="no element of the page had the keys: ")
         else:
             self.on_element_clicked(xpath)
+
+    def do_cursor_next(self) -> None:
+        self._move_cursor("next")
+
+    def do_cursor_previous(self) -> None:
+        self._move_cursor("previous")
+
+    def do_cursor_parent(self) -> None:
+        self._move_cursor("parent")
+
+    def do_cursor_child(self) -> None:
+        self._move_cursor("child")
+
+    def _move_cursor(self, how: str, before: str = "") -> None:
+        """The element cursor moved (`PageView.move_cursor`) and where it is said, with what E does there (the
+        line above the page says it too, as for the pointer); `before` goes in front of that."""
+        window = self.window
+        move = window.page_view.move_cursor(how) if window.page_loaded else None
+        if move is None:
+            return
+        if move.path is None:
+            window.message(f"{before}the page shows no element to put the element cursor on")
+            return
+        keys = (f"{window.keys_for('cursor_next')} / {window.keys_for('cursor_previous')} move it to the next / "
+                f"previous element, {window.keys_for('cursor_parent')} / {window.keys_for('cursor_child')} to the "
+                "element around it / the first inside it")
+        where = f"the element cursor is on {_named(window.page_view.core_page, move.path)}"
+        if move.frame:
+            window.message(f"{before}{where}, a frame of the page, and {_FRAMES_NOT_LABELLED}; {keys}")
+        elif how == "start":
+            focused = window.keys_for("focused_element")
+            window.message(f"{before}{where} (outlined; {window.point_at(move.path)}); {keys}, Tab to a link or "
+                           f"field, and {focused} acts on the one in focus as a click does")
+        elif not move.moved:
+            window.message(f"{_CURSOR_STAYS[how]}: {where} ({window.point_at(move.path)})")
+        else:
+            window.message(f"{where} ({window.point_at(move.path)}; {window.keys_for('focused_element')} does "
+                           "what a click does)")
 
     def do_find_record(self) -> None:
         panel = self.window.record_panel

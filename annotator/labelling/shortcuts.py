@@ -10,10 +10,12 @@ import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QDialog, QTextBrowser, QWidget
+from PySide6.QtCore import QEvent, QTimer, Signal
+from PySide6.QtGui import QAction, QActionEvent, QFocusEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QDialog, QMenuBar, QStyle, QStyleOptionMenuItem, QTextBrowser, QWidget
 
 from ..qt.screen_fit import resize_to_fit
+from ..qt.signals import emit
 from ..qt.widgets import closable_window
 
 
@@ -47,8 +49,13 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("next_record", ("J",), "Next record"),
         ("previous_record", ("K",), "Previous record"),
         ("find_record", ("/",), "Find a record by its number or words (Enter selects the first found)"),
-        ("focused_element", ("E",), "The page’s element in keyboard focus (Tab to it): as a click on it (start a "
-                                    "record, add it to the selected one, or take it out)"),
+        ("cursor_next", ("Ctrl+Right",), "In the page: the element cursor (an outline) to the next element"),
+        ("cursor_previous", ("Ctrl+Left",), "In the page: the element cursor to the previous element"),
+        ("cursor_parent", ("Ctrl+Up",), "In the page: the element cursor to the element around it"),
+        ("cursor_child", ("Ctrl+Down",), "In the page: the element cursor to the first element inside it"),
+        ("focused_element", ("E",), "The page’s element the keys are on (the element cursor, or a link or field Tab "
+                                    "moved to): as a click on it (start a record, add it to the selected one, or "
+                                    "take it out); with none, the element cursor shows"),
         ("deselect", ("Esc",), "Clear the selection (in the page: also leave it for the record list)"),
     ),
     "Edit": (
@@ -78,7 +85,8 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("zoom_out", ("Ctrl+-",), "Zoom out"),
         ("zoom_reset", ("Ctrl+0",), "Actual size (100 %)"),
         ("go_to_pages", ("Ctrl+1",), "Go to the page list"),
-        ("go_to_page", ("Ctrl+2",), "Go to the page (Tab then moves through its links and fields)"),
+        ("go_to_page", ("Ctrl+2",), "Go to the page (Ctrl+arrows then move the element cursor, Tab through its "
+                                    "links and fields)"),
         ("go_to_records", ("Ctrl+3",), "Go to the record list (the review list in review)"),
     ),
     "Review": (
@@ -99,6 +107,10 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
     ),
 })
 
+
+# Keys heard only while the page has them: elsewhere Ctrl+arrows are the record list's (Ctrl+Down moves there
+# without selecting) and a field's (a word to the left or right).
+IN_THE_PAGE = frozenset({"cursor_next", "cursor_previous", "cursor_parent", "cursor_child"})
 
 # The menu bar's titles, each with its Alt+letter (the letter after "&"), no two alike. Without them Alt+letter
 # reached the focused widget instead: in the page filter, Alt+R chose "reviewed" and emptied the page list.
@@ -161,9 +173,14 @@ def help_html() -> str:
              "without changing the selection, then <b>Ctrl+Space</b> adds or removes the row. A, R and Del then "
              "act on every selected record, and M merges them. <b>Esc</b> leaves the search box. "
              "<b>Without a mouse</b>: Ctrl+1, Ctrl+2 and Ctrl+3 go to the page list, the page and the record list "
-             "(a frame shows which has the keys); in the page, Tab moves through its links and fields (Enter and "
-             "Space there edit nothing), <b>E</b> does to the element in focus what a click on it does, then U, "
-             "Shift+U and G as after a click; <b>Esc</b> leaves the page for the record list. "
+             "(a frame shows which has the keys); in the page, <b>Ctrl+Right</b> / <b>Ctrl+Left</b> move the "
+             "element cursor (a black and white outline) to the next / previous element of the page, "
+             "<b>Ctrl+Up</b> / <b>Ctrl+Down</b> to the element around it / the first inside it, and Tab moves "
+             "through its links and fields (Enter and Space there edit nothing); <b>E</b> does to the element the "
+             "keys are on what a click on it does (with none, it shows the cursor at the middle of the view), "
+             "then U, Shift+U and G as after a click; <b>Esc</b> leaves the page for the record list. "
+             "<b>Alt</b> and a menu's underlined letter open that menu; <b>Esc</b> closes it, leaving its title "
+             "highlighted (the arrows then go to the menus), and a second <b>Esc</b> gives the keys back. "
              "<b>J</b> on the last record offers the next page "
              "(J again opens it). <b>L</b> or <b>V</b> on a page with proposals says what export does with them "
              "and asks for the same key again. In Review (F6), the keys that select or change records say that F6 "
@@ -179,3 +196,34 @@ class ShortcutSheet(QDialog):
         text = QTextBrowser()
         text.setHtml(help_html())
         closable_window(self, text)
+
+
+class KeysMenuBar(QMenuBar):
+    """The window's menu bar, whose title the keys are on is drawn highlighted while it holds them with no menu
+    open: after Esc closed a menu opened with Alt and its letter, or after Alt pressed alone. Qt keeps the keys
+    there until a second Esc (which gives them back where they were), and Fusion draws a title highlighted only
+    while its menu is open: the arrows, Enter and Space then went to the menu bar unseen, and seemed lost.
+    `holds_the_keys` tells the window when the menu bar has them so, to say how to give them back."""
+
+    holds_the_keys = Signal()
+
+    def initStyleOption(self, option: QStyleOptionMenuItem, action: QAction) -> None:  # noqa: N802 (Qt override)
+        super().initStyleOption(option, action)
+        # Drawn as the title of an open menu is (Fusion highlights a title only when it is "sunken" too).
+        if self.hasFocus() and option.state & QStyle.StateFlag.State_Selected:
+            option.state |= QStyle.StateFlag.State_Sunken
+
+    def actionEvent(self, event: QActionEvent) -> None:  # noqa: N802 (Qt override)
+        super().actionEvent(event)
+        menu = event.action().menu() if event.type() == QEvent.Type.ActionAdded else None
+        if menu is not None:
+            # Once a menu closes, the keys are still here when Esc closed it (not when an item was chosen)
+            menu.aboutToHide.connect(lambda: QTimer.singleShot(0, self, self._say_if_holding_the_keys))
+
+    def focusInEvent(self, event: QFocusEvent) -> None:  # noqa: N802 (Qt override)
+        super().focusInEvent(event)
+        QTimer.singleShot(0, self, self._say_if_holding_the_keys)  # Alt alone (Alt+letter opens its menu at once)
+
+    def _say_if_holding_the_keys(self) -> None:
+        if self.hasFocus() and QApplication.activePopupWidget() is None:
+            emit(self.holds_the_keys)

@@ -66,6 +66,12 @@
            font: calc(11px * var(--s, 1)) / 1.35 ui-monospace, monospace; white-space: pre-wrap;
            overflow-wrap: anywhere; direction: ltr; unicode-bidi: isolate; text-align: left; }
     .tip .text { font-family: system-ui, sans-serif; color: #e8eaed; overflow-wrap: break-word; text-align: start; }
+    /* The element cursor (the keyboard's pointer: E acts on it as a click): solid black between white rings,
+       unfilled, just outside the element (CURSOR_GAP), so that it reads apart from the pointer's dashed blue
+       hover box and from a record's filled box on the same element, on light pages and dark ones. */
+    .cursor { position: absolute; box-sizing: border-box; display: none; z-index: 5; pointer-events: none;
+              border: calc(3px * var(--s, 1)) solid #000; border-radius: calc(3px * var(--s, 1));
+              box-shadow: 0 0 0 calc(1px * var(--s, 1)) #fff, inset 0 0 0 calc(1px * var(--s, 1)) #fff; }
   `;
 
   let host = null;
@@ -73,14 +79,15 @@
   let layer = null;
   let hoverBox = null;
   let tip = null;
+  let cursorBox = null;
 
   const ensureHost = () => {
     if (host && host.isConnected) return true;
-    const made = rl.shadowHost(HOST_TAG, "absolute", STYLE, ["layer", "hover", "tip"]);
+    const made = rl.shadowHost(HOST_TAG, "absolute", STYLE, ["layer", "hover", "tip", "cursor"]);
     if (!made) return false;
     host = made.host;
     host.style.setProperty("--s", String(scale));
-    [layer, hoverBox, tip] = made.parts;
+    [layer, hoverBox, tip, cursorBox] = made.parts;
     return true;
   };
 
@@ -507,6 +514,7 @@
     if (!records.length) {
       requestAnimationFrame(() => {
         hoverUnderPointer();
+        placeCursor();
         reportScroll();
       });
       return;
@@ -518,6 +526,7 @@
       layout();
       hoverUnderPointer();
       if (hovered) placeHover(hovered);
+      placeCursor();
       reportScroll();
     });
   };
@@ -1101,7 +1110,7 @@
   const holdsADocument = (el) => el instanceof HTMLIFrameElement || el instanceof HTMLFrameElement
     || (el instanceof HTMLObjectElement && el.contentWindow !== null);
 
-  const focusInFrame = () => holdsADocument(document.activeElement);
+  const focusInFrame = () => holdsADocument(keyElement());
 
   // ---- frames and shadow roots: what a click cannot label -------------------------------------------------
 
@@ -1188,19 +1197,165 @@
     return at.offset === index || at.offset === index + 1;
   };
 
-  // The element the keyboard is on in the page (Tab moved it there), as an XPath; null when none is (the page
-  // itself, an element inside a frame, or something the addressing rules leave out).
+  // ---- the element cursor --------------------------------------------------------------------------------
+
+  // The keyboard's pointer: any element of the page, not only the links and fields Tab reaches (a page of
+  // paragraphs has none). Drawn as an outline of its own (`.cursor`); E acts on it as a click on it does. Python
+  // moves it (`moveCursor`); a Tab or a script moving the page's focus puts it on the element focused, and a
+  // pointer's press takes it away (the pointer is what a click then acts on).
+  let cursor = null;
+
+  // The element the keys are on: inside a frame of the page while the page's focus is there (a Tab into it), else
+  // the cursor, else the element focused.
+  const keyElement = () => {
+    const active = document.activeElement;
+    if (holdsADocument(active)) return active;
+    return cursor && dom.isConnected(cursor) ? cursor : active;
+  };
+
+  const CURSOR_GAP = 4; // px on screen between the element and its cursor's outline, outside it
+  const placeCursor = () => {
+    if (!cursorBox) return;
+    if (!cursor || !dom.isConnected(cursor)) {
+      cursorBox.style.display = "none";
+      return;
+    }
+    const rect = rectOf(cursor, origin());
+    const gap = CURSOR_GAP * scale;
+    place(cursorBox, [rect[0] - gap, rect[1] - gap, rect[2] + 2 * gap, rect[3] + 2 * gap]);
+    cursorBox.style.display = visible(rect) ? "block" : "none";
+  };
+
+  // Whether the cursor stops at an element: the page shows it, with a width and a height (an empty <div> of no
+  // height, a hidden menu, a closed <details>' content, a transparent or off-page element are passed over: an
+  // outline there would show nothing that the record would hold). The page's edges and origin are read once per
+  // move: `showing()` is the test for that move's elements.
+  const showing = () => {
+    const o = origin();
+    const closed = hasClosedDetails();
+    const edges = pageEdges(o);
+    return (el) => {
+      const rect = shownRectOf(el, o, closed, edges);
+      return rect !== null && rect[2] > 0 && rect[3] > 0;
+    };
+  };
+
+  // The page's elements in document order, as the cursor goes through them: the addressing rules' removed kinds,
+  // the overlay's own element and what renders nothing are left out with all they hold; an element with no box of
+  // its own (display: contents) is passed through to its children.
+  const cursorWalker = (showsItself) => document.createTreeWalker(document.body || document.documentElement,
+    NodeFilter.SHOW_ELEMENT, {
+      acceptNode: (el) => {
+        if (rl.isRemoved(el) || dom.localName(el) === HOST_TAG || rendersNothing(el)) return NodeFilter.FILTER_REJECT;
+        return showsItself(el) ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP;
+      },
+    });
+  // The walk's root is no stop: it is the whole page (a step back from its first element would land on it).
+  const walkedFrom = (el, step) => {
+    const walker = cursorWalker(showing());
+    walker.currentNode = el;
+    const found = walker[step]();
+    return found === walker.root ? null : found;
+  };
+
+  // Where the cursor goes from `el` for each move; null: nowhere (the first or last element, the whole page above,
+  // nothing inside).
+  const CURSOR_MOVES = {
+    next: (el) => walkedFrom(el, "nextNode"),
+    previous: (el) => walkedFrom(el, "previousNode"),
+    child: (el) => walkedFrom(el, "firstChild"),
+    parent: (el) => {
+      const showsItself = showing();
+      for (let up = dom.parentElement(el); up && !isPage(up); up = dom.parentElement(up)) {
+        if (showsItself(up)) return up;
+      }
+      return null;
+    },
+  };
+
+  // Where the cursor starts: on the element in focus, else the one at the middle of the view (looked at through a
+  // see-through cover, as the pointer looks), else the first element the view shows, else the page's first.
+  const cursorStart = () => {
+    const active = document.activeElement;
+    if (active instanceof Element && !isPage(active) && rl.xpathOf(active) !== null) return active;
+    const root = document.documentElement;
+    const [w, h] = [root.clientWidth || innerWidth, root.clientHeight || innerHeight];
+    const middle = beneathVeils(document.elementFromPoint(w / 2, h / 2), w / 2, h / 2);
+    const showsItself = showing();
+    if (middle instanceof Element && !isPage(middle) && rl.xpathOf(middle) !== null && showsItself(middle)) {
+      return middle;
+    }
+    const walker = cursorWalker(showsItself);
+    let first = null;
+    for (let el = walker.nextNode(); el; el = walker.nextNode()) {
+      first = first || el;
+      const r = dom.getBoundingClientRect(el);
+      if (r.bottom > 0 && r.top < h && r.right > 0 && r.left < w) return el;
+    }
+    return first;
+  };
+
+  // Brought into view with its outline, as far as it fits: an element taller than most of the view from its top,
+  // where its outline begins.
+  const cursorIntoView = (el) => {
+    const gap = CURSOR_GAP * scale;
+    const h = document.documentElement.clientHeight || innerHeight;
+    const w = document.documentElement.clientWidth || innerWidth;
+    const inView = (r) => r.top - gap >= 0 && r.bottom + gap <= h && r.left - gap >= 0 && r.right + gap <= w;
+    const before = dom.getBoundingClientRect(el);
+    if (inView(before)) return;
+    const tall = before.height > 0.8 * h;
+    dom.scrollIntoView(el, { block: tall ? "start" : "nearest", inline: "nearest" });
+    const r = dom.getBoundingClientRect(el);
+    if (r.top - gap < 0 || tall) window.scrollBy(0, r.top - 2 * gap);
+    else if (r.bottom + gap > h) window.scrollBy(0, r.bottom + 2 * gap - h);
+  };
+
+  // `how`: "start" (the cursor where it is, else where it starts), "next", "previous" (document order), "parent"
+  // or "child" (its first element inside). JSON {path: the cursor's XPath (null: the page shows no element to put
+  // it on), moved: whether it went where asked, frame: whether it is on a frame of the page}.
+  const moveCursor = (how) => {
+    guardRules();
+    if (!ensureHost()) return JSON.stringify({ path: null, moved: false, frame: false });
+    if (cursor && !dom.isConnected(cursor)) cursor = null;
+    const move = CURSOR_MOVES[how];
+    const to = cursor && move ? move(cursor) : cursor || cursorStart();
+    if (to) cursor = to;
+    if (cursor) cursorIntoView(cursor);
+    placeCursor();
+    return JSON.stringify({ path: cursor ? rl.xpathOf(cursor) : null, moved: !!to, frame: holdsADocument(cursor) });
+  };
+
+  // A focus the keys moved (Tab) or a script set, not one a pointer's press gave (its click is what counts).
+  let pressedAt = -Infinity;
+  window.addEventListener("pointerdown", () => {
+    pressedAt = performance.now();
+    cursor = null;
+    placeCursor();
+  }, true);
+  document.addEventListener("focusin", (event) => {
+    const el = event.target;
+    if (performance.now() - pressedAt < 500 || !(el instanceof Element) || isPage(el)) return;
+    cursor = el;
+    placeCursor();
+  }, true);
+
+  // The element the keyboard is on in the page (the cursor, or where Tab moved the focus), as an XPath; null when
+  // none is (the page itself, an element inside a frame, or something the addressing rules leave out).
   const focusedPath = () => {
-    const el = document.activeElement;
+    const el = keyElement();
     if (!(el instanceof Element) || isPage(el) || holdsADocument(el)) return null;
     guardRules();
     return rl.xpathOf(el);
   };
 
-  // The keys leave the page (Esc): a field of the page keeps no caret that letters would go on typing into.
+  // The keys leave the page (Esc): a field of the page keeps no caret that letters would go on typing into, and
+  // the cursor goes (E then acts on nothing of the page until the keys come back).
   const blurFocused = () => {
     const el = document.activeElement;
     if (el instanceof HTMLElement && !isPage(el)) dom.blur(el);
+    cursor = null;
+    placeCursor();
     return true;
   };
 
@@ -1322,6 +1477,7 @@
     measureBadges(records.filter((r) => r.badge));
     layout();
     hoverUnderPointer();
+    placeCursor();
     return scale;
   };
 
@@ -1379,5 +1535,10 @@
     focusedPath,
     focusInFrame,
     blurFocused,
+    moveCursor,
+    // The cursor's outline as drawn: its box in viewport coordinates (CURSOR_GAP outside its element's), or null
+    // while none shows (tests).
+    cursorBox: () => JSON.stringify(cursorBox && cursorBox.style.display !== "none"
+      ? (({ left, top, width, height }) => [left, top, width, height])(cursorBox.getBoundingClientRect()) : null),
   };
 })();
