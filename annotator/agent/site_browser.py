@@ -83,6 +83,12 @@ _served_numbers = itertools.count(1)
 _NAVIGATION = QWebEngineNavigationRequest.NavigationType
 _FOLLOWED = (_NAVIGATION.LinkClickedNavigation, _NAVIGATION.FormSubmittedNavigation)  # a person's doing
 FRAME_TEXT_WAIT_S = 10.0  # a frame that has not answered by then has no text to give
+SETTLE_QUIET_MS = 250  # once the page has handled an action, nothing new for this long: what it started is over
+SETTLE_TIMEOUT_MS = 30_000  # settle gives up after this long (a renderer that never answers)
+# A navigation the page says it started reaches navigationRequested in milliseconds (its request leaves the
+# renderer before the page's answer saying so); one not heard of by then never will be.
+UNHEARD_NAVIGATION_S = 5.0
+_STARTED_JS = "globalThis.__recordlens?.site?.navigationsStarted?.() ?? 0"  # see site_events.js
 
 
 class SiteBrowserError(RuntimeError):
@@ -107,6 +113,10 @@ def _spin_until(condition: Callable[[], bool], seconds: float) -> bool:
             return False
         spin(20)
     return True
+
+
+def _ms_left(deadline: float) -> int:
+    return int((deadline - time.monotonic()) * 1000)
 
 
 def _page_node_reads() -> str:
@@ -211,6 +221,7 @@ class SiteBrowser(QWidget):
         self._stayed = ""  # what the page on show tried to do by itself ("" nothing), said once
         self._empty_frames: set[str] = set()  # the page on show's frames from the live web, left empty
         self.navigations = 0  # counts every page asked for, so a caller can tell whether an action navigated
+        self._requests_heard = 0  # the page on show's navigations that reached navigationRequested (see settle)
         self._downloads: list[QWebEngineDownloadRequest] = []
         self.last_saved_meta: dict[str, object] | None = None  # the meta.json the last save rewrote, if any
         self._build()
@@ -312,6 +323,7 @@ class SiteBrowser(QWidget):
         if self.site is None:
             raise SiteBrowserError("no site is open")
         self.navigations += 1
+        self._requests_heard = 0  # the next document counts its own navigations from none
         saved = self.site.page(url)
         url = saved.url if saved is not None else url  # a URL that redirected: where it led, as a browser shows
         self._url = url
@@ -348,6 +360,7 @@ class SiteBrowser(QWidget):
         if not request.isMainFrame():
             self._on_frame_navigation(request)
             return
+        self._requests_heard += 1
         request.reject()
         if url.scheme() in INERT_SCHEMES:
             return  # script URLs never run here, and a blank page is not a page of the site
@@ -378,6 +391,7 @@ class SiteBrowser(QWidget):
 
     def _on_new_window(self, request: QWebEngineNewWindowRequest) -> None:
         # One window: a link meant for a new tab opens here, as it would for an agent.
+        self._requests_heard += 1
         url = self._page_url(request.requestedUrl())
         if request.isUserInitiated():
             self._follow(url)
@@ -464,23 +478,63 @@ class SiteBrowser(QWidget):
     def loading(self) -> bool:
         return self.offline._loading  # noqa: SLF001 - OfflinePage has no public "is loading"
 
-    def settle(self, quiet_ms: int = 250, timeout_ms: int = 30_000) -> None:
-        """Until what an action started is over: a navigation it asked for has loaded, or `quiet_ms` passed
-        without one (navigation starts a turn of the event loop after the click that asks for it)."""
-        before = self.navigations
+    def settle(self, quiet_ms: int = SETTLE_QUIET_MS, timeout_ms: int = SETTLE_TIMEOUT_MS) -> None:
+        """Until what an action (a click, keys, Back) started is over, within `timeout_ms`: the page has handled the
+        input sent to it so far, however busy its renderer is; every navigation it started has reached this browser;
+        a page asked for has loaded; and then nothing new came for `quiet_ms`.
+
+        Known, not guessed by the time since the action: a navigation starts only as the renderer handles the input
+        that asks for it, which a busy machine can put off for seconds, and the page itself says how many it
+        started (`_caught_up`). After an action that asked for none it returns after two round trips to the page
+        and the quiet time."""
         deadline = time.monotonic() + timeout_ms / 1000
-        quiet_until = time.monotonic() + quiet_ms / 1000
-        while time.monotonic() < deadline:
-            spin(20)
+        while time.monotonic() < deadline and self.view is not None:
             if self.loading:
-                self.wait_until_loaded(max(1, int((deadline - time.monotonic()) * 1000)))
-                before = self.navigations
-                quiet_until = time.monotonic() + quiet_ms / 1000
-            elif self.navigations != before:
-                before = self.navigations
-                quiet_until = time.monotonic() + quiet_ms / 1000
-            elif time.monotonic() >= quiet_until:
+                self.wait_until_loaded(max(1, _ms_left(deadline)))
+            shown = self.navigations
+            if self._caught_up(shown, deadline) and self._stays_quiet(shown, quiet_ms, deadline):
                 return
+
+    def _unchanged(self, shown: int) -> bool:
+        """No page was asked for since the `shown`-th, and none is loading."""
+        return self.navigations == shown and not self.loading
+
+    def _caught_up(self, shown: int, deadline: float) -> bool:
+        """Whether the page on show has handled the input sent to it before now and what that handling queued, and
+        this browser has heard of every navigation the page started meanwhile. False when a page was asked for.
+
+        A question to the page runs after the input that came before it (the renderer handles input first); a
+        form's submission is a task of its own that the handling of a click or Enter queues, so a second question,
+        asked once the first is answered, comes after it. The page's answer leaves the renderer after any request
+        the navigation sent, but to be sure its count is waited for."""
+        if self._navigations_started(shown, deadline) is None:
+            return False
+        started = self._navigations_started(shown, deadline)  # asked after what the first one's handling queued
+        if started is None:
+            return False
+        heard_by = min(deadline, time.monotonic() + UNHEARD_NAVIGATION_S)
+        if not _spin_until(lambda: self._requests_heard >= started or not self._unchanged(shown),
+                           heard_by - time.monotonic()):
+            _log.warning("%s started %d navigation(s) but %d reached the browser", self._url, started,
+                         self._requests_heard)
+        return self._unchanged(shown)
+
+    def _navigations_started(self, shown: int, deadline: float) -> int | None:
+        """How many navigations the page on show says it started (site_events.js); None when a page was asked for
+        before it answered (the document asked may be gone, and its answer with it) or it did not answer in time."""
+        answers: list[object] = []
+        self.offline.run_js_async(_STARTED_JS, answers.append)
+        _spin_until(lambda: bool(answers) or not self._unchanged(shown), deadline - time.monotonic())
+        if not answers or not self._unchanged(shown):
+            return None
+        return int(answers[0]) if isinstance(answers[0], (int, float)) else 0
+
+    def _stays_quiet(self, shown: int, quiet_ms: int, deadline: float) -> bool:
+        """Whether no page is asked for within `quiet_ms` (a followed link opens its page a turn of the event
+        loop after its request, a Back reported by the page's keys another)."""
+        until = min(deadline, time.monotonic() + quiet_ms / 1000)
+        _spin_until(lambda: not self._unchanged(shown), until - time.monotonic())
+        return self._unchanged(shown)
 
     def _update_bar(self) -> None:
         self.address.setText(self._url or "(no page)")

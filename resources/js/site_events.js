@@ -18,6 +18,10 @@
 //   {kind: "type", label, target, value, submit}   committed on Enter (submit: true), change or blur
 //   {kind: "scroll", direction}             one per burst of wheel or scrolling keys
 //   {kind: "back"}                          Alt+Left or the Back key (reported even when not recording)
+//
+// `navigationsStarted()` counts the navigations to another document this one has started (a link followed, a
+// form sent), each as it starts, before it leaves the renderer: the site browser's settle() asks, so that it knows
+// one is on its way to it rather than guessing by time.
 (() => {
   const rl = (globalThis.__recordlens = globalThis.__recordlens || {});
   if (rl.site) return;
@@ -194,6 +198,15 @@
     scrolled(event.deltaY > 0 ? "down" : "up");
   };
 
+  // ---- navigations ----------------------------------------------------------------------------------------
+
+  let navigationsStarted = 0;
+  // A page's scripts are off, so its navigations come from the input's default actions; a move within this
+  // document (no request to the browser) is none.
+  globalThis.navigation?.addEventListener("navigate", (event) => {
+    if (!event.destination.sameDocument) navigationsStarted += 1;
+  });
+
   window.addEventListener("click", onClick, true);
   window.addEventListener("input", onInput, true);
   window.addEventListener("change", onLeave, true);
@@ -218,5 +231,6 @@
       return true;
     },
     ping: (token) => requestAnimationFrame(() => requestAnimationFrame(() => report("framed", token))),
+    navigationsStarted: () => navigationsStarted,
   };
 })();
