@@ -23,8 +23,11 @@ record had when the step was made, which undo gives it again, while the history 
 its own.
 
 Each undo and redo tells the window the newest history entry it wrote: a restore is only right while the page's
-newest entry is the one this window's steps left (record_actions refuses it once another window or the command
-line changed the page since).
+newest entry is the one this window's steps left. Given that entry (`EditGroup.undo(newest=…)`), an undo or a redo
+looks at the page's newest entry inside its own write (`judge_as_shown`), and is refused (`ChangedElsewhere`,
+nothing written, the stack not moved) when another window or the command line changed the page since. A step
+reads the entry it is made over inside its own write too (`push(…, newest=…)`): made over another writer's change,
+it clears the older steps before it goes on the stack, since undoing them would take that change back as well.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QUndoCommand, QUndoGroup, QUndoStack
 
 from ...core.errors import RecordLensError
-from ...core.store import Change, Project, Provenance, database_problem, mark_as_shown
+from ...core.store import Change, Project, Provenance, database_problem, judge_as_shown, mark_as_shown
 from ...core.wording import listed
 
 # Told the page whose labels or status changed, the records to select there (None: keep the selection) and the
@@ -67,14 +70,19 @@ def _saved_or_refused(what: str = "") -> Iterator[None]:
 
 
 def _put_back(project: Project, page: str, history_id: int | None, status: str | None, by: Provenance,
-              why: str) -> int | None:
+              why: str, newest: int | None) -> int | None:
     """The page's labels as right after `history_id`, and its status `status` when a change moved it, in one
-    transaction (both or neither); `why` names the undo or redo in the page's history. The newest history entry
-    it wrote, if any."""
-    with _saved_or_refused(f"“{why}”"), project.writing():
+    transaction (both or neither), while the page's newest history entry is still `newest` (None: not looked at;
+    else `ChangedElsewhere`); `why` names the undo or redo in the page's history. The newest history entry it
+    wrote, if any."""
+
+    def restored_and_moved(_: list[int], by: Provenance) -> Change:
         restored = project.restore(page, history_id, by, why=why)
         moved = project.set_status(page, status, by) if status else None
-    return next((c.id for c in (moved, restored) if c is not None and c.id is not None), None)
+        return moved if moved is not None and moved.id is not None else restored
+
+    with _saved_or_refused(f"“{why}”"):
+        return judge_as_shown(project, [], restored_and_moved, by, page=page, newest=newest).id
 
 
 class _Selections:
@@ -107,11 +115,13 @@ class _Step(QUndoCommand):
         super().__init__(text, parent)
         self._written: tuple[int | None] | None = None  # (the history entry written ahead,), or None: not written
 
-    def take_back(self) -> None:
-        self._written = (self._write_undo(),)
+    def take_back(self, newest: int | None = None) -> None:
+        """Undo's write, made while the page's newest history entry is still `newest` (None: not looked at)."""
+        self._written = (self._write_undo(newest),)
 
-    def make_again(self) -> None:
-        self._written = (self._write_redo(),)
+    def make_again(self, newest: int | None = None) -> None:
+        """Redo's write, made while the page's newest history entry is still `newest` (None: not looked at)."""
+        self._written = (self._write_redo(newest),)
 
     def forget_write(self) -> None:
         """The write made ahead was rolled back (a step of several, one of which the store refused)."""
@@ -133,10 +143,10 @@ class _Step(QUndoCommand):
         written, self._written = self._written, None
         return write() if written is None else written[0]
 
-    def _write_undo(self) -> int | None:
+    def _write_undo(self, newest: int | None = None) -> int | None:
         raise NotImplementedError
 
-    def _write_redo(self) -> int | None:
+    def _write_redo(self, newest: int | None = None) -> int | None:
         raise NotImplementedError
 
     def _selected_after_undo(self) -> Sequence[int] | None:
@@ -158,13 +168,13 @@ class _PageStep(_Step):
         """The page status the step moved from or to ("from", "to"); None when it moved none."""
         raise NotImplementedError
 
-    def _write_undo(self) -> int | None:
+    def _write_undo(self, newest: int | None = None) -> int | None:
         return _put_back(self._project, self._page, self._before, self._status_moved("from"), self._by,
-                         f"undo: {self.text()}")
+                         f"undo: {self.text()}", newest)
 
-    def _write_redo(self) -> int | None:
+    def _write_redo(self, newest: int | None = None) -> int | None:
         return _put_back(self._project, self._page, self._after, self._status_moved("to"), self._by,
-                         f"redo: {self.text()}")
+                         f"redo: {self.text()}", newest)
 
     def _selected_after_undo(self) -> Sequence[int] | None:
         return self.selections.on_undo()
@@ -191,8 +201,10 @@ class LabelCommand(_PageStep):
         self._skip_redo = False
 
     def perform(self) -> Change:
-        self._before = self._project.last_change_id(self._page)
-        with _saved_or_refused():
+        # The entry it is made over, read in its own write: none of another writer's changes comes between (its
+        # undo restores to this entry, and would take such a change back)
+        with _saved_or_refused(), self._project.writing():
+            self._before = self._project.last_change_id(self._page)
             change = self._change()
         self._after = change.id
         status = change.detail.get("page_status")
@@ -225,10 +237,15 @@ class StatusCommand(_Step):
         self._shown = shown
         # With `shown`, the status the mark is made over (it is refused otherwise): what its undo puts back.
         self._old = shown if shown is not None else project.page(page).status
+        self._before: int | None = None  # the page's newest history entry when the mark is made (in its write)
         self._skip_redo = False
 
     def perform(self) -> Change:
-        with _saved_or_refused(self.text()):  # its caller says nothing of what it was: the error does
+        # its caller says nothing of what it was: the error does
+        with _saved_or_refused(self.text()), self._project.writing():
+            self._before = self._project.last_change_id(self._page)
+            if self._shown is None:  # the status it is made over, read with it
+                self._old = self._project.page(self._page).status
             change = (self._project.set_status(self._page, self._status, self._by) if self._shown is None
                       else mark_as_shown(self._project, self._page, self._status, self._by, self._shown))
         self._skip_redo = True
@@ -236,15 +253,18 @@ class StatusCommand(_Step):
             self.setObsolete(True)
         return change
 
-    def _write_undo(self) -> int | None:
-        return self._set(self._old, f"“undo: {self.text()}”").id
+    def _write_undo(self, newest: int | None = None) -> int | None:
+        return self._set(self._old, f"“undo: {self.text()}”", newest).id
 
-    def _write_redo(self) -> int | None:
-        return self._set(self._status, f"“redo: {self.text()}”").id
+    def _write_redo(self, newest: int | None = None) -> int | None:
+        return self._set(self._status, f"“redo: {self.text()}”", newest).id
 
-    def _set(self, status: str, what: str) -> Change:
+    def _set(self, status: str, what: str, newest: int | None) -> Change:
+        """The page's status set, while its newest history entry is still `newest` (None: not looked at)."""
+        project, page = self._project, self._page
         with _saved_or_refused(what):
-            return self._project.set_status(self._page, status, self._by)
+            return judge_as_shown(project, [], lambda _, by: project.set_status(page, status, by), self._by,
+                                  page=page, newest=newest)
 
 
 class BatchCommand(_PageStep):
@@ -274,18 +294,21 @@ def _steps_of(command: QUndoCommand) -> list[_Step]:
     return [step for i in range(command.childCount()) for step in _steps_of(command.child(i))]
 
 
-def _write_ahead(command: QUndoCommand, undo: bool) -> None:
-    """Write what undoing (or redoing) a stack entry writes, all of it or none of it (one transaction)."""
+def _write_ahead(command: QUndoCommand, undo: bool, newest: int | None = None) -> None:
+    """Write what undoing (or redoing) a stack entry writes, all of it or none of it (one transaction), while the
+    page's newest history entry is still `newest` (None: not looked at; else `ChangedElsewhere`, nothing written):
+    the first step written looks, the others join its transaction."""
     steps = _steps_of(command)
     if not steps:
         return
     try:
         with _saved_or_refused(f"“{'undo' if undo else 'redo'}: {command.text()}”"), steps[0]._project.writing():
-            for step in reversed(steps) if undo else steps:
+            for k, step in enumerate(reversed(steps) if undo else steps):
+                looked = newest if k == 0 else None
                 if undo:
-                    step.take_back()
+                    step.take_back(looked)
                 else:
-                    step.make_again()
+                    step.make_again(looked)
     except BaseException:
         for step in steps:
             step.forget_write()  # rolled back with the transaction
@@ -299,7 +322,10 @@ class EditGroup(QUndoGroup):
     these).
 
     `refused` is told of every write the database refuses (an edit, an undo, a redo) before `NotSaved` is
-    raised on to whoever asked: the stack is then as it was, the project too."""
+    raised on to whoever asked: the stack is then as it was, the project too. Given `newest` (the page's newest
+    history entry as the window's own last step left it), undo and redo are refused (`ChangedElsewhere`, raised
+    on, the stack and the project as they were) when another writer changed the page since, looked at inside the
+    write."""
 
     def __init__(self, parent: QObject, refused: Callable[[NotSaved], None]) -> None:
         super().__init__(parent)
@@ -309,21 +335,21 @@ class EditGroup(QUndoGroup):
         super().addStack(stack)
         stack.refused = self.refused  # type: ignore[attr-defined]  # how `push` tells the window of a refusal
 
-    def undo(self) -> None:
+    def undo(self, newest: int | None = None) -> None:
         stack = self.activeStack()
         if stack is not None and stack.canUndo():
-            self._ahead(stack.command(stack.index() - 1), undo=True)
+            self._ahead(stack.command(stack.index() - 1), True, newest)
             stack.undo()
 
-    def redo(self) -> None:
+    def redo(self, newest: int | None = None) -> None:
         stack = self.activeStack()
         if stack is not None and stack.canRedo():
-            self._ahead(stack.command(stack.index()), undo=False)
+            self._ahead(stack.command(stack.index()), False, newest)
             stack.redo()
 
-    def _ahead(self, command: QUndoCommand, undo: bool) -> None:
+    def _ahead(self, command: QUndoCommand, undo: bool, newest: int | None) -> None:
         try:
-            _write_ahead(command, undo)
+            _write_ahead(command, undo, newest)
         except NotSaved as error:
             self.refused(error)
             raise
@@ -336,26 +362,39 @@ def _tell_refused(stack: QUndoStack, error: NotSaved) -> None:
         refused(error)
 
 
-def push(stack: QUndoStack, command: LabelCommand | StatusCommand) -> Change:
-    """Run the command's change now (raising what the store raises) and put it on the stack."""
+def push(stack: QUndoStack, command: LabelCommand | StatusCommand, newest: int | None = None) -> Change:
+    """Run the command's change now (raising what the store raises) and put it on the stack. `newest`: the page's
+    newest history entry as the stack's steps left it (None: none); the change made over another clears them
+    first (`_forget_overtaken`)."""
     try:
         change = command.perform()
     except NotSaved as error:
         _tell_refused(stack, error)
         raise
     if change.id is not None:
+        _forget_overtaken(stack, command._before, newest)
         stack.push(command)
     return change
 
 
-def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list[Change]:
+def _forget_overtaken(stack: QUndoStack, made_over: int | None, newest: int | None) -> None:
+    """The stack's steps cleared when the step just made was made over another history entry (`made_over`, read in
+    its write) than the one they left (`newest`): another window or the command line changed the page between
+    them, and undoing them would take that change back too. The new step's own undo restores only what it
+    changed."""
+    if newest is not None and made_over != newest:
+        stack.clear()
+
+
+def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand], newest: int | None = None) -> list[Change]:
     """Several changes as one undo step, stored as one step of work (`Project.one_step`): in one transaction, all
     of them or none. A change the store refuses part way (a record deleted meanwhile, a full disk) raises, with
     none of the changes before it stored and nothing pushed: the stack and the project still agree.
 
     Changes that change nothing (rejecting a rejected record) are left off the stack, and a step of no change
     at all is not pushed: it would take a Ctrl+Z that does nothing. The step is named `text ×N`, N the changes
-    made, and undo and redo say the records it changed too when each command names its own (`record`)."""
+    made, and undo and redo say the records it changed too when each command names its own (`record`). `newest`:
+    as `push` takes it."""
     if not commands:
         return []
     try:
@@ -365,6 +404,8 @@ def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand]) -> list
     except NotSaved as error:
         _tell_refused(stack, error)
         raise
+    if any(change.id is not None for change in changes):
+        _forget_overtaken(stack, commands[0]._before, newest)
     _push_as_one(stack, text, [command for command, change in zip(commands, changes, strict=True)
                                if change.id is not None])
     return changes

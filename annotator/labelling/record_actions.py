@@ -5,12 +5,13 @@ Every decision (what a click does to a record, which siblings match, where a rec
 every change is an undoable store change on the page's own undo stack, so undo never changes a page other than
 the one on show. Undo and redo restore the page to an entry of its history, which would take back whatever was
 changed since too: they are refused once another window or the command line changed the page after this
-window's last step, and a restore from the history once it changed the page after the history was shown. Accept,
-reject, the edits of records (a click adding or taking out an element, U and Shift+U, delete, merge, split), G and
-the page marks (L, V) are meant on what the window shows: made on a record or a page status another window or the
-command line changed since the window read it, or adding a record it made since (G), they are refused in the same
-words (the store compares inside its write, `judge_as_shown`, `mark_as_shown`), rather than silently take that
-change back or repeat it. The window owns this as `window.record_actions` and shows what the changes leave.
+window's last step (looked at again inside their write), and a restore from the history once it changed the page
+after the history was shown. Accept, reject, the edits of records (a click adding or taking out an element, U and
+Shift+U, delete, merge, split), G and the page marks (L, V) are meant on what the window shows: made on a record
+or a page status another window or the command line changed since the window read it, or adding a record it made
+since (G), they are refused in the same words (the store compares inside its write, `judge_as_shown`,
+`mark_as_shown`), rather than silently take that change back or repeat it. The window owns this as
+`window.record_actions` and shows what the changes leave.
 """
 
 from __future__ import annotations
@@ -268,10 +269,12 @@ class RecordActions:
         self.refusal = None
         if self._refused_unsaved():
             return None
-        self._forget_steps_overtaken(page)
+        # Made over a change another writer made since this window's last step, the step clears the older ones
+        # first: their undo would take that change back too (the new step's own undo restores only its change)
+        newest = self._newest_own_change.get(page)
         try:
-            changes = [push(self.stack(page), commands[0])] if len(commands) == 1 else \
-                push_all(self.stack(page), step, list(commands))  # type: ignore[arg-type]
+            changes = [push(self.stack(page), commands[0], newest)] if len(commands) == 1 else \
+                push_all(self.stack(page), step, list(commands), newest)  # type: ignore[arg-type]
         except ChangedElsewhere as error:  # before RecordLensError, of which it is one
             self._refused_as_changed(error, commands[0].text())
             return None
@@ -320,12 +323,6 @@ class RecordActions:
     def _forget_steps(self, page: str) -> None:
         self.stack(page).clear()
         self._newest_own_change.pop(page, None)
-
-    def _forget_steps_overtaken(self, page: str) -> None:
-        """Before a new step on a page changed elsewhere: the older steps go, since undoing them would now take
-        back the other change too (the new step's own undo restores only what it changed)."""
-        if page in self._newest_own_change and self.window.project.has_page(page) and self._overtaken(page):
-            self._forget_steps(page)
 
     def edit(self, text: str, change: Callable[[], Change], *, said: str | None = None) -> Change | None:
         """Make one store change through the page's undo stack; None (and a message) when the store refuses.
@@ -1080,17 +1077,26 @@ class RecordActions:
         return change
 
     def do_undo(self) -> None:
+        group = self.window.undo_group
         if not self._refused_overtaken("undo"):
-            self._guarded(self.window.undo_group.undo, "undone", self.window.undo_group.undoText())
+            self._guarded(lambda: group.undo(newest=self._newest_on_show()), "undone", group.undoText(), "undo")
 
     def do_redo(self) -> None:
+        group = self.window.undo_group
         if not self._refused_overtaken("redo"):
-            self._guarded(self.window.undo_group.redo, "redone", self.window.undo_group.redoText())
+            self._guarded(lambda: group.redo(newest=self._newest_on_show()), "redone", group.redoText(), "redo")
+
+    def _newest_on_show(self) -> int | None:
+        """The newest history entry this window's steps left on the page on show: undo and redo are written only
+        while it is still the page's newest (looked at inside their write)."""
+        page = self.window.page_name
+        return None if page is None else self._newest_own_change.get(page)
 
     def _refused_overtaken(self, step: str) -> bool:
         """Undo or redo refused (and why said) when it would take back a change it did not make: the project's
         database is gone, or another window or the command line changed the page since this window's last step
-        (its steps then go, and the page is shown as it now is)."""
+        (its steps then go, and the page is shown as it now is). A change made after this look is found by the
+        look inside the write (`_guarded`)."""
         window = self.window
         page = window.page_name
         if page is None:
@@ -1102,11 +1108,15 @@ class RecordActions:
             return True
         if not self._overtaken(page):
             return False
-        self._forget_steps(page)
-        self._say_changed_elsewhere(f"page {page}", window.project.history(page)[-1],
-                                    f"{step} refused; the history ({window.keys_for('history')}) can restore any "
-                                    "earlier state")
+        self._refuse_overtaken(page, window.project.history(page)[-1], step)
         return True
+
+    def _refuse_overtaken(self, page: str, newest: Change | None, step: str) -> None:
+        """Undo or redo (`step`) refused on a page another writer changed since this window's last step (`newest`:
+        the change that did): the steps go, and the page is shown as it now is."""
+        self._forget_steps(page)
+        self._say_changed_elsewhere(f"page {page}", newest, f"{step} refused; the history "
+                                    f"({self.window.keys_for('history')}) can restore any earlier state")
 
     def say_nothing_to(self, what: str) -> None:
         """Ctrl+Z (or redo) with nothing on this page's stack: a restart or another page starts a new one, and
@@ -1118,10 +1128,13 @@ class RecordActions:
             f"; {history} lists every change to the page, earlier sessions' too, and restores any of them"
             if window.page_name and what == "undo" else ""))
 
-    def _guarded(self, action: Callable[[], None], done: str, text: str) -> None:
-        """Undo or redo, said (the message of the step it takes back would otherwise stay on show)."""
+    def _guarded(self, action: Callable[[], None], done: str, text: str, step: str) -> None:
+        """Undo or redo (`step`), said (the message of the step it takes back would otherwise stay on show)."""
         try:
             action()
+        except ChangedElsewhere as error:  # the page changed after the look before it: seen inside the write
+            self._refuse_overtaken(error.page, error.change, step)
+            return
         except RecordLensError as error:
             self.window.message(f"could not change the project: {error}", 10000)
             self.window.reload_labels()

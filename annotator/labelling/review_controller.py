@@ -38,6 +38,7 @@ from ...core.store import (
     REJECTED,
     TRUE_LABEL_STATUSES,
     Change,
+    Kept,
     Project,
     Provenance,
     RunInfo,
@@ -67,7 +68,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from ...core.records import ReviewRecord, TextKeyIndex
-    from ...core.store import Kept, Label, StoredScore
+    from ...core.store import Label, StoredScore
     from .window_parts import LabellingWindow
 
 WORST_SHOWN = 15
@@ -219,11 +220,13 @@ class _Basis:
 @dataclass(frozen=True)
 class _Shown:
     """What the review of the page on show was made of: the annotator's records of it (None: they did not label
-    it) and the project's true records. A decision is taken only while the project still holds these."""
+    it), the project's true records and the decisions kept (O) with the annotator on it, which change no label. A
+    decision is taken only while the project still holds these."""
 
     page: str
     their: Records | None
     truth: Records
+    kept: frozenset[Kept]
 
 
 @dataclass(frozen=True)
@@ -546,13 +549,16 @@ class ReviewController:
         set's pages as last read (`_read_their_stamps`)."""
         return self.window.project.annotators.records(name, page) if page in self._their_stamps else None
 
-    def _held_now(self, name: str, page: str) -> tuple[Records | None, Records]:
-        """The annotator's records of the page and its true records, as the project holds them now."""
-        return self._theirs_now(name, page), self.window.project.true_records(page)
+    def _held_now(self, name: str, page: str) -> tuple[Records | None, Records, frozenset[Kept]]:
+        """The annotator's records of the page, its true records and the decisions kept with the annotator on it,
+        as the project holds them now."""
+        project = self.window.project
+        return self._theirs_now(name, page), project.true_records(page), project.adjudication.kept(page, name)
 
     def _review_outdated(self, name: str, page: str) -> bool:
         shown = self._shown
-        return shown is None or shown.page != page or (shown.their, shown.truth) != self._held_now(name, page)
+        return shown is None or shown.page != page or (shown.their, shown.truth, shown.kept) != self._held_now(
+            name, page)
 
     def _set_runs(self, current: object, labelled: Labelled) -> None:
         project = self.window.project
@@ -780,7 +786,8 @@ class ReviewController:
         # Before the labels are read: the page's score stored from this review says which changes it saw
         self._changes_seen = window.project.last_change_id() or 0
         truth = window.project.true_records(name)
-        self._shown = _Shown(name, predicted, truth) if other is not None else None
+        self._shown = _Shown(name, predicted, truth, window.project.adjudication.kept(name, other)
+                             ) if other is not None else None
         if other is not None and predicted is None:
             return self._show_not_compared(other, name, labelled)
         texts = window.page_texts()
@@ -796,7 +803,7 @@ class ReviewController:
         if not window.project.page(name).finished:
             notes.append("page not marked labelled: its labels may be incomplete")
         records = self.review.records
-        kept, merged = self._kept_indices(other, name, self.review) if other is not None else ((), ())
+        kept, merged = self._kept_indices(other, self._shown.kept, self.review) if self._shown else ((), ())
         self.panel.show_page(self.review, "; ".join(notes),
                              texts=[texts.of(r.xpaths, 60)[0] for r in records],
                              true_texts=[texts.of(r.true_xpaths, 60)[0] for r in records],
@@ -838,11 +845,12 @@ class ReviewController:
         return self._classed.keep(self.run_id, _Classed(name, keys, predicted, truth,
                                                         review_page(predicted, truth, keys, name))).review
 
-    def _kept_indices(self, other: str, name: str, review: PageReview) -> tuple[list[int], list[int]]:
+    @staticmethod
+    def _kept_indices(other: str, kept: frozenset[Kept], review: PageReview) -> tuple[list[int], list[int]]:
         """The page's review records decided against the annotator's (O, or a Shift+T that kept or merged), as the
-        project holds the decisions now: one made on records since changed keeps nothing; and those of them a
-        merge decided."""
-        decisions = {d: d for d in self.window.project.adjudication.kept(name, other)}
+        project holds the decisions (`kept`, read with the review's records): one made on records since changed
+        keeps nothing; and those of them a merge decided."""
+        decisions = {d: d for d in kept}
         found = [(i, decisions[d]) for i, record in enumerate(review.records)
                  if (d := disagreement(record, other)) is not None and d in decisions]
         return [i for i, _ in found], [i for i, d in found if d.merged]
@@ -1011,13 +1019,14 @@ class ReviewController:
     def do_take_merged(self) -> None:
         self._adjudicate(merge=True)
 
-    def _chosen_for_a_decision(self) -> tuple[str, PageReview, str, list[int], list[Label]] | None:
-        """The annotator under review, the page's review, the page, the chosen rows and the page's records, when a
-        decision can be taken on them now (said when not: no row chosen, or their labels changed since the review
-        showed them). The records are read before the look at the labels the review was made of: a decision is
-        built on them (the review's rows name the project's records by their places), and one changed by another
-        writer after that look is refused inside the decision's write (`judge_as_shown`), not decided on whatever
-        record then stands in its place."""
+    def _chosen_for_a_decision(self) -> tuple[str, PageReview, str, list[int], list[Label], frozenset[Kept]] | None:
+        """The annotator under review, the page's review, the page, the chosen rows, the page's records and the
+        decisions kept with the annotator as the review showed them, when a decision can be taken on them now (said
+        when not: no row chosen, or their labels or the keeps changed since the review showed them). The records
+        are read before the look at the labels the review was made of: a decision is built on them (the review's
+        rows name the project's records by their places), and one changed by another writer after that look is
+        refused inside the decision's write (`judge_as_shown`), not decided on whatever record then stands in its
+        place; so is a decision on a disagreement kept (or its keep taken back) after that look."""
         choose_one = "choose a record in the Review list first"
         on_show = self._page_under_adjudication(choose_one)
         if on_show is None:
@@ -1030,7 +1039,8 @@ class ReviewController:
         labels = self.window.project.labels(page)
         if self._changed_underneath(name, page):
             return None
-        return name, review, page, chosen, labels
+        assert self._shown is not None  # as the look found it
+        return name, review, page, chosen, labels, self._shown.kept
 
     def _page_under_adjudication(self, no_page: str) -> tuple[str, PageReview, str] | None:
         """The annotator whose records a decision takes, the page's review and the page; None when there is no
@@ -1081,11 +1091,11 @@ class ReviewController:
         decidable = self._chosen_for_a_decision()
         if decidable is None:
             return
-        name, review, page, chosen, labels = decidable
+        name, review, page, chosen, labels, kept = decidable
         truth = [label for label in labels if label.is_true]
         records = [review.records[i] for i in chosen]
         rejected_as = _rejected_by(labels)
-        decisions = [self._decision(r, truth, name, merge, rejected_as) for r in records]
+        decisions = [self._decision(r, truth, name, merge, rejected_as, kept) for r in records]
         decisions, held = self._not_held(page, decisions)
         if not decisions:
             window.message(f"page {page}: {self._held_words(name, held)}: nothing taken")
@@ -1125,6 +1135,8 @@ class ReviewController:
         name, review, page = on_show
         if self._changed_underneath(name, page):
             return
+        assert self._shown is not None  # as the look found it
+        kept = self._shown.kept
         theirs, *left_out = self._to_take(review, window.project.true_records(page), self._rejected_in(page))
         if not theirs:
             left = self._left_out_words(*left_out)
@@ -1132,8 +1144,12 @@ class ReviewController:
                            else f"page {page}: the project has a record for every one {name} made: nothing to take")
             return
         project, person, before = window.project, window.person, {label.id for label in window.labels}
-        change = window.edit(f"take all of {name}'s records the project lacks", lambda: project.add_records(
-            page, theirs, Provenance.person(name), status="accepted", by=person, adjudicated=name))
+        # Judged inside the write as the review showed the page: none of them made a record since (in any status),
+        # nor kept (O) since
+        change = window.edit(f"take all of {name}'s records the project lacks", lambda: judge_as_shown(
+            project, [], lambda _, by: project.add_records(page, theirs, Provenance.person(name), status="accepted",
+                                                           by=by, adjudicated=name),
+            person, page=page, adds=theirs, decides=[Kept(name, tuple(r), None) for r in theirs], kept=kept))
         window.reload_labels()
         if change is None:
             return
@@ -1179,7 +1195,7 @@ class ReviewController:
         decidable = self._chosen_for_a_decision()
         if decidable is None:
             return
-        name, review, page, chosen, _ = decidable
+        name, review, page, chosen, _, kept = decidable
         decisions = [d for i in chosen if i not in self.panel.kept and (
             d := disagreement(review.records[i], name)) is not None]
         if not decisions:
@@ -1188,9 +1204,10 @@ class ReviewController:
                            "(matched, or kept already)")
             return
         project, person, row = window.project, window.person, self.panel.records.currentRow()
-        done = window.edit_each(words.keep(name), range(len(decisions)),
-                                lambda k: project.adjudication.keep(page, name, decisions[k].theirs, decisions[k].ours,
-                                                                    person))
+        done = window.edit_each(words.keep(name), range(len(decisions)), lambda k: judge_as_shown(
+            project, [], lambda _, by: project.adjudication.keep(page, name, decisions[k].theirs, decisions[k].ours,
+                                                                 by),
+            person, page=page, decides=[decisions[k]], kept=kept))
         window.reload_labels()
         if done is None:  # refused: the store's reason is on show
             return
@@ -1213,46 +1230,54 @@ class ReviewController:
         return _rejected_by(self.window.project.labels(page, (REJECTED,)))
 
     def _decision(self, record: ReviewRecord, truth: Sequence[Label], name: str, merge: bool,
-                  rejected_as: RejectedAs) -> _Decision:
+                  rejected_as: RejectedAs, kept: frozenset[Kept]) -> _Decision:
         """What T (or Shift+T, `merge`) does with one review record. A decision that changes the project's records
-        is made on them as read (`truth`, `rejected_as`): refused where another writer changed one since."""
-        project, page, person = self.window.project, self.window.page_name, self.window.person
+        is made on them as read (`truth`, `rejected_as`), and on the record's disagreement as the review showed it
+        (kept or open, `kept`): refused where another writer changed one since, or made their record a record of
+        the page (T on a record only they made)."""
+        project, page = self.window.project, self.window.page_name
         assert page is not None
+        as_read = functools.partial(self._as_read, page=page, decides=disagreement(record, name), kept=kept)
         rejected = rejected_as(record.xpaths) if record.kind == SPURIOUS else ()
         if rejected:
-            return _Decision("accept", self._as_read(rejected, lambda ids, by: self._accept_rejected(ids, name, by)),
+            return _Decision("accept", as_read(rejected, lambda ids, by: self._accept_rejected(ids, name, by)),
                              rejected[0].id, makes=record.xpaths, copies=len(rejected) - 1)
         if record.kind == SPURIOUS:
-            return _Decision("take", lambda: project.add_record(page, record.xpaths, Provenance.person(name),
-                                                                status="accepted", by=person, adjudicated=name),
-                             makes=record.xpaths)
+            return _Decision("take", as_read([], lambda _, by: project.add_record(
+                page, record.xpaths, Provenance.person(name), status="accepted", by=by, adjudicated=name),
+                adds=[record.xpaths]), makes=record.xpaths)
         label = truth[record.true or 0]
         if record.kind == MISSED and not merge:
-            return _Decision("delete", self._as_read(label, lambda i, by: project.delete(i, by, adjudicated=name)),
+            return _Decision("delete", as_read(label, lambda i, by: project.delete(i, by, adjudicated=name)),
                              label.id)
         xpaths = project.adjudication.merged(label.xpaths, record.xpaths) if record.kind != MISSED and merge else (
             list(record.xpaths))
-        kept = disagreement(record, name) if merge else None
-        if kept is not None and (record.kind == MISSED or record_key(xpaths) == record_key(label.xpaths)):
+        decided = disagreement(record, name) if merge else None
+        if decided is not None and (record.kind == MISSED or record_key(xpaths) == record_key(label.xpaths)):
             # The merge is the project's record as it stands: kept as O keeps it, the decision stored and the row
             # listed as kept (nothing to change, and the disagreement no longer open)
             why = f" ({name} made none here)" if record.kind == MISSED else (
                 f" (it holds all of {name}'s record already)")
-            return _Decision("keep", lambda: project.adjudication.keep(page, name, kept.theirs, kept.ours, person),
-                             label.id, why=why)
-        if kept is not None:  # the pair the merge leaves (their record a small part of it: partial) decided with it
-            return _Decision("edit", self._as_read(label, lambda _, by: project.adjudication.merge(
+            return _Decision("keep", as_read([], lambda _, by: project.adjudication.keep(
+                page, name, decided.theirs, decided.ours, by)), label.id, why=why)
+        if decided is not None:  # the pair the merge leaves (their record a small part of it: partial) decided with it
+            return _Decision("edit", as_read(label, lambda _, by: project.adjudication.merge(
                 page, label, name, record.xpaths, by)), label.id, xpaths)
         # T, or Shift+T on a matched pair (no disagreement to decide: the merge is an edit alone)
-        return _Decision("edit", self._as_read(label, lambda i, by: project.edit(i, xpaths, by, adjudicated=name)),
+        return _Decision("edit", as_read(label, lambda i, by: project.edit(i, xpaths, by, adjudicated=name)),
                          label.id, xpaths)
 
-    def _as_read(self, read: Label | Sequence[Label], change: Callable[[Any, Provenance], Change]
+    def _as_read(self, read: Label | Sequence[Label], change: Callable[[Any, Provenance], Change], *, page: str,
+                 decides: Kept | None, kept: frozenset[Kept], adds: Sequence[Sequence[str]] = ()
                  ) -> Callable[[], Change]:
-        """`change` of the project's record (or records) as the decision read them, when it is made: refused
-        inside its write where another window or the command line changed one since (`judge_as_shown`)."""
+        """`change` of the project's record (or records) as the decision read them, on the disagreement it
+        `decides` as the review showed it (in `kept`, or open), when it is made: refused inside its write where
+        another window or the command line changed one of them since, kept that disagreement or took its keep
+        back, or made a record it `adds` (`judge_as_shown`)."""
         project, person = self.window.project, self.window.person
-        return lambda: judge_as_shown(project, read, change, person)
+        decided = [decides] if decides is not None else []
+        return lambda: judge_as_shown(project, read, change, person, page=page, adds=adds, decides=decided,
+                                      kept=kept)
 
     def _accept_rejected(self, rejected: Sequence[int], name: str, by: Provenance) -> Change:
         """The project's first rejected copy of the annotator's record accepted where it is, and its other rejected
@@ -1269,7 +1294,9 @@ class ReviewController:
     def _not_held(self, page: str, decisions: Sequence[_Decision]) -> tuple[list[_Decision], list[int | None]]:
         """The decisions that would not list a record twice, and the numbers of the project's records the others'
         records are already (None: a record another chosen decision makes too): a record the project has (XPaths
-        as the scorer normalises them) is never taken again, by T, Shift+T or the take-all button."""
+        as the scorer normalises them) is never taken again, by T, Shift+T or the take-all button. One the window
+        does not list yet (made elsewhere since it read the page) is left to T's write, which refuses it as made
+        elsewhere since (`judge_as_shown`), rather than called chosen twice."""
         window = self.window
         held_as = window.project.adjudication.held_by(page)
         numbers = {label.id: k + 1 for k, label in enumerate(window.labels)}
@@ -1278,7 +1305,9 @@ class ReviewController:
         held: list[int | None] = []
         for decision in decisions:
             label = held_as(decision.makes, decision.record_id) if decision.makes else None
-            if label is not None:
+            if label is not None and label.id not in numbers and decision.kind == "take":
+                fresh.append(decision)  # made elsewhere since the page was shown: its write refuses it, and says so
+            elif label is not None:
                 held.append(numbers.get(label.id))
             elif decision.makes and record_key(decision.makes) in made:
                 held.append(None)
@@ -1343,15 +1372,20 @@ class ReviewController:
                          if (n := sum(1 for d in decisions if d.kind == kind)))
 
     def _changed_underneath(self, name: str, page: str) -> bool:
-        """Whether the annotator's labels of the page (or the project's) are no longer those the review on show
-        was made of: imported again from the command line, or changed in another window. Then nothing is taken,
-        the review is made again from the labels as they are, and that is said."""
+        """Whether the annotator's labels of the page (or the project's, or the decisions kept with them on it) are
+        no longer those the review on show was made of: imported again from the command line, or changed (or kept,
+        O) in another window. Then nothing is taken, the review is made again from the labels as they are, and that
+        is said."""
         shown = self._shown
         self._read_their_stamps(name)
-        their, truth = self._held_now(name, page)
-        if shown is not None and shown.page == page and (shown.their, shown.truth) == (their, truth):
+        their, truth, kept = self._held_now(name, page)
+        if shown is not None and shown.page == page and (shown.their, shown.truth, shown.kept) == (their, truth, kept):
             return False
-        if shown is not None and shown.page == page and shown.their == their:
+        if shown is not None and shown.page == page and (shown.their, shown.truth) == (their, truth):
+            # A keep (O) changes no label: made (or taken back) elsewhere, only the decisions tell
+            why = (f"what was kept (O) on page {page} changed since the review showed it (another window, or the "
+                   "command line)")
+        elif shown is not None and shown.page == page and shown.their == their:
             why = (f"the project's labels of page {page} changed since the review showed them (another window, or "
                    "the command line)")
         elif their is None:

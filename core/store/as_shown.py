@@ -19,33 +19,41 @@ Some changes are made beside the records shown, on their page, and are judged th
     judge_as_shown(project, source, add_siblings, by=person, page="12", adds=siblings)  # G: none made since
     judge_as_shown(project, [], restore_to_change_3, by=person, page="12", newest=41)  # the history as shown
 
+A decision of the Review (T, Shift+T, O, take all) is meant on the disagreements it decides as the review showed
+them, open or kept (O): it is refused once one was kept, or its keep taken back, since (a keep changes no label, so
+the records alone would not tell):
+
+    judge_as_shown(project, [], take, by=person, page="12", adds=[theirs], decides=[disagreement], kept=shown_kept)
+
 Records added beside a record (G: one per sibling of it) are refused when one of them is a record of the page now,
 whatever its status: the window made none of a record it showed, so another writer made it since (proposed,
 accepted, or rejected: "not a record"), and adding it again would list it twice; and the record they are made from
 is refused gone, which the add would not notice. A restore to an earlier entry of the page's history takes back
-every change after it: it is refused once the page's newest entry is no longer the one the history showed.
+every change after it: it is refused once the page's newest entry is no longer the one the history showed. Undo
+and redo are such restores, meant on the newest entry the window's own last step left.
 
 The comparison is of what the change or the mark is about: the status and elements of the records it changes, a
-page's status, the records an add would repeat, the history a restore goes back through. A change to another
-record of the page is no reason to refuse an edit of one. Inside a transaction already open (a step of work judging
-700 records) the check joins it, so the step is refused whole.
+page's status, the records an add would repeat, the keeps of the disagreements decided, the history a restore goes
+back through. A change to another record of the page is no reason to refuse an edit of one. Inside a transaction
+already open (a step of work judging 700 records) the check joins it, so the step is refused whole.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, overload
 
 from ..records.model import record_key
+from .adjudication import KEEP, Kept
 from .db import Provenance, StoreError
 from .project import Change, Label, Project, status_moved
 
 
 class ChangedElsewhere(StoreError):
-    """A write refused because what it was meant on (`what`: "record", "page status", or "page": its history) is no
-    longer as the window showed it: `change` is the newest history entry that changed it (None when no entry says
-    so)."""
+    """A write refused because what it was meant on (`what`: "record", "page status", "page": its history, or
+    "decision": a disagreement kept or open) is no longer as the window showed it: `change` is the newest history
+    entry that changed it (None when no entry says so)."""
 
     def __init__(self, page: str, what: str, change: Change | None, record_id: int | None = None) -> None:
         self.page, self.what, self.change, self.record_id = page, what, change, record_id
@@ -56,18 +64,21 @@ class ChangedElsewhere(StoreError):
 @overload
 def judge_as_shown(project: Project, shown: Label, change: Callable[[int, Provenance], Change],
                    by: Provenance, *, page: str | None = None, adds: Sequence[Sequence[str]] = (),
-                   newest: int | None = None) -> Change: ...
+                   newest: int | None = None, decides: Collection[Kept] = (), kept: Collection[Kept] = ()
+                   ) -> Change: ...
 
 
 @overload
 def judge_as_shown(project: Project, shown: Sequence[Label], change: Callable[[list[int], Provenance], Change],
                    by: Provenance, *, page: str | None = None, adds: Sequence[Sequence[str]] = (),
-                   newest: int | None = None) -> Change: ...
+                   newest: int | None = None, decides: Collection[Kept] = (), kept: Collection[Kept] = ()
+                   ) -> Change: ...
 
 
 def judge_as_shown(project: Project, shown: Label | Sequence[Label], change: Callable[[Any, Provenance], Change],
                    by: Provenance, *, page: str | None = None, adds: Sequence[Sequence[str]] = (),
-                   newest: int | None = None) -> Change:
+                   newest: int | None = None, decides: Collection[Kept] = (), kept: Collection[Kept] = ()
+                   ) -> Change:
     """`change` on the record `shown` (`project.accept`, `project.reject`, `project.delete`, an edit or a split of
     it: called with its id and `by`), or on the records `shown` (`project.merge`: called with their ids, in that
     order), if each one's status and elements are still as shown; else `ChangedElsewhere` naming the first that is
@@ -75,16 +86,19 @@ def judge_as_shown(project: Project, shown: Label | Sequence[Label], change: Cal
 
     On `page` (the page of the change, needed by these two): a change that `adds` records (G) is refused when one
     of them is a record of the page now, or when a record `shown` is gone (an add would not refuse it itself); one
-    meant on the page's history as shown, whose `newest` entry it was (a restore), once the page has a newer one."""
+    meant on the page's history as shown, whose `newest` entry it was (a restore), once the page has a newer one; a
+    decision on the disagreements it `decides`, the review having shown `kept` those in force then, once one of them
+    was kept since or its keep taken back."""
     records = [shown] if isinstance(shown, Label) else list(shown)
-    if (adds or newest is not None) and page is None:
-        raise ValueError("judge_as_shown: `adds` and `newest` are judged on a page: name it")
+    if (adds or newest is not None or decides) and page is None:
+        raise ValueError("judge_as_shown: `adds`, `newest` and `decides` are judged on a page: name it")
     with project.writing():
         for label in records:
             _refuse_if_changed(project, label, page if adds else None)
         if page is not None:
             _refuse_if_held(project, page, adds)
             _refuse_if_newer(project, page, newest)
+            _refuse_if_decided(project, page, decides, kept)
         return change(shown.id if isinstance(shown, Label) else [label.id for label in records], by)
 
 
@@ -116,6 +130,21 @@ def _refuse_if_newer(project: Project, page: str, newest: int | None) -> None:
     if newest is not None and project.last_change_id(page) != newest:
         history = project.history(page)  # none: the page was removed and imported again since
         raise ChangedElsewhere(page, "page", history[-1] if history else None)
+
+
+def _refuse_if_decided(project: Project, page: str, decides: Collection[Kept], kept: Collection[Kept]) -> None:
+    """`ChangedElsewhere` naming the page's newest keep (or restore, which puts back the keeps of its entry) when one
+    of the disagreements `decides` is kept now and not in `kept` (the keeps shown), or the other way round; and the
+    project's record of it, when it has one."""
+    if not decides:
+        return
+    now = project.adjudication.in_force(project.page_id(page))
+    moved = next((decision for decision in decides if (decision in now) != (decision in kept)), None)
+    if moved is not None:
+        ours = next((label.id for label in project.labels(page) if moved.ours is not None
+                     and label.xpaths == moved.ours), None)
+        raise ChangedElsewhere(page, "decision", next((change for change in reversed(project.history(page))
+                                                       if change.action in (KEEP, "restore")), None), ours)
 
 
 def mark_as_shown(project: Project, page: str, status: str, by: Provenance, shown: str) -> Change:
