@@ -22,6 +22,7 @@ from pathlib import Path
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
@@ -512,6 +513,14 @@ class _TaskTable(QTableWidget):
 
     def __init__(self, rows: int, columns: int) -> None:
         super().__init__(rows, columns)
+        self.setAccessibleName("tasks")
+        self.horizontalHeader().setAccessibleName("task columns")
+        self.verticalHeader().setAccessibleName("task rows")
+        # Qt's corner button (top left, where the headers meet) selects every cell, and says nothing of it
+        corner = self.findChild(QAbstractButton, "qt_tableview_cornerbutton")
+        if corner is not None:
+            corner.setAccessibleName("select all tasks")
+            corner.setToolTip("Select all tasks")
         self._fit = QTimer(self, singleShot=True, interval=0)  # after the header has stretched its column too
         self._fit.timeout.connect(self.resizeRowsToContents)
 

@@ -171,6 +171,7 @@ class TrajectoryViewer(QWidget):
         self.timeline = QListWidget()
         self.timeline.setWordWrap(True)
         self.timeline.setAlternatingRowColors(True)
+        self.timeline.setAccessibleName("steps of the trajectory")
         self.timeline.currentRowChanged.connect(self._on_row)
         self.replay_button = button("Replay on the site", self.replay)
         self.replay_button.setEnabled(False)

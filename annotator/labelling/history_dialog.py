@@ -444,6 +444,7 @@ class HistoryDialog(QDialog):
         self.entries = QTreeWidget()
         self.entries.setHeaderLabels(list(COLUMNS))
         self.entries.setAccessibleName("changes of the page, newest first")
+        self.entries.header().setAccessibleName("column headings of the changes")
         self.entries.setRootIsDecorated(False)
         self.entries.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.entries.setColumnWidth(0, 44)

@@ -37,6 +37,7 @@ class MessagesDialog(QDialog):
         self.view = QPlainTextEdit()
         self.view.setReadOnly(True)
         self.view.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
+        self.view.setAccessibleName("recent messages, newest first")
         closable_window(self, self.view)
 
     def show_log(self, log: MessageLog) -> None:

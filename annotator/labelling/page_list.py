@@ -24,10 +24,12 @@ from ..qt.combo_keys import keeps_its_own_keys
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 from ..qt.widgets import searchable, show_focus
+from .record_panel import tip_text
 
 STATUS_MARKS = {"new": "○", "proposed": "◐", "labelled": "✓", "reviewed": "★"}
 ALL = "all pages"
 NAME_ROLE = Qt.ItemDataRole.UserRole
+TITLE_CHARS = 40  # of a page's title in its row (whole in the row's tip and spoken form)
 
 
 def _records_words(info: PageInfo) -> str:
@@ -41,23 +43,25 @@ def _records_words(info: PageInfo) -> str:
 def page_line(info: PageInfo) -> str:
     """The page's row: its mark, name and title (each read in its own direction, a Hebrew name included), and
     its records by status."""
-    title = f"  {isolated(info.title[:40])}" if info.title else ""
+    title = f"  {isolated(info.title[:TITLE_CHARS])}" if info.title else ""
     mark = STATUS_MARKS.get(info.status, "?")
     return f"{mark} {isolated(info.name)}{title}\n      {_records_words(info)}"
 
 
 def page_spoken(info: PageInfo) -> str:
     """The row as a screen reader says it: the page's status in words (the row shows it as a mark), its whole
-    title (the row cuts it at 40 characters), and its records."""
+    title (the row cuts it at `TITLE_CHARS`), and its records."""
     status = PAGE_STATUS_WORDS.get(info.status, info.status)
     title = f", {info.title}" if info.title else ""
     return f"page {info.name}, {status}{title}; {_records_words(info)}"
 
 
 def page_tip(info: PageInfo) -> str:
-    """The row's tooltip: the page's status in words, where it came from, and what its import warned of."""
-    return "\n".join(x for x in (f"page {PAGE_STATUS_WORDS.get(info.status, info.status)}", info.url, info.source,
-                                 *info.warnings) if x)
+    """The row's tooltip: the page's status in words, its title whole (the row cuts it at `TITLE_CHARS`), where it
+    came from, and what its import warned of."""
+    title = tip_text(info.title) if len(info.title or "") > TITLE_CHARS else ""  # wrapped: a tip is one line
+    return "\n".join(x for x in (f"page {PAGE_STATUS_WORDS.get(info.status, info.status)}", title, info.url,
+                                 info.source, *info.warnings) if x)
 
 
 def show_page_row(item: QListWidgetItem, info: PageInfo) -> None:

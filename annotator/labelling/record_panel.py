@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor
+from PySide6.QtGui import QAction, QBrush, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QGridLayout,
@@ -31,8 +31,8 @@ from ...core.records import TEXT_SEPARATOR, TextKeyIndex, texts_of_record
 from ...core.store import REJECTED, Label
 from ...core.text_search import folded
 from ...core.wording import counted
-from ..qt.contrast import readable_on_rows
-from ..qt.row_lines import LinesInTheirOwnDirection, isolated
+from ..qt.contrast import GRAPHICS, readable_on_rows
+from ..qt.row_lines import LINE_SEPARATOR, LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot, searchable, show_focus
 from .page_view import record_colour
@@ -44,6 +44,9 @@ ID_ROLE = Qt.ItemDataRole.UserRole
 REJECTED_GREY = "#999999"
 HIDDEN_MARK = "⊘ hidden"  # a record the page shows nothing of (the finder finds them by "hidden")
 _TEXT_CHARS = 70
+TIP_CHARS = 1000  # of a record's text in its row's tip and spoken form: a record can be a whole page's text
+TIP_WIDTH = 80  # characters a line of a row's tip wraps at (a plain-text tip is one line however long)
+SPOKEN_SEPARATOR = ", "  # between a record's texts as said: a pause, where the row shows " · "
 
 
 @dataclass(frozen=True)
@@ -59,6 +62,7 @@ class RecordRow:
     flagged: bool
     whole: str = field(default="", compare=False, repr=False)  # every text of the record, for the finder
     unseen: str = ""  # why the page shows nothing of it ("its element is hidden (display: none)"), else ""
+    every: tuple[str, ...] = ()  # every text of the record as read (`_as_read`), for its tip and its spoken form
 
     @property
     def line(self) -> str:
@@ -69,6 +73,57 @@ class RecordRow:
         texts = isolated(self.texts) or "(no text)"  # the page's words, in their own direction
         return f"{self.number:>2}  {STATUS_MARKS.get(self.status, '?')}  {texts}\n" \
                f"      {size} · {self.status}{flag}{hidden}"
+
+    @property
+    def spoken(self) -> str:
+        """The row as a screen reader says it: in words where the row has marks (✓, ⚠, ⊘), its texts whole (the
+        row cuts them) and without the marks that isolate them: "record 5, proposed, 1 element, 7 texts: …"."""
+        flag = ", unresolved XPath" if self.flagged else ""
+        hidden = ", hidden: not displayed on the page" if self.unseen else ""
+        texts = spoken_text(SPOKEN_SEPARATOR.join(self.every) or self.texts) or "no text"
+        return f"record {self.number}, {self.status}{flag}{hidden}, {counted(self.elements, 'element')}, " \
+               f"{counted(self.text_entries, 'text')}: {texts}"
+
+
+def bounded(text: str) -> str:
+    """`text`, or its first `TIP_CHARS` with "…" where it goes on: a record's text in a tip or said."""
+    return text if len(text) <= TIP_CHARS else text[:TIP_CHARS - 1] + "…"
+
+
+def tip_text(text: str) -> str:
+    """A text for a tip (a record's, a page's title): `bounded`, wrapped (a plain-text tip is one line however
+    long), each line in its own direction (`isolated`). Wrapped at line separators, not "\\n": a tip may hold a
+    line for each of several records."""
+    if not text:
+        return "(no text)"
+    text = bounded(text)
+    return LINE_SEPARATOR.join(isolated(line) for line in _wrapped(text, TIP_WIDTH)) or isolated(text)
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    """`text`'s words in lines of at most `width` characters, a longer word cut across lines: as `textwrap.wrap`
+    does, ten times as fast (each of a page's 2,000 rows gets a tip: textwrap took 0.3 s of its filling)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while len(word) > width:  # a long URL: cut where the line ends, as textwrap breaks long words
+            room = width - len(line) - 1 if line else width
+            if room < 1:
+                lines.append(line)
+                line, room = "", width
+            lines.append(f"{line} {word[:room]}" if line else word[:room])
+            line, word = "", word[room:]
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line] if line else lines
+
+
+def spoken_text(text: str) -> str:
+    """A record's text as said: `bounded`, its line breaks spaces; no isolates, which a screen reader may name."""
+    return " ".join(bounded(text).split())
 
 
 _OPENERS, _CLOSERS = "([{", ")]}"
@@ -107,7 +162,10 @@ def record_texts(page: Page | None, keys: TextKeyIndex | None, xpaths: Sequence[
     """A record's first texts in page order, joined and cut at `chars`, and how many text entries it has."""
     if page is None or keys is None:
         return "", 0
-    every = texts_of_record(page, keys, xpaths)
+    return _first_texts(texts_of_record(page, keys, xpaths), chars)
+
+
+def _first_texts(every: Sequence[str], chars: int) -> tuple[str, int]:
     return _cut(TEXT_SEPARATOR.join(_as_read(every)[:6]), chars), len(every)
 
 
@@ -118,21 +176,25 @@ class RecordTexts:
     def __init__(self, page: Page | None) -> None:
         self.page = page
         self.keys = TextKeyIndex(page.text_map) if page else None
-        self._known: dict[tuple[tuple[str, ...], int], tuple[str, int]] = {}
+        self._every: dict[tuple[str, ...], list[str]] = {}
+
+    def _texts(self, xpaths: Sequence[str]) -> list[str]:
+        key = tuple(xpaths)
+        if key not in self._every:
+            self._every[key] = texts_of_record(self.page, self.keys, xpaths) if self.page and self.keys else []
+        return self._every[key]
 
     def of(self, xpaths: Sequence[str], chars: int = _TEXT_CHARS) -> tuple[str, int]:
-        key = (tuple(xpaths), chars)
-        if key not in self._known:
-            self._known[key] = record_texts(self.page, self.keys, xpaths, chars)
-        return self._known[key]
+        return _first_texts(self._texts(xpaths), chars) if self.page and self.keys else ("", 0)
+
+    def read(self, xpaths: Sequence[str]) -> tuple[str, ...]:
+        """Every text of the record in page order, a bracket's texts as one (`_as_read`): for its tip and what a
+        screen reader says of its row."""
+        return tuple(_as_read(self._texts(xpaths)))
 
     def whole(self, xpaths: Sequence[str]) -> str:
         """Every text of the record, in page order (what the finder searches; the row shows the first few)."""
-        key = (tuple(xpaths), -1)
-        if key not in self._known:
-            every = texts_of_record(self.page, self.keys, xpaths) if self.page and self.keys else []
-            self._known[key] = (" ".join(every), len(every))
-        return self._known[key][0]
+        return " ".join(self._texts(xpaths))
 
 
 def found(row: RecordRow, query: str, records: int | None = None) -> bool:
@@ -153,17 +215,38 @@ def rows_for(labels: Sequence[Label], texts: RecordTexts) -> list[RecordRow]:
         line, entries = texts.of(label.xpaths)
         rows.append(RecordRow(label.id, k + 1, record_colour(label.id), label.status, line, len(label.xpaths), entries,
                               str(label.changed_by or label.origin), label.flagged,
-                              f"{texts.whole(label.xpaths)} {label.origin} {label.changed_by or ''}"))
+                              f"{texts.whole(label.xpaths)} {label.origin} {label.changed_by or ''}",
+                              every=texts.read(label.xpaths)))
     return rows
 
 
-def _show_row(item: QListWidgetItem, row: RecordRow, rejected_ink: QColor) -> None:
-    item.setIcon(colour_dot(row.colour))
+class _Inks:
+    """What a row is drawn in on the list's rows in a palette: a rejected record's text in the grey that reads
+    there (`REJECTED_GREY` at 4.5:1), and each record's dot in the shade of its colour that shows there at WCAG's
+    3:1 for graphics (on a dark theme's rows the palette's indigo, brown and blue showed at 1.7 to 2.7:1; on a
+    light one its yellow, cyan and orange at 2 to 2.5:1). The hue stays: the dot is still its box's colour."""
+
+    def __init__(self, palette: QPalette) -> None:
+        self.rows = palette.color(QPalette.ColorRole.Base), palette.color(QPalette.ColorRole.AlternateBase)
+        self._palette = QPalette(palette)
+        self.rejected = readable_on_rows(REJECTED_GREY, palette)
+        self._dots: dict[str, str] = {}
+
+    def dot(self, colour: str) -> str:
+        if colour not in self._dots:  # worked out once a colour: a page of hundreds of records has twelve
+            self._dots[colour] = readable_on_rows(colour, self._palette, GRAPHICS).name()
+        return self._dots[colour]
+
+
+def _show_row(item: QListWidgetItem, row: RecordRow, inks: _Inks) -> None:
+    item.setIcon(colour_dot(inks.dot(row.colour)))
     item.setText(row.line)
     item.setData(ID_ROLE, row.id)
+    item.setData(Qt.ItemDataRole.AccessibleTextRole, row.spoken)
     unseen = f"\nnot displayed on the page: {row.unseen}" if row.unseen else ""
-    item.setToolTip(f"record {row.number}: {row.status}, by {row.origin}{unseen}")
-    item.setForeground(rejected_ink if row.status == REJECTED else QBrush())
+    texts = tip_text(TEXT_SEPARATOR.join(row.every) or row.texts)  # whole: the row cuts them
+    item.setToolTip(f"record {row.number}: {row.status}, by {row.origin}{unseen}\n{texts}")
+    item.setForeground(inks.rejected if row.status == REJECTED else QBrush())
 
 
 class _RecordList(QListWidget):
@@ -206,8 +289,8 @@ class RecordPanel(QWidget):
         self.list.setItemDelegate(LinesInTheirOwnDirection(self.list))
         self.list.setAccessibleName("records")
         show_focus(self.list)
-        self._rejected_ink = readable_on_rows(REJECTED_GREY, self.list.palette())
-        self.list.installEventFilter(self)  # a theme switched: the grey follows
+        self._inks = _Inks(self.list.palette())
+        self.list.installEventFilter(self)  # a theme switched: the grey and the dots follow
         self.buttons = QGridLayout()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -237,13 +320,13 @@ class RecordPanel(QWidget):
             if [row.id for row in before] == [row.id for row in rows]:
                 for index, (old, row) in enumerate(zip(before, rows, strict=True)):
                     if old != row:
-                        _show_row(self.list.item(index), row, self._rejected_ink)
+                        _show_row(self.list.item(index), row, self._inks)
             else:
                 scrolled = self.list.verticalScrollBar().value()
                 self.list.clear()
                 for row in rows:
                     item = QListWidgetItem()
-                    _show_row(item, row, self._rejected_ink)
+                    _show_row(item, row, self._inks)
                     self.list.addItem(item)
                 if not {row.id for row in before} & {row.id for row in rows}:
                     self.list.scrollToTop()  # another page's records: not where the last page's list was left
@@ -264,25 +347,25 @@ class RecordPanel(QWidget):
             marked = self._with_unseen(row)
             if marked is not row:
                 self._rows[index] = marked
-                _show_row(self.list.item(index), marked, self._rejected_ink)
+                _show_row(self.list.item(index), marked, self._inks)
                 changed = True
         if changed and self.finder.text().strip():
             self._show_found()  # "hidden" in the finder: the rows found follow
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if watched is self.list and event.type() == QEvent.Type.PaletteChange:
-            self._grey_for_the_theme()
+            self._inks_for_the_theme()
         return False
 
-    def _grey_for_the_theme(self) -> None:
-        """The list's palette changed (another theme): rejected rows in the grey that reads on its rows now."""
-        ink = readable_on_rows(REJECTED_GREY, self.list.palette())
-        if ink == self._rejected_ink:
+    def _inks_for_the_theme(self) -> None:
+        """The list's palette changed (another theme): the rows in the grey and the dots that show on its rows
+        now."""
+        inks = _Inks(self.list.palette())
+        if inks.rows == self._inks.rows:
             return
-        self._rejected_ink = ink
+        self._inks = inks
         for index, row in enumerate(self._rows):
-            if row.status == REJECTED:
-                _show_row(self.list.item(index), row, ink)
+            _show_row(self.list.item(index), row, inks)
 
     def _with_unseen(self, row: RecordRow) -> RecordRow:
         """The row with the mark its drawing gave its record (itself when it has that mark already: no copy)."""

@@ -6,23 +6,25 @@ hundreds of spurious boxes would otherwise hide the records it missed.
 
 from __future__ import annotations
 
-import textwrap
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QItemSelectionModel, Qt, Signal
+from PySide6.QtCore import QItemSelectionModel, QSize, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QApplication,
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QFrame,
     QGridLayout,
     QHBoxLayout,
     QLabel,
     QListWidget,
     QListWidgetItem,
     QPushButton,
+    QScrollArea,
     QSizePolicy,
     QVBoxLayout,
     QWidget,
@@ -46,11 +48,12 @@ from ...core.wording import counted, shortened
 from ..qt.combo_keys import keeps_its_own_keys
 from ..qt.contrast import readable_on
 from ..qt.local_time import local_time
-from ..qt.row_lines import LINE_SEPARATOR, LinesInTheirOwnDirection, isolated
+from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
 from ..qt.widgets import colour_dot, show_focus
 from ..settings import RowKey
 from .page_view import STATE_COLOURS
+from .record_panel import spoken_text, tip_text
 from .shortcuts import SHORTCUTS
 
 NO_RUN = -1
@@ -70,8 +73,6 @@ TRUE_OUTLINE = "true"  # how the overlay draws a pair's true record apart from i
 PREDICTED_KINDS = (MATCHED, PARTIAL, SPURIOUS)  # the classes whose row shows a predicted record
 DATA_ROLE = Qt.ItemDataRole.UserRole
 FAILURE_WIDTH = 160  # a failure's reason shown beside the page's figures (whole in their tooltip)
-TIP_CHARS = 1000  # of a record's text in its row's tip: a record can be a whole page's text
-TIP_WIDTH = 80  # characters a line of a row's tip wraps at (a plain-text tip is one line however long)
 CHOOSER_CHARACTERS = 24  # the run chooser's least width, in characters: what a long run's or name's line is cut to
 ANNOTATOR = "annotator:"  # the combo's data for another annotator's label set: "annotator:NAME"
 TAKE_ALL_KEYS = next(shortcut.keys[0] for shortcut in SHORTCUTS if shortcut.name == "take_all")
@@ -169,19 +170,30 @@ def run_started_and_origin(run: RunInfo) -> str:
     return f"{started}, {origin}" if origin else started
 
 
-def _tip_text(text: str) -> str:
-    """A record's text for a tip: its first `TIP_CHARS` ("…" where it goes on), wrapped, each line in its own
-    direction (`isolated`). Wrapped at line separators, not "\\n": a pair's tip is a line for each record."""
-    if not text:
-        return "(no text)"
-    bounded = text if len(text) <= TIP_CHARS else text[:TIP_CHARS - 1] + "…"
-    return LINE_SEPARATOR.join(isolated(line) for line in textwrap.wrap(bounded, TIP_WIDTH)) or isolated(bounded)
-
-
 def overlap_text(overlap: float) -> str:
     """A pair's overlap in two decimals; below 0.005 "< 0.01", since a pair always overlaps (records that do not
     are missed or spurious) and "0.00" would read as none."""
     return f"{overlap:.2f}" if overlap >= 0.005 else "< 0.01"
+
+
+def _overlap_said(overlap: float) -> str:
+    """`overlap_text` in words: "below 0.01" for "< 0.01"."""
+    return overlap_text(overlap).replace("< ", "below ")
+
+
+def _badge_said(badge: str) -> str:
+    """A row's badge in words: "T3" the true record 3, "P4" the predicted record 4."""
+    return f"{'true' if badge.startswith('T') else 'predicted'} record {badge[1:]}"
+
+
+def _elements_said(xpaths: Sequence[str], named: int) -> str:
+    """`element_words` in words: "2 elements", "1 element, 1 XPath naming nothing", "names no element"."""
+    if not xpaths:
+        return "no XPath"
+    if named == 0:
+        return "names no element"
+    nothing = len(xpaths) - named
+    return counted(named, "element") + (f", {counted(nothing, 'XPath')} naming nothing" if nothing else "")
 
 
 def wrapped(label: QLabel) -> QLabel:
@@ -223,6 +235,76 @@ class RowsByKeys(QListWidget):
         item = self.currentItem()
         if item is not None and self.currentRow() != before:
             emit(self.row_reached, item)
+
+
+class WorstPages(QListWidget):
+    """The run's worst pages: a few rows high at most, one when there are none, so that the review list above it
+    takes the panel's height first (with a stretch of 2 to 1 beyond that). Qt's lists ask for 192 px and at least
+    about 70 whatever they hold: an empty list of worst pages was as tall as the review list in a short window."""
+
+    ROWS_ASKED = 5  # rows the list asks for when it has them (more scroll)
+    LEAST_ROWS = 2  # rows it keeps when the panel is short; one when it holds none
+
+    def __init__(self) -> None:
+        super().__init__()
+        model = self.model()
+        for change in (model.rowsInserted, model.rowsRemoved, model.modelReset):
+            change.connect(self._fit)
+        self._fit()
+
+    def _fit(self) -> None:
+        """Grown with the panel while it holds rows; an empty list stays one row high, the room left to others."""
+        grows = QSizePolicy.Policy.Expanding if self.count() else QSizePolicy.Policy.Fixed
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, grows)
+        self.updateGeometry()
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return self._rows_high(min(max(self.count(), 1), self.ROWS_ASKED))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        return self._rows_high(min(max(self.count(), 1), self.LEAST_ROWS))
+
+    def _rows_high(self, rows: int) -> QSize:
+        row = self.sizeHintForRow(0) if self.count() else self.fontMetrics().height() + 4
+        return QSize(super().minimumSizeHint().width(), rows * row + 2 * self.frameWidth())
+
+
+class FiguresWhole(QWidget):
+    """The panel's parts, whose height for a width is the least their layout needs at it: that of the figures'
+    wrapped lines whole, the lists at their least. `ScrolledWhenShort` is never given less (a scroll area gives
+    its widget the height the widget asks for its width, which by Qt's default is the preferred one)."""
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt's name
+        layout = self.layout()
+        return layout.totalMinimumHeightForWidth(width) if layout is not None else super().heightForWidth(width)
+
+
+class ScrolledWhenShort(QScrollArea):
+    """The review panel's parts, scrolled (up and down only) where the panel is shorter than they need: squeezed
+    below that (a short window, a large font), Qt's layout cut the page's wrapped figures to a line or two. As
+    narrow as the parts can be, no narrower: their width stays the window's least width, as it was without."""
+
+    def __init__(self, content: QWidget) -> None:
+        super().__init__()
+        self.setWidget(content)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys go to the parts
+        # Scrolled to the part the keys go to, however they get there: Tab does it, F6 or a click on the tab not.
+        app = QApplication.instance()
+        if isinstance(app, QApplication):
+            app.focusChanged.connect(self._show_focused)
+
+    def _show_focused(self, _old: QWidget | None, new: QWidget | None) -> None:
+        content = self.widget()
+        if new is not None and content is not None and content.isAncestorOf(new):
+            self.ensureWidgetVisible(new)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt's name
+        content = self.widget()
+        least = content.minimumSizeHint().width() if content is not None else 0
+        return QSize(least + self.verticalScrollBar().sizeHint().width(), super().minimumSizeHint().height())
 
 
 SCORE = "Score this run against the labels"
@@ -302,12 +384,13 @@ class ReviewPanel(QWidget):
         offer.addWidget(self.take_all_words, 1)
         offer.addWidget(self.take_all)
         self.take_all_offer.hide()
-        self.worst = QListWidget()
+        self.worst = WorstPages()
         form = QFormLayout()
         form.addRow("run", self.runs)
         form.addRow("this page", self.page_figures)
         form.addRow("run mean", self.run_figures)
-        layout = QVBoxLayout(self)
+        content = FiguresWhole()
+        layout = QVBoxLayout(content)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addLayout(form)
         layout.addWidget(self.score_button)
@@ -316,6 +399,10 @@ class ReviewPanel(QWidget):
         layout.addWidget(self.take_all_offer)
         layout.addWidget(wrapped(QLabel("worst pages (W opens the worst, then the next)")))
         layout.addWidget(self.worst, 1)
+        self.scroll = ScrolledWhenShort(content)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.scroll)
         self.runs.currentIndexChanged.connect(self._on_run)
         self.worst.itemActivated.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
         self.worst.itemClicked.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
@@ -619,33 +706,58 @@ class ReviewPanel(QWidget):
             kept = index in self.kept
             if not (self.shows_kept() if kept else record.kind in shown):
                 continue
-            overlap = f"  overlap {overlap_text(record.overlap)}" if record.kind in (MATCHED, PARTIAL) else ""
+            pair = record.kind in (MATCHED, PARTIAL)
+            overlap = f"  overlap {overlap_text(record.overlap)}" if pair else ""
             text = isolated(texts[index]) if index < len(texts) and texts[index] else "(no text)"
             # A pair's row is named after its true record but shows what was predicted: said, and both numbered.
-            paired_with = f" ↔ {predicted_label(record)}" if record.kind in (MATCHED, PARTIAL) else ""
+            paired_with = f" ↔ {predicted_label(record)}" if pair else ""
             shown_text = f"predicted: {text}" if paired_with else text
             named = self._named[index] if index < len(self._named) else len(record.xpaths)
-            # A predicted record with no text on the page is what NEXT-EVAL calls hallucinated
-            hallucinated = ", hallucinated" if record.kind in PREDICTED_KINDS and index < len(self._entries) and (
-                not self._entries[index]) else ""
-            decided = "" if not kept else f" ({KEPT}: merged into the project's)" if index in self._merged else (
-                f" ({KEPT}: the project's version)")
+            decided = self._decided(index)
+            hallucinated = ", hallucinated" if self._hallucinated(record, index) else ""
             item = QListWidgetItem(f"■ {review_label(record, self.true_numbers):>4}{paired_with}  {record.kind}"
-                                   f"{decided}{hallucinated}{overlap}  {element_words(record.xpaths, named)}"
-                                   f"\n        {shown_text}")
+                                   f"{f' ({decided})' if decided else ''}{hallucinated}{overlap}  "
+                                   f"{element_words(record.xpaths, named)}\n        {shown_text}")
             item.setForeground(colours[KEPT if kept else record.kind])  # dimmed: decided
             item.setToolTip(self._tip(record, index))
+            item.setData(Qt.ItemDataRole.AccessibleTextRole, self._spoken(record, index, named))
             item.setData(DATA_ROLE, index)
             self.records.addItem(item)
 
+    def _decided(self, index: int) -> str:
+        """How a kept disagreement was decided ("kept: the project's version"); "" for a record still open."""
+        if index not in self.kept:
+            return ""
+        return f"{KEPT}: merged into the project's" if index in self._merged else f"{KEPT}: the project's version"
+
+    def _hallucinated(self, record: ReviewRecord, index: int) -> bool:
+        """A predicted record with no text on the page: what NEXT-EVAL calls hallucinated."""
+        return record.kind in PREDICTED_KINDS and index < len(self._entries) and not self._entries[index]
+
+    def _spoken(self, record: ReviewRecord, index: int, named: int) -> str:
+        """A row as a screen reader says it, in words where the row has marks and short forms ("■", "T3 ↔ P4",
+        "(2 el)"), the record's text whole (the row cuts it) and without the marks that isolate it: "true record 3,
+        matched with predicted record 4, overlap 0.85, 1 element: predicted: …"."""
+        pair = record.kind in (MATCHED, PARTIAL)
+        overlap = _overlap_said(record.overlap)
+        paired = f" with {_badge_said(predicted_label(record))}, overlap {overlap}" if pair else ""
+        decided = f", {self._decided(index)}" if self._decided(index) else ""
+        hallucinated = ", hallucinated" if self._hallucinated(record, index) else ""
+        text = spoken_text(self._whole_text(record.xpaths, self._texts, index)) or "no text"
+        return (f"{_badge_said(review_label(record, self.true_numbers))}, {record.kind}{paired}{decided}{hallucinated}"
+                f", {_elements_said(record.xpaths, named)}: {'predicted: ' if pair else ''}{text}")
+
+    def _whole_text(self, xpaths: Sequence[str], texts: Sequence[str], index: int) -> str:
+        """A record's whole text when the page's texts are given (`whole`), else its row's (`texts[index]`)."""
+        return self._whole(xpaths) if self._whole else texts[index] if index < len(texts) else ""
+
     def _tip(self, record: ReviewRecord, index: int) -> str:
         """A row's tip: its record's whole text (a pair's, both records'), where the row's is cut."""
-        own = self._whole(record.xpaths) if self._whole else self._texts[index] if index < len(self._texts) else ""
+        own = self._whole_text(record.xpaths, self._texts, index)
         if record.kind not in (MATCHED, PARTIAL):
-            return _tip_text(own)
-        paired = (self._whole(record.true_xpaths) if self._whole
-                  else self._true_texts[index] if index < len(self._true_texts) else "")
-        return f"predicted: {_tip_text(own)}\ntrue: {_tip_text(paired)}"
+            return tip_text(own)
+        paired = self._whole_text(record.true_xpaths, self._true_texts, index)
+        return f"predicted: {tip_text(own)}\ntrue: {tip_text(paired)}"
 
     def first_control(self) -> QWidget:
         """Where the keys go when review opens (F6): the review list when it has rows, else the run chooser."""

@@ -194,6 +194,7 @@ class ShortcutSheet(QDialog):
         self.setWindowTitle("RecordLens shortcuts")
         resize_to_fit(self, 520, 640)
         text = QTextBrowser()
+        text.setAccessibleName("keyboard shortcuts")
         text.setHtml(help_html())
         closable_window(self, text)
 

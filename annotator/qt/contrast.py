@@ -1,5 +1,6 @@
 """Text colours readable on the background they are drawn on: a colour chosen on white (the page's boxes) is
-made lighter on a dark palette's base, or darker on a light one, until it reads at WCAG's 4.5:1 for text. The
+made lighter on a dark palette's base, or darker on a light one, until it reads at WCAG's 4.5:1 for text (a
+graphic that tells something, as a record's coloured dot, at WCAG's 3:1 for graphics: `GRAPHICS`). The
 app's warning text is red in this way (`keep_as_warning`, `warning_style`), whatever the theme. Text on a colour
 that must stay as it is (a record's badge, on the page and in the app) is white or black (`ink_on`): the page's
 overlay is given that choice, and makes none of its own."""
@@ -11,6 +12,7 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QWidget
 
 READABLE = 4.5  # WCAG 2's least contrast ratio for body text
+GRAPHICS = 3.0  # WCAG 2's least contrast ratio for the parts of a graphic needed to understand it (1.4.11)
 WARNING_RED = "#b00020"  # a warning's text on a light background; lighter on a dark one (about 1.6:1 there as is)
 
 
@@ -40,26 +42,28 @@ def ink_on(fill: str | QColor) -> QColor:
     return white if contrast(white, QColor(fill)) >= contrast(black, QColor(fill)) else black
 
 
-def readable_on(colour: str | QColor, base: QColor) -> QColor:
+def readable_on(colour: str | QColor, base: QColor, ratio: float = READABLE) -> QColor:
     """`colour`, or the nearest of its lighter (on a dark `base`) or darker (on a light one) shades of the same
-    hue that reads on `base` at `READABLE`. The last shade each way is white or black, and the side is chosen
-    so that it reads (on a base of luminance below 0.18 white reaches 4.56:1 at least, above it black 4.6:1)."""
+    hue that reads on `base` at `ratio` (`READABLE` for text). The last shade each way is white or black, and the
+    side is chosen so that it reads (on a base of luminance below 0.18 white reaches 4.56:1 at least, above it
+    black 4.6:1)."""
     shade = QColor(colour)
     towards_white = _luminance(base) < 0.18  # darker than mid-grey: contrast lies with the lighter shades
     hue, saturation, lightness, alpha = shade.getHslF()
     last = 1.0 if towards_white else 0.0  # black on a dark base starts at the other end: it must get lighter
-    while contrast(shade, base) < READABLE and lightness != last:
+    while contrast(shade, base) < ratio and lightness != last:
         lightness = min(1.0, lightness + 0.02) if towards_white else max(0.0, lightness - 0.02)
         shade = QColor.fromHslF(hue, saturation, lightness, alpha)
     return shade
 
 
-def readable_on_rows(colour: str | QColor, palette: QPalette) -> QColor:
-    """`colour` in the shade that reads at `READABLE` on a list's rows in `palette`: on its base, and on its
-    alternate base too (every other row of a list with alternating row colours, a little darker on a light theme).
-    Both lie on the same side of mid-grey in any usable theme, so the second step only goes on in the first's way."""
-    on_base = readable_on(colour, palette.color(QPalette.ColorRole.Base))
-    return readable_on(on_base, palette.color(QPalette.ColorRole.AlternateBase))
+def readable_on_rows(colour: str | QColor, palette: QPalette, ratio: float = READABLE) -> QColor:
+    """`colour` in the shade that reads at `ratio` (`READABLE` for text) on a list's rows in `palette`: on its base,
+    and on its alternate base too (every other row of a list with alternating row colours, a little darker on a
+    light theme). Both lie on the same side of mid-grey in any usable theme, so the second step only goes on in
+    the first's way."""
+    on_base = readable_on(colour, palette.color(QPalette.ColorRole.Base), ratio)
+    return readable_on(on_base, palette.color(QPalette.ColorRole.AlternateBase), ratio)
 
 
 def warning_style(background: QWidget, *, bold: bool = False) -> str:
