@@ -42,6 +42,7 @@ from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import is_shipped, resource_path
 from ...core.wording import counted
 from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
+from ..qt.menu_bar import HOLDS_THE_KEYS, KeysMenuBar
 from ..qt.message_bar import MessageBar
 from ..qt.screen_fit import resize_to_fit
 from ..qt.widgets import side_by_side
@@ -197,7 +198,10 @@ class AgentWindow(QMainWindow):
         return f"person:{self.person or 'me'}"
 
     def _build_menu(self) -> None:
-        menu = self.menuBar().addMenu("&Agent")
+        menu_bar = KeysMenuBar()
+        self.setMenuBar(menu_bar)
+        menu_bar.holds_the_keys.connect(lambda: self.statusBar().showMessage(HOLDS_THE_KEYS, 15000))
+        menu = menu_bar.addMenu("&Agent")
         # Access letters, each once in the menu (capture_panel adds "Capture a site from the &web…")
         for text, slot in (("Open &site…", self.open_site_dialog), ("Open &tasks…", self.task_editor.open_dialog),
                            ("Save a &page from the web…", self.save_from_web_dialog),

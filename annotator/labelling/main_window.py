@@ -72,6 +72,7 @@ from ..qt.event_loop import spin
 from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
 from ..qt.jobs import BackgroundJob, answers_on_their_way
 from ..qt.local_time import stored_moment
+from ..qt.menu_bar import HOLDS_THE_KEYS, KeysMenuBar
 from ..qt.message_bar import MessageBar
 from ..qt.proportional_split import Share, dragged_widths, follow_dragged_widths, split_in_proportion
 from ..qt.screen_fit import (
@@ -95,7 +96,7 @@ from .record_actions import IN_SHADOW, SHADOW_SAYS, RecordActions, click_new_rec
 from .record_panel import RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
-from .shortcuts import IN_THE_PAGE, MENU_TITLES, SHORTCUTS, KeysMenuBar, key_sequences, menu_texts, tip
+from .shortcuts import IN_THE_PAGE, MENU_TITLES, SHORTCUTS, key_sequences, menu_texts, tip
 from .tool_windows import ToolWindows
 from .window_parts import RecordsAt
 from .zoom import ZoomControl
@@ -1032,8 +1033,7 @@ class MainWindow(QMainWindow):
     def _say_the_menu_bar_holds_the_keys(self) -> None:
         """Esc closed a menu (or Alt was pressed alone): the menu bar keeps the keys, its title highlighted, until
         a second Esc gives them back."""
-        self.message("the menu bar has the keys (its highlighted title): Left and Right choose a menu, Enter or "
-                     "Down opens it, Esc gives the keys back")
+        self.message(HOLDS_THE_KEYS)
 
     def do_go_to_records(self) -> None:
         """The record list, or in review the review's (its run chooser while it has no rows)."""

@@ -72,3 +72,28 @@ def test_alt_pressed_alone_highlights_the_title_the_keys_went_to(qtbot, window):
     assert title_image(window, "Records") != at_rest, "the menu bar took the keys, and nothing shows it"
     QTest.keyClick(bar, Qt.Key.Key_Escape)
     qtbot.waitUntil(pages.hasFocus, timeout=5_000)
+
+
+def test_the_agent_windows_menu_bar_shows_and_says_that_it_holds_the_keys(qtbot, qapp, tmp_path):
+    from recordlens.annotator.agent.window import AgentWindow
+    from tests.app.agent_helpers import DEMO_SITE, DEMO_TASKS
+
+    window = AgentWindow(site=DEMO_SITE, tasks=DEMO_TASKS)
+    try:
+        window.show()
+        qtbot.waitExposed(window)
+        assert window.browser.wait_until_loaded()  # its own note on the page, said once loaded, said first
+        window.activateWindow()
+        bar = window.menuBar()
+        action = next(a for a in bar.actions() if a.text().replace("&", "") == "Agent")
+        at_rest = bar.grab(bar.actionGeometry(action)).toImage()
+        QTest.keyPress(window, Qt.Key.Key_Alt, Qt.KeyboardModifier.AltModifier)
+        QTest.keyRelease(window, Qt.Key.Key_Alt)
+        qtbot.waitUntil(bar.hasFocus, timeout=5_000)
+        assert bar.grab(bar.actionGeometry(action)).toImage() != at_rest, "the keys went to the menu bar unseen"
+        qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("the menu bar has the keys"),
+                        timeout=5_000)
+        QTest.keyClick(bar, Qt.Key.Key_Escape)
+        qtbot.waitUntil(lambda: not bar.hasFocus(), timeout=5_000)
+    finally:
+        window.close()
