@@ -16,6 +16,7 @@ from typing import Any, BinaryIO, TextIO
 
 from .. import atomic
 from ..errors import RecordLensError
+from ..path_text import json_text, shown_bytes
 
 STDOUT = "-"  # an output path that means stdout (`--out -`, `bench --json -`)
 PIPE_CLOSED_STATUS = 128 + 13  # 128 + SIGPIPE: what a shell reports of a command whose reader went away
@@ -34,8 +35,10 @@ def warn(message: str) -> None:
 
 def print_json(document: object, *, indent: int | None = 2) -> None:
     """A JSON document on stdout, text as it is (a name that stdout's encoding cannot hold is written as a JSON
-    escape by the stream `command_streams` sets up, so the document stays valid)."""
-    print(json.dumps(document, ensure_ascii=False, indent=indent))
+    escape by the stream `command_streams` sets up, so the document stays valid), and a path whose bytes are not
+    UTF-8 as JSON escapes (`\\udce9`) whatever the locale, which a JSON reader gives back as that path: written
+    as its bytes (a C.UTF-8 locale's stdout would), the document would be no UTF-8."""
+    print(json_text(json.dumps(document, ensure_ascii=False, indent=indent)))
 
 
 class Replacing:
@@ -145,7 +148,9 @@ class _StdoutBytes:
 
 class _Stderr:
     """stderr as a command writes it: progress and messages to a stderr that is closed, full or whose reader went
-    away are dropped, and the work goes on (it is no part of what the command was asked for)."""
+    away are dropped, and the work goes on (it is no part of what the command was asked for). A path whose bytes
+    are not UTF-8 is written with those bytes as `\\xe9` (`path_text.shown_bytes`), as `text_forms.visible` shows
+    a name: every message names it one way, whichever wrote it (Python's own stderr would write `\\udce9`)."""
 
     def __init__(self, stream: TextIO | None) -> None:
         self._stream = stream
@@ -154,7 +159,8 @@ class _Stderr:
     def write(self, text: str) -> int:
         if not self.lost:
             try:
-                return self._stream.write(text)  # type: ignore[union-attr]
+                self._stream.write(shown_bytes(text))  # type: ignore[union-attr]
+                return len(text)
             except (OSError, ValueError):
                 self._lose()
         return len(text)

@@ -17,6 +17,7 @@ from typing import TypeVar
 from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..page.dataset import UNFINISHED_EXPORT
+from ..path_text import shown_bytes
 from ..records.score import DatasetScore
 from ..runs.evaluate import seed_runs, seeds_asked, seeds_that_ran
 from ..runs.progress import progress
@@ -737,7 +738,7 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, st
             f"runs {listed(unscored, 12, total=True)} ", "ID")
         lines.append(f"(F1 -: {which}not scored yet; `recordlens score --project {shlex.quote(project)} --run "
                      f"{run_id}` scores a run against the project's labels, as the app's Review does)")
-    return "\n".join(lines)
+    return shown_bytes("\n".join(lines))  # the project's folder named as the runs' folders are, and messages
 
 
 def settings_line(parameters: dict[str, object], cost: dict[str, object] | None = None,

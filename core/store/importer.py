@@ -79,6 +79,7 @@ from ..page.dataset import (
     unfinished_dataset,
 )
 from ..page.snapshot import Snapshot, read_file_bytes, read_snapshot
+from ..path_text import stored_text
 from ..records.hygiene import (
     CheckReport,
     PageCheck,
@@ -769,7 +770,7 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
         project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,
                          charset=snapshot.charset, source=_source_text(source), warnings=snapshot.warnings,
                          status="labelled" if records == [] else "new")  # a page labelled as holding none
-        origin = Provenance.dataset(source.truth_origin or str(source.truth))
+        origin = _labels_origin(source)
         if records:
             project.add_records(source.name, records, origin, status="accepted", unresolved=unresolved,
                                 page_status="labelled")
@@ -870,7 +871,13 @@ def _source_text(source: PageSource) -> str:
     the digest of the page it was made from (`synthetic_source` reads it back)."""
     digest = (source.made_from or "").lower()  # one form of hex: compared as text with the model's digests
     made_from = digest if re.fullmatch(_DIGEST, digest) else None
-    return str(source.path) + (_MADE_FROM.format(made_from) if made_from else "")
+    return stored_text(str(source.path)) + (_MADE_FROM.format(made_from) if made_from else "")
+
+
+def _labels_origin(source: PageSource) -> Provenance:
+    """Where the page's labels come from, as their provenance names it: its gt folder (or labels file), in a text
+    the database holds (`path_text.stored_text`: a folder whose name is not UTF-8 shows its bytes as `\\xe9`)."""
+    return Provenance.dataset(stored_text(source.truth_origin or str(source.truth)))
 
 
 # A synthetic page's origin rides in its source, a text a person reads too (the app shows it): said in words, at
@@ -934,8 +941,8 @@ def _replace_labels(project: Project, source: PageSource, report: ImportReport) 
     """The page's records become the dataset's, in one step of its history (the earlier ones restorable)."""
     assert source.truth is not None
     records, unresolved, check = _truth(source.truth, source.name, project.load(source.name).snapshot, report)
-    origin = Provenance.dataset(source.truth_origin or str(source.truth))
-    with project.writing(), project.one_step(f"labels replaced from {source.truth}"):
+    origin = _labels_origin(source)
+    with project.writing(), project.one_step(stored_text(f"labels replaced from {source.truth}")):
         for label in project.labels(source.name):
             project.delete(label.id, origin)
         if records:
@@ -1017,7 +1024,8 @@ def store_annotator_pages(project: Project, annotator: str, pages: Sequence[Anno
     """The annotator's labels of these pages into their set, in one transaction: the records they replace set aside
     first, in one folder with one note (`report.set_aside`); the report says what went in, or why none did. Whether
     they went in."""
-    wanted = {page.source.name: (page.records, str(page.source.truth.resolve()) if page.source.truth else None)
+    wanted = {page.source.name: (page.records,
+                                 stored_text(str(page.source.truth.resolve())) if page.source.truth else None)
               for page in pages}  # a page given twice takes its last labels
     try:
         replaced = project.annotators.store(annotator, wanted, report.set_aside)
@@ -1138,12 +1146,12 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
             predictions[name] = loaded.records
             warnings += list(loaded.warnings)
         except RecordLensError as error:
-            errors[name] = str(error)
+            errors[name] = stored_text(str(error))  # as the database keeps it: compared with a stored run's
             left_out.append(path.name)
             warnings.append(f"{error}; stored as a page the run failed on (no records), with this reason")
     for name, reason in failed.items():  # failed, with no N.json: kept as the run's failures
         if _a_page_of(project, name) and name not in predictions and name not in errors:
-            errors[name] = reason
+            errors[name] = stored_text(reason)
             warnings.append(f"page {name}: the run failed on it ({shortened(reason, 160)}); stored as a failed page")
     if not predictions and not errors and not nothing_finished:  # another dataset's pages only
         raise RecordLensError(f"{run_dir}: none of its {len(files)} prediction(s) is for a page of the project; "

@@ -18,6 +18,7 @@ from ..page.dataset import (
     PAGE_READER_VERSION,  # kept with each score (schema 7): another reader's is stale
     lands_outside,
 )
+from ..path_text import json_text, shown_bytes, stored_text
 from ..records.model import save_records
 from ..records.score import DatasetScore, PageFigures
 from ..runs.run_files import (
@@ -46,6 +47,12 @@ INTERRUPTED = "interrupted"  # the outcome of a run still "running" whose proces
 RUNNING_MARKS = ".running"
 
 _log = logging.getLogger(__name__)
+
+
+def _json(value: object) -> str:
+    """`value` as the database's JSON (`db.dumps`), a path in it whose bytes are not UTF-8 (a run's folder, the
+    folder its model was trained on) kept as JSON escapes (`path_text.json_text`): read back as the same path."""
+    return json_text(dumps(value))
 
 
 def stale_words(stale: Sequence[str], earlier: Sequence[str], later: Sequence[str] = (), *,
@@ -195,7 +202,7 @@ class Runs:
                 started_at: str | None = None) -> int:
         with self._store.writing() as db:
             cursor = db.execute("INSERT INTO runs (method, parameters, started_at) VALUES (?, ?, ?)",
-                                (method, dumps(dict(parameters or {})), started_at or now()))
+                                (method, _json(dict(parameters or {})), started_at or now()))
             return int(cursor.lastrowid)
 
     def start(self, method: str, parameters: Mapping[str, object] | None = None) -> int:
@@ -233,7 +240,7 @@ class Runs:
         with self._store.writing() as db:
             self._require(run_id)
             db.execute("UPDATE runs SET status = ?, ended_at = ?, cost = ? WHERE id = ?",
-                       (status, ended_at or now(), dumps(dict(cost or {})), run_id))
+                       (status, ended_at or now(), _json(dict(cost or {})), run_id))
         release_mark(self._mark(run_id))  # once its end is committed: never "interrupted" in between
 
     def _mark(self, run_id: int) -> Path:
@@ -252,7 +259,7 @@ class Runs:
         """A running run's cost so far (what it paid for is kept as it goes), its status and end left alone."""
         with self._store.writing() as db:
             self._require(run_id)
-            db.execute("UPDATE runs SET cost = ? WHERE id = ?", (dumps(dict(cost)), run_id))
+            db.execute("UPDATE runs SET cost = ? WHERE id = ?", (_json(dict(cost)), run_id))
 
     def add_predictions(self, run_id: int, predictions: Mapping[str, Sequence[Sequence[str]]],
                         errors: Mapping[str, str] | None = None) -> None:
@@ -265,7 +272,9 @@ class Runs:
             self._require(run_id)
             for page in dict.fromkeys([*predictions, *errors]):
                 page_id = self._store.page_id(page)
-                row = (dumps([list(record) for record in predictions.get(page, [])]), errors.get(page))
+                error = errors.get(page)
+                row = (_json([list(record) for record in predictions.get(page, [])]),
+                       None if error is None else stored_text(error))
                 held = db.execute("SELECT records, error, score_dropped_seen FROM predictions "
                                   "WHERE run_id = ? AND page_id = ?", (run_id, page_id)).fetchone()
                 if held is not None and tuple(held[:2]) == row:
@@ -311,7 +320,7 @@ class Runs:
                            "true_records, hallucinated_records, warnings, scored_at, page_reader, changes_seen) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (run_id, self._store.page_id(s.page), s.precision, s.recall, s.f1, s.predicted_records,
-                            s.true_records, s.hallucinated_records, dumps(s.warnings), at, PAGE_READER_VERSION,
+                            s.true_records, s.hallucinated_records, _json(s.warnings), at, PAGE_READER_VERSION,
                             changes_seen))
                 db.execute("UPDATE predictions SET score_dropped_seen = NULL WHERE run_id = ? AND page_id = ?",
                            (run_id, self._store.page_id(s.page)))  # scored again: its prediction's change is seen
@@ -637,8 +646,8 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
     for page, page_records in records.items():
         save_records(folder / f"{page}.json", page_records)
     for page, record in kept.items():
-        atomic.write_text(folder / META_DIR / f"{page}.json", json.dumps(record, ensure_ascii=False, indent=1,
-                                                                         default=str))
+        atomic.write_text(folder / META_DIR / f"{page}.json", json_text(json.dumps(
+            record, ensure_ascii=False, indent=1, default=str)))
     described = {key: value for key, value in run.parameters.items() if key != "source"}
     described |= {"method": run.method, "written": run.started_at}
     if run.ended_at:  # the copy's files are written as the run is deleted: their times say that, not its end
@@ -659,8 +668,9 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
         copied[NOT_IN_PROJECT] = lacking
     if copied:
         described[STORED_COST] = copied
-    atomic.write_text(folder / META_DIR / "run.json", json.dumps(described, ensure_ascii=False, indent=2,
-                                                                 default=str))
+    # a path in it (the folder it was added from) whose bytes are not UTF-8 as JSON escapes: `--add` reads it whole
+    atomic.write_text(folder / META_DIR / "run.json", json_text(json.dumps(described, ensure_ascii=False, indent=2,
+                                                                           default=str)))
 
 
 def _set_aside_stem(run: StoredRun) -> str:
@@ -711,13 +721,15 @@ def method_settings(parameters: Mapping[str, object]) -> str:
         parts.append(str(merged["model"]))
     parts += [f"{key} {value}" for key, value in sorted(merged.items())
               if key not in _NOT_SHOWN and value is not None and not isinstance(value, dict | list)]
-    return ", ".join(parts)
+    # a model trained on a folder whose name is not UTF-8 names it in its provenance (`trained`): as messages do
+    return shown_bytes(", ".join(parts))
 
 
 def run_folder(parameters: Mapping[str, object]) -> str:
     """The folder a run was added from, as a list names it ("run-a", a seed's with its run's: "run-a/seed-1": seed-1
-    alone says nothing), or "" for a run made in the project."""
-    return _folder_name(parameters.get("source"))
+    alone says nothing), or "" for a run made in the project; a name whose bytes are not UTF-8 as messages write
+    it (`path_text.shown_bytes`)."""
+    return shown_bytes(_folder_name(parameters.get("source")))
 
 
 def _folder_name(source: object) -> str:
@@ -735,11 +747,11 @@ def run_origin(parameters: Mapping[str, object], cost: Mapping[str, object] | No
     apart from the other folders of a list (`folders_told_apart`)."""
     first = (cost or {}).get(ADDED_FROM)
     if first:
-        return f"from {(named or {}).get(str(first)) or _folder_name(first)} (via its deleted copy)"
+        return shown_bytes(f"from {(named or {}).get(str(first)) or _folder_name(first)} (via its deleted copy)")
     source = parameters.get("source")
     folder = (named or {}).get(str(source)) if source else None
     folder = folder or run_folder(parameters)
-    return f"from {folder}" if folder else ""
+    return shown_bytes(f"from {folder}") if folder else ""
 
 
 def folders_told_apart(runs: Sequence[StoredRun]) -> dict[str, str]:
