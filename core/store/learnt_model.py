@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,7 @@ from ..output_paths import OutputPathError, writable_file
 from ..version import recordlens_version
 from ..wording import counted, named_and_more
 from .project import Project, open_project
+from .removed_files import hidden_folder, name_folder
 from .scoring import labelled_page_names, labelled_pages
 
 if TYPE_CHECKING:
@@ -181,6 +183,31 @@ def _set_aside(project_dir: str | Path, path: Path) -> Path | None:
     except OSError as error:  # changed since the check (permissions, the disk gone)
         raise OutputPathError(f"cannot write {kept}: {error.strerror or error}") from None
     return kept
+
+
+def keep_learnt_models(project_dir: str | Path, folder: Path, stem: str) -> Path | None:
+    """A copy of the project's learnt models as they are now (every file of its models/ but hidden ones: its own
+    model, the one set aside, an unusable one kept), in a new folder `stem[-K]` of `folder`, made whole under a
+    hidden name before it is named (`hidden_folder`, `name_folder`); None when it has none. What an upgrade keeps
+    beside the database as it was: a training by the new version writes its model over the project's, and sets
+    that one aside over the one set aside before, in a format the earlier RecordLens may not read, so going back
+    needs these too. OSError when it cannot be made, nothing of it left."""
+    models = Path(project_dir) / PROJECT_MODEL.parent
+    if not models.is_dir():
+        return None
+    files = sorted(path for path in models.iterdir() if path.is_file() and not path.name.startswith("."))
+    if not files:
+        return None
+    hidden = hidden_folder(folder, stem)
+    try:
+        for path in files:
+            shutil.copyfile(path, hidden / path.name)
+            atomic.sync_file(hidden / path.name)
+        atomic.sync_folder(hidden)
+        return name_folder(hidden, stem)
+    except BaseException:
+        shutil.rmtree(hidden, ignore_errors=True)
+        raise
 
 
 def project_pages_to_read(project_dir: str | Path) -> PagesToRead:

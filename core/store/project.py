@@ -15,9 +15,10 @@ A `Project` holds one SQLite connection: use it from one thread, and open anothe
 for a worker thread or process (WAL lets them all read while one writes).
 
 A project of an earlier schema is brought up to this one when it is opened, and the RecordLens that made it can
-no longer open it: before that, the database as it was is kept in `removed/` (`SchemaUpgrade`), or nothing is
-changed; and it is not done while another process has the project open (`holders`): an earlier RecordLens would go
-on writing into a schema it does not know. A command that only reads (`reading_as_it_is`) reads such a project
+no longer open it: before that, the database and the learnt models as they were are kept in `removed/`
+(`SchemaUpgrade`), or nothing is changed; and it is not done while another process has the project open (`holders`,
+or any connection to its database), nor committed while one opens it (`Project._alone`): an earlier RecordLens would
+go on writing into a schema it does not know. A command that only reads (`reading_as_it_is`) reads such a project
 through a copy of its database brought up to date and thrown away (`read_as_it_is`), the project left as it was
 (`ReadAsItWas`). Each is said once to the user: `take_upgrades` gives those this process made.
 """
@@ -27,6 +28,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import difflib
+import gc
 import json
 import os
 import shlex
@@ -48,7 +50,17 @@ from ..errors import full_disk, shortened
 from ..page.dataset import PAGE_SUFFIXES, LoadedPage, dataset_pages, load_page, natural_key
 from .adjudication import KEEP, MERGED, Adjudication
 from .agent_data import AgentData
-from .db import Connection, Provenance, StoreError, connect, dumps, full_or_nearly, now
+from .db import (
+    BUSY_TIMEOUT_SECONDS,
+    TRIES_WHILE_IT_CHANGES,
+    Connection,
+    Provenance,
+    StoreError,
+    connect,
+    dumps,
+    full_or_nearly,
+    now,
+)
 from .files import SNAPSHOTS, remove_stale_files, snapshot_name_problem, snapshot_path
 from .label_checks import LabelChecks
 from .label_sets import Annotators
@@ -75,6 +87,9 @@ PROJECT_DB = "project.db"
 PROJECT_DB_FILES = frozenset({PROJECT_DB, *(PROJECT_DB + suffix for suffix in SQLITE_SIDECARS)})
 # In a project folder: the mark (an `owner_files` lock) of the app window that has it open (hidden: not copied)
 APP_OPEN_MARK = ".open-in-app"
+# How long an upgrade waits to be alone in the project's database (`Project._alone`): a moment's reader (a reading
+# command's copy of it) is waited for; a connection kept open (an earlier RecordLens's window or command) is a holder
+ALONE_WAIT_SECONDS = 5.0
 
 _RECORD_COLUMNS = ("id", "page_id", "position", "xpaths", "unresolved", "status", "origin_id", "changed_by_id",
                    "derived_from", "created_at", "changed_at")
@@ -181,19 +196,27 @@ class SchemaUpgrade:
     found: int         # the schema version it had
     to: int            # the one it has now
     kept: Path         # the database as it was (in the project's removed/)
+    models: Path | None = None  # a copy of its models/ as it was, beside `kept`; None: it had no learnt model
 
     def message(self) -> str:
-        """What the user is told, once: the earlier RecordLens cannot open it now, and how to go back to it."""
+        """What the user is told, once: the earlier RecordLens cannot open it now, and how to go back to it: every
+        file to put back, and those to delete."""
         # SQLite replays a write-ahead log left beside the database (by a crash) onto the file put back: the
         # project would be at this schema again, so going back deletes the log and its index too
         database = self.root / PROJECT_DB
+        # A training here writes its model over the project's and the one it sets aside over the one set aside
+        # before, in a format the earlier RecordLens may not read: models/ goes back as it was too
+        models = self.root / _MODELS
+        put_models = (f"replace the folder {models} by {self.models}, which keeps its learnt models as they were"
+                      if self.models else f"delete the folder {models} if it is there (it had no learnt model)")
         # An earlier RecordLens that marked none of what it had open (its window, a command) could not be told from
         # none (`holders`): it would go on writing, unaware, into a schema it does not know
         return (f"{self.root}: project brought up from schema {self.found} to {self.to}; earlier RecordLens versions "
                 "can no longer open it, and an earlier RecordLens that has it open still (a window, or a command "
                 f"begun before) must be closed now; the database as it was is kept in {self.kept}: to go back to "
-                f"them, put it back as {database} and delete {database}-wal and {database}-shm if they are there, "
-                "while no RecordLens has the project open (changes made since are lost)")
+                f"them, put it back as {database}, delete {database}-wal and {database}-shm if they are there, and "
+                f"{put_models}, while no RecordLens has the project open (changes made since "
+                "are lost, models learnt since too)")
 
 
 @dataclass(frozen=True)
@@ -508,7 +531,8 @@ def holders(root: Path) -> list[str]:
     there say (`owner_files` locks: an app window's, `APP_OPEN_MARK`; a run's or an import's under way, in
     `runs.RUNNING_MARKS`; a training's of its model, `learnt_model.TRAINING_LOCK`), each as "an app window of
     process 4242 on host (ROOT/.open-in-app)"; this process's own are left out. An earlier RecordLens that
-    kept no such mark (those before the app window's) cannot be told from none."""
+    kept no such mark (those before the app window's) cannot be told from none here (an upgrade meets it by its
+    connection to the database: `Project._alone`)."""
     from .learnt_model import TRAINING_LOCK  # a module that opens projects: named on use
 
     marks = {root / APP_OPEN_MARK: "an app window",
@@ -675,12 +699,24 @@ class Project(Connection):
 
     def upgrade(self, *, keep_earlier: bool = True) -> None:
         """Create or migrate the schema; a no-op, without taking the write lock, when it is current. A project of
-        an earlier schema first has its database as it was kept in `removed/` (a StoreError, and nothing changed,
-        when it cannot be), then is migrated, and the upgrade noted to be said (`take_upgrades`).
-        `keep_earlier=False`: no copy kept and nothing noted (a project's copy, its source left as it was)."""
+        an earlier schema first has its database and its learnt models as they were kept in `removed/` (a
+        StoreError, and nothing changed, when they cannot be), then is migrated alone in its database (`_alone`),
+        and the upgrade noted to be said (`take_upgrades`). `keep_earlier=False`: no copy kept and nothing noted (a
+        project's copy, its source left as it was)."""
         if self.schema_version() == SCHEMA_VERSION:
             return
+        for _ in range(TRIES_WHILE_IT_CHANGES):
+            if self._upgraded(keep_earlier):
+                return
+        raise StoreError(f"{self.root} was made by an earlier RecordLens and was written to by another process each "
+                         f"time it was about to be brought up to schema {SCHEMA_VERSION}; nothing was changed: close "
+                         "every other RecordLens that has it open, then open the project again")
+
+    def _upgraded(self, keep_earlier: bool) -> bool:
+        """One try of `upgrade`: False when another process wrote to the database between the copy kept of it and
+        the migration (the copy would lack that write), everything of the try undone, to be tried again."""
         kept: Path | None = None
+        models: Path | None = None
         removed_was_there = (self.root / REMOVED).exists()
         try:
             with self.writing() as db:
@@ -688,33 +724,97 @@ class Project(Connection):
                 tables = [t for t in db.table_names() if t != "sqlite_sequence"]
                 if found == 0 and tables:
                     raise SchemaError(f"{self.root / PROJECT_DB} is an SQLite database but not a RecordLens project")
-                in_place = keep_earlier and 0 < found < SCHEMA_VERSION
-                if in_place:
-                    self._refuse_while_held(found)  # before anything is done
-                    kept = self._keep_as_it_was(found)  # with the write lock held: nothing committed in between
+                if not (keep_earlier and 0 < found < SCHEMA_VERSION):  # a new project's tables, or a copy's
+                    migrate(db.conn)
+                    return True
+                self._refuse_while_held(found)  # before anything is done
+                kept = self._keep_as_it_was(found)  # with the write lock held: nothing committed in between
+                models = self._keep_models(found, kept)
+                copied = self._data_version()
+            # The migration is committed with no other connection to the database open, and none opened meanwhile:
+            # an earlier RecordLens that opens the project now reads the schema only once it is the new one, which
+            # it refuses; one that read it before (its connection still open) is met here, marked or not
+            with self._alone(found), self.writing() as db:
+                if self._data_version() != copied:  # written to between the copy and the lock (then closed)
+                    raise _WrittenMeanwhile
                 migrate(db.conn)
-                if in_place:
-                    # again before the commit: an earlier RecordLens that opened it meanwhile read the schema as it
-                    # was (a migration takes seconds on a large project)
-                    self._refuse_while_held(found)
-        except BaseException:
-            if kept is not None:  # the migration was rolled back: the database is still the one kept
+                # again before the commit: a mark taken meanwhile without the database read (a migration takes
+                # seconds on a large project)
+                self._refuse_while_held(found)
+        except BaseException as error:
+            # the migration was rolled back: the database is still the one kept
+            if models is not None:
+                shutil.rmtree(models, ignore_errors=True)
+            if kept is not None:
                 kept.unlink(missing_ok=True)
                 if not removed_was_there:  # made for it: nothing of the upgrade is left
                     with contextlib.suppress(OSError):
                         (self.root / REMOVED).rmdir()
+            if isinstance(error, _WrittenMeanwhile):
+                return False
             raise
-        if kept is not None:
-            _noted(SchemaUpgrade(self.root, found, SCHEMA_VERSION, kept))
+        _noted(SchemaUpgrade(self.root, found, SCHEMA_VERSION, kept, models))
+        return True
+
+    @contextmanager
+    def _alone(self, found: int) -> Iterator[None]:
+        """This connection alone in the project's database while inside (SQLite's exclusive locking mode: the lock
+        a write takes is kept until the mode ends). Meanwhile no other connection reads the database: a process
+        that opens the project waits (its busy timeout), then reads it as it is left. The lock is not had while
+        another connection is open, idle ones too (each holds a shared lock on the file while open: how SQLite
+        knows the last to close), which is said as a holder after `ALONE_WAIT_SECONDS` (an earlier RecordLens that
+        marks nothing is met so too); a moment's reader (a reading command's copy) is waited for."""
+        conn = self.db.conn
+        # A connection this process dropped unclosed holds its lock until the collector frees it (Python's sqlite3
+        # connections are in a reference cycle): freed now, it is not taken for another process's
+        gc.collect()
+        conn.execute("PRAGMA locking_mode = EXCLUSIVE")
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(ALONE_WAIT_SECONDS * 1000)}")
+            try:
+                conn.execute("BEGIN IMMEDIATE")  # the exclusive lock, kept past the commit by the mode
+                conn.execute("COMMIT")
+            except sqlite3.OperationalError as error:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                if "locked" not in str(error) and "busy" not in str(error):
+                    raise
+                raise StoreError(self._held_said(found, [
+                    "another process that has its database open (an earlier RecordLens that marks nothing, or "
+                    f"another program reading {self.root / PROJECT_DB})"])) from None
+            finally:
+                conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
+            yield
+        finally:
+            conn.execute("PRAGMA locking_mode = NORMAL")
+            with contextlib.suppress(sqlite3.Error):  # the mode's lock is given back at the next read
+                conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()
+
+    def _data_version(self) -> int:
+        """SQLite's count of the commits other connections made (compared within this connection only)."""
+        return int(self.one("PRAGMA data_version")[0])
 
     def _refuse_while_held(self, found: int) -> None:
         """Refuse to bring the project up from schema `found` while another process has it open (`holders`)."""
         held = holders(self.root)
         if held:
-            raise StoreError(f"{self.root} was made by an earlier RecordLens (schema {found}) and is held right now "
-                             f"by {' and '.join(held)}: it is brought up to schema {SCHEMA_VERSION} only once no other "
-                             "RecordLens has it open (an earlier one would go on writing into a schema it does not "
-                             "know); close it first, then open the project again; nothing was changed")
+            raise StoreError(self._held_said(found, held))
+
+    def _held_said(self, found: int, held: Sequence[str]) -> str:
+        return (f"{self.root} was made by an earlier RecordLens (schema {found}) and is held right now by "
+                f"{' and '.join(held)}: it is brought up to schema {SCHEMA_VERSION} only once no other RecordLens "
+                "has it open (an earlier one would go on writing into a schema it does not know); close it first, "
+                "then open the project again; nothing was changed")
+
+    def _keep_models(self, found: int, kept: Path) -> Path | None:
+        """A copy of the project's learnt models as they are, beside `kept` (`keep_learnt_models`), or why it is
+        not migrated."""
+        from .learnt_model import keep_learnt_models  # a module that opens projects: named on use
+
+        try:
+            return keep_learnt_models(self.root, kept.parent, f"{kept.stem}-models")
+        except OSError as error:
+            raise self._not_kept(found, kept.parent, error, "its learnt models as they were are kept") from None
 
     def _keep_as_it_was(self, found: int) -> Path:
         """A copy of the database of schema `found`, in a new file of removed/, or why it is not migrated."""
@@ -722,14 +822,18 @@ class Project(Connection):
         try:
             return copy_database(self.root / PROJECT_DB, folder, stamped(f"project-schema-{found}", now()))
         except (OSError, sqlite3.Error) as error:
-            full = full_or_nearly(error, folder if folder.is_dir() else self.root)
-            why = (full_disk(folder, detail=getattr(error, "strerror", None) or str(error)) if full
-                   else f"{folder} cannot be written: {getattr(error, 'strerror', None) or error}")
-            raise StoreError(f"{self.root} was made by an earlier RecordLens (schema {found}) and is brought up to "
-                             f"schema {SCHEMA_VERSION} only once its database as it was is kept, which failed "
-                             f"({why}); nothing was changed: "
-                             + ("free space" if full else f"make {folder} writable")
-                             + " and open it again, or open it with the RecordLens it was made with") from None
+            raise self._not_kept(found, folder, error, "its database as it was is kept") from None
+
+    def _not_kept(self, found: int, folder: Path, error: OSError | sqlite3.Error, what: str) -> StoreError:
+        """The refusal of an upgrade that keeps what it says (`what`: "its database as it was is kept") in `folder`,
+        which failed."""
+        full = full_or_nearly(error, folder if folder.is_dir() else self.root)
+        why = (full_disk(folder, detail=getattr(error, "strerror", None) or str(error)) if full
+               else f"{folder} cannot be written: {getattr(error, 'strerror', None) or error}")
+        return StoreError(f"{self.root} was made by an earlier RecordLens (schema {found}) and is brought up to "
+                          f"schema {SCHEMA_VERSION} only once {what}, which failed ({why}); nothing "
+                          "was changed: " + ("free space" if full else f"make {folder} writable")
+                          + " and open it again, or open it with the RecordLens it was made with")
 
     def schema_version(self) -> int:
         return int(self.one("PRAGMA user_version")[0])
@@ -1328,6 +1432,10 @@ def _stored_warnings(column: object) -> tuple[str, ...]:
         return (f"the warnings stored with the page ({shortened(repr(column))}) cannot be read: the project's "
                 "database was changed by hand",)
     return tuple(str(warning) for warning in warnings)
+
+
+class _WrittenMeanwhile(Exception):  # noqa: N818 - a state, not a failure
+    """Another process wrote to the database between the copy an upgrade kept of it and the upgrade's lock."""
 
 
 class _ReadCopy(Project):

@@ -111,9 +111,10 @@ def test_every_command_that_writes_says_the_upgrade_once(tmp_path: Path, capsys:
     assert said == [f"recordlens: {old}: project brought up from schema 3 to {SCHEMA_VERSION}; earlier RecordLens "
                     "versions can no longer open it, and an earlier RecordLens that has it open still (a window, or a "
                     f"command begun before) must be closed now; the database as it was is kept in {kept}: to go back "
-                    f"to them, put it back as {old / 'project.db'} and delete {old / 'project.db'}-wal and "
-                    f"{old / 'project.db'}-shm if they are there, while no RecordLens has the project open (changes "
-                    "made since are lost)"]
+                    f"to them, put it back as {old / 'project.db'}, delete {old / 'project.db'}-wal and "
+                    f"{old / 'project.db'}-shm if they are there, and delete the folder {old / 'models'} if it is "
+                    "there (it had no learnt model), while no RecordLens has the project open (changes made since are "
+                    "lost, models learnt since too)"]
     assert "brought up" not in run(capsys, "runs", "--project", str(old))[2]  # once
     other = a_version_3_project(tmp_path / "other")
     code, _, err = run(capsys, "runs", "--project", str(other), "--add", str(tmp_path / "no-such-run"))
