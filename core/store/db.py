@@ -31,6 +31,7 @@ from typing import Self
 import sqlite_utils
 
 from ..errors import RecordLensError, full_disk, is_disk_full
+from ..path_text import json_text
 
 # Long enough for the slowest write (one large page imported with its labels); a wait, never a failure.
 BUSY_TIMEOUT_SECONDS = 30.0
@@ -78,7 +79,9 @@ def _begin_immediate(conn: sqlite3.Connection) -> None:
 
 
 def dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    """`value` as the database's JSON: text as it is, a path whose bytes are not UTF-8 kept whole as JSON escapes
+    (`path_text.json_text`; SQLite takes no lone surrogate)."""
+    return json_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
 def connect(path: Path, *, read_only: bool = False) -> sqlite_utils.Database:

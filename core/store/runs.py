@@ -49,12 +49,6 @@ RUNNING_MARKS = ".running"
 _log = logging.getLogger(__name__)
 
 
-def _json(value: object) -> str:
-    """`value` as the database's JSON (`db.dumps`), a path in it whose bytes are not UTF-8 (a run's folder, the
-    folder its model was trained on) kept as JSON escapes (`path_text.json_text`): read back as the same path."""
-    return json_text(dumps(value))
-
-
 def stale_words(stale: Sequence[str], earlier: Sequence[str], later: Sequence[str] = (), *,
                 relabelled: Sequence[str] = (), names: bool = True) -> str:
     """`stale` pages in a few words, those scored by an `earlier` page reader and those scored by a `later` one
@@ -202,7 +196,7 @@ class Runs:
                 started_at: str | None = None) -> int:
         with self._store.writing() as db:
             cursor = db.execute("INSERT INTO runs (method, parameters, started_at) VALUES (?, ?, ?)",
-                                (method, _json(dict(parameters or {})), started_at or now()))
+                                (method, dumps(dict(parameters or {})), started_at or now()))
             return int(cursor.lastrowid)
 
     def start(self, method: str, parameters: Mapping[str, object] | None = None) -> int:
@@ -240,7 +234,7 @@ class Runs:
         with self._store.writing() as db:
             self._require(run_id)
             db.execute("UPDATE runs SET status = ?, ended_at = ?, cost = ? WHERE id = ?",
-                       (status, ended_at or now(), _json(dict(cost or {})), run_id))
+                       (status, ended_at or now(), dumps(dict(cost or {})), run_id))
         release_mark(self._mark(run_id))  # once its end is committed: never "interrupted" in between
 
     def _mark(self, run_id: int) -> Path:
@@ -259,7 +253,7 @@ class Runs:
         """A running run's cost so far (what it paid for is kept as it goes), its status and end left alone."""
         with self._store.writing() as db:
             self._require(run_id)
-            db.execute("UPDATE runs SET cost = ? WHERE id = ?", (_json(dict(cost)), run_id))
+            db.execute("UPDATE runs SET cost = ? WHERE id = ?", (dumps(dict(cost)), run_id))
 
     def add_predictions(self, run_id: int, predictions: Mapping[str, Sequence[Sequence[str]]],
                         errors: Mapping[str, str] | None = None) -> None:
@@ -273,7 +267,7 @@ class Runs:
             for page in dict.fromkeys([*predictions, *errors]):
                 page_id = self._store.page_id(page)
                 error = errors.get(page)
-                row = (_json([list(record) for record in predictions.get(page, [])]),
+                row = (dumps([list(record) for record in predictions.get(page, [])]),
                        None if error is None else stored_text(error))
                 held = db.execute("SELECT records, error, score_dropped_seen FROM predictions "
                                   "WHERE run_id = ? AND page_id = ?", (run_id, page_id)).fetchone()
@@ -320,7 +314,7 @@ class Runs:
                            "true_records, hallucinated_records, warnings, scored_at, page_reader, changes_seen) "
                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (run_id, self._store.page_id(s.page), s.precision, s.recall, s.f1, s.predicted_records,
-                            s.true_records, s.hallucinated_records, _json(s.warnings), at, PAGE_READER_VERSION,
+                            s.true_records, s.hallucinated_records, dumps(s.warnings), at, PAGE_READER_VERSION,
                             changes_seen))
                 db.execute("UPDATE predictions SET score_dropped_seen = NULL WHERE run_id = ? AND page_id = ?",
                            (run_id, self._store.page_id(s.page)))  # scored again: its prediction's change is seen
