@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...core.path_text import shown_bytes
 from ...core.records import (
     KINDS,
     MATCHED,
@@ -557,7 +558,7 @@ class ReviewPanel(QWidget):
     @staticmethod
     def _run_tip(run: RunInfo) -> str:
         ended = f", ended {local_time(run.ended_at, zone=True)}" if run.ended_at else ""
-        source = f"\nfrom {run.parameters['source']}" if run.parameters.get("source") else ""
+        source = f"\nfrom {shown_bytes(str(run.parameters['source']))}" if run.parameters.get("source") else ""
         settings = method_settings(run.parameters)
         return (f"run {run.id}: {run.method}, started {local_time(run.started_at, zone=True)}{ended}{source}"
                 + (f"\nsettings: {settings}" if settings else ""))

@@ -37,3 +37,14 @@ def test_the_trajectory_viewer_says_local_time_too(in_newfoundland: None) -> Non
     run = SimpleNamespace(id=3, method="gemini-agent", parameters={}, started_at="2026-12-05T17:10:13.000Z")
     assert trajectory_viewer._run_title(run) == "Agent run 3 · gemini-agent · started 2026-12-05 13:40"
     assert trajectory_viewer._date("2026-12-05T17:10:13.000Z") == "2026-12-05 13:40"
+
+
+def test_the_run_tip_names_a_folder_whose_name_is_not_utf8_by_its_bytes(tmp_path: Path) -> None:
+    import os
+
+    folder = os.fsdecode(b"/data/lat\xe9n1/run")  # as Python holds such a name: a lone surrogate
+    with init_project(tmp_path / "p") as project:
+        run = project.runs.get(project.runs.add("repeats", {"source": folder}))
+    tip = ReviewPanel._run_tip(run)
+    assert "from /data/lat\\xe9n1/run" in tip
+    tip.encode("utf-8")  # what Qt is given: no lone surrogate
