@@ -15,6 +15,7 @@ import contextlib
 import getpass
 import json
 import logging
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
@@ -112,7 +113,9 @@ class Settings:
     gemini_endpoint: str = ""     # another server speaking Gemini's protocol (a proxy); "" means Google's
     last_pages: str = ""          # JSON {project folder: the page last open}: a project reopens where it was left
     last_project: str = ""        # the project folder last open: the app reopens it when started without one
-    last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids]}}: selected at quit
+    last_selections: str = ""     # JSON {project folder: {"page": name, "records": [ids], "scroll_y": px,
+    #                               "selected_top": px}}: selected at quit, the page's scroll and where the first
+    #                               selected record started on the page, if it showed (`last_selection_top`)
     zooms: str = ""               # JSON {project folder: the page view's zoom factor}
     reviews: str = ""             # JSON {project folder: {"run": id or "annotator:NAME", "shown": [classes],
     #                               "on_show": the Review tab was, "rows": the Review list's rows chosen at quit
@@ -149,11 +152,16 @@ class Settings:
             return []
         return [i for i in value["records"] if isinstance(i, int) and not isinstance(i, bool)]
 
-    def remember_selection(self, project: str, page: str, records: Sequence[int], scroll_y: int | None = None
-                           ) -> None:
+    def remember_selection(self, project: str, page: str, records: Sequence[int], scroll_y: int | None = None,
+                           selected_top: float | None = None) -> None:
+        """The records selected on `page` at quit, the page's scroll (`scroll_y`, CSS px) and where the first
+        selected record started on the page (`selected_top`: its document y, CSS px) if it showed in the view at
+        that scroll (None: it did not, or nothing is selected)."""
         kept: dict[str, object] = {"page": page, "records": list(records)}
         if scroll_y is not None:
             kept["scroll_y"] = int(scroll_y)
+            if selected_top is not None:
+                kept["selected_top"] = float(selected_top)
         self.last_selections = _with_project(self.last_selections, project, kept)
 
     def last_scroll(self, project: str, page: str) -> int | None:
@@ -163,6 +171,17 @@ class Settings:
             return None
         y = value.get("scroll_y")
         return y if isinstance(y, int) and not isinstance(y, bool) and y >= 0 else None
+
+    def last_selection_top(self, project: str, page: str) -> float | None:
+        """Where the first record selected at the last quit on `page` started on the page (document y, CSS px),
+        shown in the view at the scroll kept with it: a page laid out otherwise since (another font size, scale
+        or width) has moved it by as much as the scroll must move to show it at the same place. None: not kept
+        (nothing selected showed then, or settings written by a RecordLens that kept no such place)."""
+        value = _by_project(self.last_selections).get(project)
+        if not isinstance(value, dict) or value.get("page") != page or self.last_scroll(project, page) is None:
+            return None
+        top = value.get("selected_top")
+        return float(top) if isinstance(top, int | float) and not isinstance(top, bool) and math.isfinite(top) else None
 
     def zoom(self, project: str) -> float:
         """The zoom the project's pages were last shown at; 1.0 when none was kept or it is out of reason."""

@@ -21,7 +21,7 @@ import shlex
 import socket
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QPoint, QSize, Qt, QTimer, SignalInstance
@@ -93,7 +93,7 @@ from .page_list import PageList
 from .page_view import PageView
 from .propose import ProposeWorker
 from .record_actions import IN_SHADOW, SHADOW_SAYS, RecordActions, click_new_record, click_on_record
-from .record_panel import RecordPanel, RecordTexts, rows_for
+from .record_panel import STATUS_MARKS, RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
 from .shortcuts import IN_THE_PAGE, MENU_TITLES, SHORTCUTS, key_sequences, menu_texts, tip
@@ -112,6 +112,17 @@ OF_THE_PAGE_ON_SHOW = frozenset({
     "cursor_next", "cursor_previous", "cursor_parent", "cursor_child",
     "history", "propose", "mark_labelled", "mark_reviewed", "remove_page",
 })
+
+
+# The statuses a record's badge on the page is marked by, as its row in the list marks them: still to be decided
+# ("?", its box dashed too) and turned down ("✗"). A record accepted or edited shows its number alone.
+_MARKED_ON_THE_PAGE = ("proposed", REJECTED)
+
+
+def badge_text(number: int, status: str) -> str:
+    """What a record's badge on the page says: its number, and the list's mark for a status still to be decided
+    or turned down ("4 ?", "4 ✗")."""
+    return f"{number} {STATUS_MARKS[status]}" if status in _MARKED_ON_THE_PAGE else str(number)
 
 
 class PageNotShown(RecordLensError):
@@ -818,14 +829,26 @@ class MainWindow(QMainWindow):
         scroll_y = self.settings.last_scroll(self.project_key(), self.page_name or "")
         if kept:
             self.select_records(kept, scroll=False)
-        shown = next((label for label in self.labels if label.id in kept and label.xpaths), None)
+        shown = self._first_shown(kept)
         if scroll_y is not None:  # the page as it was left, not re-centred on the selection
-            self.page_view.scroll_to_y(scroll_y)
+            top = self.settings.last_selection_top(self.project_key(), self.page_name or "")
+            if shown is not None and top is not None:
+                # A record the user saw at the quit: the offset moved by as much as it has moved since, none on a
+                # page laid out as it was; on one laid out otherwise (another font size, scale, zoom or width) the
+                # record at its place in the view, which the offset alone would leave off the screen.
+                self.page_view.scroll_back(scroll_y, shown.xpaths[0], top)
+            else:  # nothing selected in view at the quit (scrolled away from), or settings of an earlier RecordLens
+                self.page_view.scroll_to_y(scroll_y)
             return True
         if shown is not None:  # the first of them: several selected have no one current record
             self.page_view.scroll_to(shown.xpaths[0])
             return True
         return False
+
+    def _first_shown(self, ids: Collection[int]) -> Label | None:
+        """The first of the records `ids` in page order that has elements: the one a page is placed by (several
+        selected have no one current record)."""
+        return next((label for label in self.labels if label.id in ids and label.xpaths), None)
 
     def _show_where_the_records_are(self) -> None:
         """A page opens where the user last was on it this session; else at its first record."""
@@ -955,10 +978,10 @@ class MainWindow(QMainWindow):
         selected = set(self.record_panel.selected_ids())
         self.page_view.show_records([
             # The colour follows the record (its id), not its number: a delete renumbers, it does not repaint.
-            # A rejected record is drawn only while selected (chosen in the list, it would show nowhere), its
-            # badge marked as the list marks it.
-            {"xpaths": list(label.xpaths), "colour_index": label.id,
-             "label": f"{k + 1} ✗" if label.status == REJECTED else str(k + 1), "selected": label.id in selected}
+            # The status draws it (a proposed record dashed): what still needs a decision shows on the page. A
+            # rejected record is drawn only while selected (chosen in the list, it would show nowhere).
+            {"xpaths": list(label.xpaths), "colour_index": label.id, "state": label.status,
+             "label": badge_text(k + 1, label.status), "selected": label.id in selected}
             for k, label in enumerate(self.labels) if label.status != REJECTED or label.id in selected])
         self._refresh_click_line()
 
@@ -1307,8 +1330,12 @@ class MainWindow(QMainWindow):
         dragged). The selection not before the first page has been shown: what the last quit remembered would be
         lost unseen."""
         if self.page_name is not None and self._selection_restored:
-            self.settings.remember_selection(self.project_key(), self.page_name, self.record_panel.selected_ids(),
-                                             self.page_view.scroll_y if self.page_loaded else None)
+            selected = self.record_panel.selected_ids()
+            shown = self._first_shown(selected) if self.page_loaded else None
+            # and where that record starts, if the user sees it: a start on a page laid out otherwise keeps it in view
+            top = self.page_view.top_in_view(shown.xpaths[0]) if shown is not None else None
+            self.settings.remember_selection(self.project_key(), self.page_name, selected,
+                                             self.page_view.scroll_y if self.page_loaded else None, top)
         # A window the app maximised to fit a small screen keeps the place the person gave it, for a larger screen
         if not (self._maximised_to_fit and self.isMaximized()):
             self.settings.window_geometry = bytes(self.saveGeometry().toBase64().data()).decode("ascii")

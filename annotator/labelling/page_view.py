@@ -42,7 +42,9 @@ PALETTE = (
     "#e377c2", "#17becf", "#bcbd22", "#3949ab", "#00897b", "#6d4c41",
 )
 # Review mode: a state's colour replaces the record's own, so the four kinds read at a glance (green, violet,
-# orange, crimson: apart from each other for the common colour-vision deficiencies as well as on white).
+# orange, crimson: apart from each other on white). Not by colour alone: for a reader with a colour-vision
+# deficiency some come close (matched and missed under protanopia), so a missed record is also drawn dashed and
+# hatched (overlay.js, by its state), and a spurious one is badged P where the true ones are badged T.
 STATE_COLOURS = {"matched": "#2b8a3e", "partial": "#7048e8", "missed": "#e8590c", "spurious": "#c2255c"}
 
 
@@ -55,7 +57,8 @@ def _ink_named(colour: str) -> str:
 
 def _drawn(record: dict[str, Any], colour: str, index: int) -> dict[str, Any]:
     """A record as overlay.js draws it: in `colour`, its badge's number in the ink that reads on it (`ink_on`:
-    the overlay chooses none itself, so the page and the app judge a colour by one rule)."""
+    the overlay chooses none itself, so the page and the app judge a colour by one rule), its box by its state (a
+    proposed or a missed record dashed, in the colour and the ink)."""
     return {
         "xpaths": [str(x) for x in record.get("xpaths", ())],
         "colour": colour,
@@ -63,6 +66,7 @@ def _drawn(record: dict[str, Any], colour: str, index: int) -> dict[str, Any]:
         "label": str(record.get("label", index + 1)),
         "selected": bool(record.get("selected", False)),
         "outline": str(record.get("outline", "")),
+        "state": str(record.get("state") or ""),
     }
 
 
@@ -152,6 +156,21 @@ def parse_js_result(raw: Any) -> Any:
         return json.loads(raw)
     except json.JSONDecodeError:
         return None
+
+
+def _locate_js(xpaths: Sequence[str]) -> str:
+    """The overlay's call that tells where each of `xpaths` is (`PageView.locate`)."""
+    return f"__recordlens.overlay.locate({json.dumps(json.dumps(list(xpaths)))})"
+
+
+def _located(raw: Any) -> list[XPathBox]:
+    return [XPathBox.from_json(d) for d in parse_js_result(raw) or []]
+
+
+def _shown_rect(boxes: Sequence[XPathBox]) -> tuple[float, float, float, float] | None:
+    """The first of `boxes`' rectangle on the page (document coordinates, CSS px), if its element shows there."""
+    box = boxes[0] if boxes else None
+    return box.rect if box is not None and box.visible else None
 
 
 def _is_archive(path: Path, data: bytes) -> bool:
@@ -388,7 +407,9 @@ class PageView(QWidget):
 
     def show_records(self, records: Sequence[dict[str, Any]]) -> None:
         """Draw `records` (each: xpaths, and optionally colour_index, label, state, selected, outline: "true" for
-        a review pair's true record, drawn dashed and unfilled beside the predicted one), replacing any.
+        a review pair's true record, drawn dashed and unfilled beside the predicted one), replacing any. `state` is
+        a record's status in labelling (a proposed record is drawn dashed, a decided one solid, in its own colour)
+        or its kind in review (whose colour it is drawn in; a missed one dashed and hatched).
 
         Before the page has loaded they are kept and drawn when it has; `overlays_drawn` follows either way."""
         self._records = [_drawn(r, record_colour(int(r.get("colour_index", i)), r.get("state")), i)
@@ -481,9 +502,20 @@ class PageView(QWidget):
 
     def locate(self, xpaths: Sequence[str], timeout_ms: int = 30_000) -> list[XPathBox]:
         """For every XPath: resolved or not, and its box on the rendered page (synchronous)."""
-        raw = self.offline.run_js(f"__recordlens.overlay.locate({json.dumps(json.dumps(list(xpaths)))})",
-                                  timeout_ms)
-        return [XPathBox.from_json(d) for d in parse_js_result(raw) or []]
+        return _located(self.offline.run_js(_locate_js(xpaths), timeout_ms))
+
+    def top_in_view(self, xpath: str, timeout_ms: int = 5_000) -> float | None:
+        """Where the element at `xpath` starts on the page (document y, CSS px), if some of it shows in the view
+        (synchronous). None: it is out of view, not found or shown nowhere, or the page did not answer in time."""
+        try:
+            rect = _shown_rect(self.locate([xpath], timeout_ms))
+            view = self.offline.run_js("document.documentElement.clientHeight", timeout_ms)
+        except TimeoutError:
+            return None
+        if rect is None or not isinstance(view, int | float):
+            return None
+        _, top, _, height = rect
+        return top if top < self.scroll_y + view and top + height > self.scroll_y else None
 
     def boxes(self, timeout_ms: int = 30_000) -> list[list[XPathBox]]:
         """Per record drawn, per XPath, where it is (synchronous; for tests, the bench and "scroll to")."""
@@ -577,6 +609,21 @@ class PageView(QWidget):
     def _on_scrolled(self, y: int) -> None:
         self.scroll_y = y
         emit(self.scrolled, y)
+
+    def scroll_back(self, y: int, xpath: str, top: float) -> None:
+        """Scroll the page back to `y`, where it was left while the element at `xpath` started at `top` (document
+        y): moved by as much as the element has moved since, so that it is at the same place in the view on a page
+        laid out otherwise (another font size, scale or width), and exactly to `y` on a page laid out as it was, or
+        where the element is not found now."""
+        page = self.loaded_page
+
+        def scroll(raw: Any) -> None:
+            if self.loaded_page is not page or not self._is_loaded:  # another page since, or none
+                return
+            now = _shown_rect(_located(raw))
+            self.scroll_to_y(y if now is None else max(0, round(y + now[1] - top)))
+
+        self.offline.run_js_async(_locate_js([xpath]), scroll)
 
     def scroll_to_y(self, y: int) -> None:
         """Scroll the page to a vertical position (a page reopened where the user left it)."""

@@ -50,6 +50,20 @@
        beside the predicted record's filled box in the same class colour. */
     .box.outline-true { border-style: dashed; background: transparent; }
     .box.outline-true.selected { background: color-mix(in srgb, var(--c) 10%, transparent); }
+    /* A record not yet decided (labelling: proposed) and a true record the run missed (review): dashed, the dashes
+       in the record's colour and the gaps in its ink (white or black, whichever reads on the colour), so that the
+       line shows on a light page and on a dark one, and reads apart from a decided record's solid line without its
+       colour. The border's style stays dashed (what a reader of the style is told); its image draws the dashes. */
+    .box[data-state="proposed"], .box[data-state="missed"] {
+      border-style: dashed;
+      border-image: repeating-linear-gradient(45deg, var(--c) 0 calc(5px * var(--s, 1)),
+        var(--ink, #fff) calc(5px * var(--s, 1)) calc(8px * var(--s, 1))) 2; }
+    /* Review: a missed true record is hatched as well, nothing predicted on it: apart from a matched one, filled
+       plain, and from a pair's true outline, unfilled, whatever the colours look like to its reader. */
+    .box[data-state="missed"] {
+      background: repeating-linear-gradient(-45deg, color-mix(in srgb, var(--c) 45%, transparent) 0
+        calc(2px * var(--s, 1)), color-mix(in srgb, var(--c) 8%, transparent) calc(2px * var(--s, 1))
+        calc(7px * var(--s, 1))); }
     .badge { position: absolute; min-width: calc(18px * var(--s, 1)); height: calc(18px * var(--s, 1));
              padding: 0 calc(4px * var(--s, 1)); box-sizing: border-box; border-radius: calc(9px * var(--s, 1));
              background: var(--c); color: var(--ink, #fff); font: bold calc(11px * var(--s, 1)) / calc(18px * var(--s, 1))
@@ -543,18 +557,23 @@
     layer.classList.toggle("has-selection", any);
   };
 
-  // spec: {records: [{xpaths: [...], colour: "#rrggbb", label: "1", selected: bool, outline: "" or "true"}],
-  // generation: n}.
+  // What a drawing of a record is made from besides its elements: one drawn again alike keeps its boxes and badge.
+  const lookOf = (r) => [r.textKey, r.colour, r.ink, r.label, r.outline, r.state].join("\u0000");
+
+  // spec: {records: [{xpaths: [...], colour: "#rrggbb", ink: "#rrggbb", label: "1", selected: bool, outline: "" or
+  // "true", state: "" or the record's state (labelling: proposed, accepted, rejected, edited; review: matched,
+  // partial, missed, spurious: `data-state` on its boxes, which the style draws by)}], generation: n}.
   // Returns JSON {records, xpaths, resolved, boxes, generation, marks, built, unseen (per record: null, or why it
   // has no box: whyUnseen)}; "painted" is reported once the
-  // frame is out. A record drawn before with the same XPaths (resolving to the same elements), colour and label keeps its
-  // boxes and badge: after an accept or a reject only what changed is built, and no badge is measured again.
+  // frame is out. A record drawn before with the same XPaths (resolving to the same elements), colour, label and
+  // state keeps its boxes and badge: after an accept or a reject only what changed is built, and no badge is
+  // measured again.
   const show = (spec) => {
     guardRules();
     if (!ensureHost()) return JSON.stringify({ error: "no document" });
     const drawnBefore = new Map();
     for (const r of records) {
-      const key = `${r.textKey}\u0000${r.colour}\u0000${r.label}\u0000${r.outline}`;
+      const key = lookOf(r);
       if (!drawnBefore.has(key)) drawnBefore.set(key, []);
       drawnBefore.get(key).push(r);
     }
@@ -569,11 +588,15 @@
       const xpaths = (r.xpaths || []).map(String);
       const label = String(r.label ?? "");
       const outline = String(r.outline || ""); // "true": a pair's true record, drawn apart in review
+      const state = String(r.state || "");
+      // White or black, as the app chose for the colour (annotator/qt/contrast.py `ink_on`: the one home of the
+      // rule, which the app's widgets use too); a record given none keeps the style's white.
+      const ink = r.ink ? String(r.ink) : "";
       const textKey = xpaths.join("\n");
       const elements = xpaths.map((x) => rl.resolve(x, memo));
       xpathCount += xpaths.length;
       resolved += elements.filter(Boolean).length;
-      const same = drawnBefore.get(`${textKey}\u0000${colour}\u0000${label}\u0000${outline}`) || [];
+      const same = drawnBefore.get(lookOf({ textKey, colour, ink, label, outline, state })) || [];
       const k = same.findIndex((old) => old.elements.every((el, j) => el === elements[j])
         && [...old.boxes, old.badge].every((div) => !div || div.parentNode === layer));
       if (k >= 0) {
@@ -588,6 +611,8 @@
         const box = document.createElement("div");
         box.className = outline ? `box outline-${outline}` : "box";
         box.style.setProperty("--c", colour);
+        if (ink) box.style.setProperty("--ink", ink); // a dashed box's gaps
+        if (state) box.dataset.state = state;
         fresh.push(box);
         return box;
       });
@@ -596,14 +621,12 @@
         badge = document.createElement("div");
         badge.className = "badge";
         badge.style.setProperty("--c", colour);
-        // White or black, as the app chose for the colour (annotator/qt/contrast.py `ink_on`: the one home of the
-        // rule, which the app's widgets use too); a record given none keeps the style's white.
-        if (r.ink) badge.style.setProperty("--ink", String(r.ink));
+        if (ink) badge.style.setProperty("--ink", ink);
         badge.textContent = label;
         fresh.push(badge);
       }
-      return { xpaths, colour, label, outline, selected: !!r.selected, elements, boxes, badge, textKey, badgeSize: null,
-        fresh };
+      return { xpaths, colour, ink, label, outline, state, selected: !!r.selected, elements, boxes, badge, textKey,
+        badgeSize: null, fresh };
     });
     for (const left of drawnBefore.values()) {
       for (const old of left) for (const div of [...old.boxes, old.badge]) if (div) div.remove();
@@ -716,12 +739,17 @@
     return { label: r.badge.textContent, ink: style.color, fill: style.backgroundColor };
   }));
 
-  // Each record's first box as drawn: its label, its border's style and whether it is drawn selected (computed),
-  // or null for a record with no box. What a test reads a review's drawing from (a pair's dashed true record).
+  // Each record's first box as drawn: its label, its state, its border's style, whether its border is drawn as
+  // dashes of the colour and the ink (`dashes`) and its fill hatched (`hatched`), and whether it is drawn selected
+  // (computed), or null for a record with no box. What a test reads a drawing from (a pair's dashed true record, a
+  // proposed record's dashed box, a missed one's hatching).
   const boxStyles = () => JSON.stringify(records.map((r) => {
     const box = r.boxes.find(Boolean);
     if (!box) return null;
-    return { label: r.label, border: getComputedStyle(box).borderTopStyle, selected: box.classList.contains("selected") };
+    const style = getComputedStyle(box);
+    return { label: r.label, state: box.dataset.state || "", border: style.borderTopStyle,
+      dashes: style.borderImageSource !== "none", hatched: style.backgroundImage !== "none",
+      selected: box.classList.contains("selected") };
   }));
 
   const boxes = () => {

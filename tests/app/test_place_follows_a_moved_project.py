@@ -37,10 +37,13 @@ def test_a_moved_project_reopens_where_it_was_left(qtbot, tmp_path: Path, projec
         first.open_page("1")
         assert first.page_view.wait_until_loaded()
         chosen = first.labels[2].id
+        first.zoom.zoom_to(1.5)  # the page left at that zoom, and scrolled there (a zoom since would move it)
+        view = first.page_view.view
+        qtbot.waitUntil(lambda: first.page_view.offline.run_js("innerWidth") == round(view.width() / 1.5),
+                        timeout=10_000)
         first.select_records([chosen])
         first.page_view.scroll_to_y(240)
         qtbot.waitUntil(lambda: first.page_view.scroll_y == 240, timeout=5_000)
-        first.settings.remember_zoom(first.project_key(), 1.5)
     finally:
         first.close()
     moved = project_dir.rename(tmp_path / "renamed project")
