@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .text_forms import visible, written
 
-__all__ = ["counted", "json_problem", "listed", "named_and_more", "shortened", "shown", "with_article"]
+__all__ = ["as_clause", "counted", "json_problem", "listed", "named_and_more", "shortened", "shown", "with_article"]
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -20,6 +20,13 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
 _SAID_WITH_A = ("uni", "use", "usu", "uti", "ure", "euro", "eu", "one", "once", "ubiq")
 _SAID_WITH_AN = ("hour", "honest", "honour", "honor", "heir")
 _LETTERS_SAID_WITH_AN = set("AEFHILMNORSX")  # an acronym read letter by letter: "an HTML page", "a PNG"
+
+
+def as_clause(message: object) -> str:
+    """A message that may end a sentence (an error's words: "…the file is empty.") as a clause that the sentence
+    goes on after ("…the file is empty; left out"): its closing full stop dropped, an ellipsis kept."""
+    said = str(message)
+    return said[:-1] if said.endswith(".") and not said.endswith("..") else said
 
 
 def with_article(word: str) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
-import shlex
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -59,6 +58,7 @@ from ..agent.site_digest import short, site_digest
 from ..agent.sites import Site, build_site, load_site
 from ..agent.task_generation import clash_said, clashing_categories
 from ..agent.tasks import RULES_TEXT, load_tasks, task_digest
+from ..command_hints import hint_option
 from ..errors import AgentError, RecordLensError
 from ..llm import api_key_from_environment, required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
@@ -85,19 +85,23 @@ class _Given(argparse.Action):
 
 
 # The settings a run records and a resume takes from it (the options of the same names, `_Given`).
+DEFAULT_MEMORY = "window:3"  # the agent sees its last three steps
 KEPT_ON_RESUME = ("memory", "runs", "step_budget", "max_failures", "browser", "seed", "model", "temperature",
                   "observation")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("site", help="snapshot sites for web-agent benchmarks")
+    p = sub.add_parser("site", help="snapshot sites for web-agent benchmarks: crawl one from the web (capture), or "
+                                    "index a folder of saved pages (build)")
     site_sub = p.add_subparsers(dest="site_command", metavar="SUBCOMMAND", required=True)
     q = site_sub.add_parser("build", help="index a folder of saved pages by URL (writes DIR/site.json)")
-    q.add_argument("folder", metavar="DIR")
+    q.add_argument("folder", metavar="DIR", help="a folder of saved pages (MHTML) that say the URL they were saved "
+                                                 "from")
     q.set_defaults(handler=cmd_site_build)
     capture_cli.register(site_sub)
 
-    p = sub.add_parser("agent", help="run web agents on a snapshot site and score them")
+    p = sub.add_parser("agent", help="run web agents on a snapshot site (run), score them (eval), and check or make "
+                                     "their tasks (tasks)")
     agent_sub = p.add_subparsers(dest="agent_command", metavar="SUBCOMMAND", required=True)
 
     q = agent_sub.add_parser("run", help="run an LLM agent on tasks, several times, storing every step",
@@ -111,12 +115,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     # differs from the run's (KEPT_ON_RESUME).
     q.add_argument("--model", default=None, action=_Given, help="Gemini model (default gemini-2.5-pro)")
     q.add_argument("--runs", type=int, default=3, action=_Given, help="independent runs of every task (default 3)")
-    q.add_argument("--memory", default="window:3", action=_Given, help="window:N (last N steps) or dynamic[:K]")
-    q.add_argument("--step-budget", type=int, default=DEFAULT_STEP_BUDGET, action=_Given)
+    q.add_argument("--memory", default=DEFAULT_MEMORY, action=_Given,
+                   help=f"window:N (last N steps) or dynamic[:K] (default {DEFAULT_MEMORY})")
+    q.add_argument("--step-budget", type=int, default=DEFAULT_STEP_BUDGET, action=_Given,
+                   help=f"steps an episode may take before it is cut (default {DEFAULT_STEP_BUDGET})")
     q.add_argument("--max-failures", type=int, default=DEFAULT_MAX_FAILURES, action=_Given,
-                   help="failed steps in a row that end an episode")
+                   help=f"failed steps in a row that end an episode (default {DEFAULT_MAX_FAILURES})")
     q.add_argument("--browser", choices=browser_names(), default=default_browser(), action=_Given,
-                   help="; ".join(f"{name}: {browser_kind(name).description}" for name in browser_names()))
+                   help="; ".join(f"{name}: {browser_kind(name).description}" for name in browser_names())
+                   + f" (default {default_browser()})")
     q.add_argument("--observation", metavar="KINDS", action=_Given,
                    help="what the agent observes besides the numbered elements, comma-separated: screenshot, "
                         "axtree (the page's stored accessibility tree, from `site capture`), text (default: the "
@@ -126,33 +133,34 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--replace-tasks", action="store_true",
                    help="store tasks changed since earlier runs used them (those runs are then scored by the new)")
     q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
-    q.add_argument("--temperature", type=float, action=_Given)
+    q.add_argument("--temperature", type=float, action=_Given, help="0 to 2 (default 1)")
     q.add_argument("--max-requests", type=int, help="stop after this many model requests")
     q.add_argument("--timeout-s", dest="timeout_s", type=float,
                    help="seconds to wait for one model answer before a retry (default 300)")
     # --- run integrity: independent seeded runs, and resuming an interrupted run ---
-    q.add_argument("--seed", type=int, default=0, action=_Given, help="seed of run 0; run r sends seed + r (recorded)")
+    q.add_argument("--seed", type=int, default=0, action=_Given,
+                   help="seed of run 0; run r sends seed + r (recorded; default 0)")
     q.add_argument("--resume", type=int, metavar="RUN",
                    help="finish agent run RUN of the project: episodes done are kept, missing and cut ones run "
                         "(with the run's own settings and seeds: --runs, --memory, --step-budget, --max-failures, "
                         "--browser, --seed, --model, --temperature or --observation given otherwise is refused)")
-    add_engine_arguments(q, unit="episode")
+    add_engine_arguments(q, unit="episode", budget=("--max-requests",))
     q.set_defaults(handler=cmd_agent_run)
 
     q = agent_sub.add_parser("eval", help="success per category over runs, steps, agreement with references")
-    q.add_argument("--project", required=True)
+    q.add_argument("--project", required=True, help="the project's folder")
     q.add_argument("--run", type=int, help="agent run id (default: the latest)")
     q.add_argument("--references", help="folder of <task id>.json references, compared with instead of the "
                    "project's (default: the project's); the tasks whose reference it gives are said, and warned of "
                    "where the project's differs")
-    q.add_argument("--json", action="store_true")
+    q.add_argument("--json", action="store_true", help="print the figures as JSON")
     q.add_argument("--chart", help="write a PNG chart here")
     q.add_argument("--include-incomplete", action="store_true",
                    help="count incomplete runs too (they are flagged either way; by default they are left out)")
     q.set_defaults(handler=cmd_agent_eval, only_reads=True)
 
     q = agent_sub.add_parser("tasks", help="check a tasks file; print the normalisation rules; generate, filter, "
-                                           "review and report benchmark tasks")
+                                           "review, export and report benchmark tasks")
     q.add_argument("--check", metavar="FILE", help="validate a tasks JSONL file (strictly: an empty category, an "
                                                    "answer that is not a string or a rule named twice is a mistake)")
     q.add_argument("--rules", action="store_true", help="print the answer normalisation rules")
@@ -334,7 +342,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             close()
         running.close()
     cut = [t for t in done if t.stop in CUT_STOPS]
-    score = shlex.join(["recordlens", "agent", "eval", "--project", str(args.project), "--run", str(run_id)])
+    score = f"recordlens agent eval {hint_option('--project', args.project)} --run {run_id}"
     print(f"agent run {run_id}: {_succeeded(done, kept, len(tasks) * args.runs)}; score it with `{score}`")
     if cut:
         print(f"recordlens: agent run {run_id} stopped early ({cut[-1].stop}); finish it with "
@@ -477,9 +485,8 @@ class _SessionCost:
 def _resume_command(args: argparse.Namespace, run_id: int, key: str) -> str:
     """The command that finishes the run, with the options it needs again: the run records its settings, seeds
     and base URL, not where the project, site and tasks are (nor a --base-url holding a key)."""
-    words = ["recordlens", "agent", "run", "--project", str(args.project), "--site", str(args.site),
-             "--tasks", str(args.tasks), "--resume", str(run_id)]
-    command = " ".join(shlex.quote(w) for w in words)
+    command = " ".join(["recordlens agent run", hint_option("--project", args.project),
+                        hint_option("--site", args.site), hint_option("--tasks", args.tasks), f"--resume {run_id}"])
     if args.base_url and KEY_MARK in (recorded_base_url(args.base_url, key) or ""):
         return f"`{command} --base-url URL` (the --base-url given now: the run does not record its key)"
     return f"`{command}`"

@@ -36,16 +36,17 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "(`person:NAME` when an imported annotator has the name too); a person's labels "
                                    "are the project's, so they are compared with an annotator's, not with "
                                    "`project`.")
-    p.add_argument("--project", required=True, metavar="DIR")
+    p.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--between", nargs=2, metavar=("A", "B"))
+    which.add_argument("--between", nargs=2, metavar=("A", "B"),
+                       help="the two label sets to compare: an annotator's name, project, or person:NAME")
     which.add_argument("--all", action="store_true",
                        help="every pair of the project's label sets (its own and each imported annotator's): their "
                             "mean figures in one table, the pair agreeing least first; `--between` then shows a "
                             "pair's pages and records")
     p.add_argument("--threshold", type=float, default=MATCH_THRESHOLD,
                    help=f"overlap from which two records are the same record (default {MATCH_THRESHOLD})")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the figures and records as JSON")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(handler=cmd_agreement, only_reads=True)
 

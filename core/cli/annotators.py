@@ -23,13 +23,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="List the label sets imported with `import --annotator NAME`, with their pages "
                                    "and how many records each holds. --remove NAME takes a set out of the project "
                                    "(or, with --page, some of its pages); what it removes is first written to "
-                                   f"P/{REMOVED}/{SET_ASIDE}/NAME.TIME/ (gt/N.json), which `import` with --annotator "
-                                   "NAME puts back. The project's own labels are never touched.")
-    p.add_argument("--project", required=True, metavar="DIR")
+                                   f"P/{REMOVED}/{SET_ASIDE}/NAME.TIME/ (gt/N.json), which `import --annotator "
+                                   "NAME` puts back. The project's own labels are never touched.")
+    p.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
     p.add_argument("--remove", metavar="NAME", help="take this annotator's label set out of the project")
     p.add_argument("--page", action="append", metavar="N",
                    help="with --remove: only this page of the set (again for more pages)")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the label sets as JSON, every page of each")
     p.set_defaults(handler=cmd_annotators, only_reads=lambda args: args.remove is None)
 
 

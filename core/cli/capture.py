@@ -61,7 +61,7 @@ def register(site_sub: argparse._SubParsersAction) -> None:
     host.add_argument("--same-host", dest="same_host", action="store_true", default=True,
                       help="stay on the roots' hosts (the default)")
     host.add_argument("--any-host", dest="same_host", action="store_false", help="follow links to other hosts")
-    q.add_argument("--delay", type=float, default=0.0, metavar="S", help="seconds between two page loads")
+    q.add_argument("--delay", type=float, default=0.0, metavar="S", help="seconds between two page loads (default 0)")
     q.add_argument("--ignore-robots", action="store_true", help="do not honour robots.txt (off by default)")
     q.add_argument("--viewport", default=f"{DEFAULT_VIEWPORT[0]}x{DEFAULT_VIEWPORT[1]}", metavar="WxH",
                    help=f"the browser window the pages are laid out in, each side {MIN_VIEWPORT_SIDE} to "

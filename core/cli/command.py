@@ -60,7 +60,21 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_CommandParser)
     for group in (pages, evaluation, extraction, train, labels, demo, project, agreement, annotators, agent, synth):
         group.register(sub)
+    _described(parser)
     return parser
+
+
+def _described(parser: argparse.ArgumentParser) -> None:
+    """Each command and action whose parser has no description of its own is described, at the top of its
+    `--help`, by the line its parent's list gives it (argparse would show none), so no `--help` starts bare."""
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        said = {choice.dest: choice.help for choice in action._choices_actions}
+        for name, command in action.choices.items():
+            if not command.description and said.get(name):
+                command.description = said[name][:1].upper() + said[name][1:] + "."
+            _described(command)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

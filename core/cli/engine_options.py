@@ -19,9 +19,11 @@ from ..runs.engines import ENGINES, Engine, EngineOptions
 
 
 def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page", *, calls_models: bool = True,
-                         ships_pages: bool = False) -> None:
+                         ships_pages: bool = False, budget: tuple[str, ...] = ("--max-requests", "--max-tokens")
+                         ) -> None:
     """The engine options; a command that calls no model has no request limit, and only extract can send pages
-    by content (so a command's help offers only what it does)."""
+    by content (so a command's help offers only what it does); `budget`: the command's own budget options, which
+    the request limit's help names."""
     group = p.add_argument_group("engine (where the work runs)")
     group.add_argument("--engine", choices=ENGINES, default="local",
                        help=f"local: this process, in order (default); ray: one Ray task per {unit}, "
@@ -32,8 +34,8 @@ def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page", *, call
                                                    "cluster, which has its own")
     if calls_models:
         group.add_argument("--requests-per-minute", type=int,
-                           help="ray: Gemini requests per minute, one limit for all workers (with --max-requests "
-                                "and --max-tokens)")
+                           help=f"ray: Gemini requests per minute, one limit for all workers (with "
+                                f"{' and '.join(budget)})")
     if ships_pages:
         group.add_argument("--ship-content", action="store_true",
                            help="ray, a cluster without shared storage: send each page's bytes with its task and "
@@ -43,8 +45,11 @@ def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page", *, call
 def engine_options(args: argparse.Namespace) -> EngineOptions:
     workers = getattr(args, "workers", None)
     rpm = getattr(args, "requests_per_minute", None)
-    if (workers is not None and workers < 1) or (rpm is not None and rpm < 1):
-        raise RecordLensError("--workers and --requests-per-minute must be at least 1")
+    wrong = {option: value for option, value in (("--workers", workers), ("--requests-per-minute", rpm))
+             if value is not None and value < 1}
+    if wrong:  # only what was wrong is named, as train names its --workers
+        raise RecordLensError(f"{' and '.join(wrong)} must be at least 1 (got "
+                              f"{' and '.join(map(str, wrong.values()))})")
     engine = getattr(args, "engine", "local") or "local"
     ray_only = [option for option, given in (("--ray-address", getattr(args, "ray_address", None) is not None),
                                              ("--workers", workers is not None),

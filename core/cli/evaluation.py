@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..atomic import write_text
 from ..errors import RecordLensError
@@ -18,12 +18,14 @@ from ..page.dataset import record_files, synthetic_sources, unfinished_dataset
 from ..records.hygiene import CheckReport, dataset_labels, summarise
 from ..records.score import DatasetScore
 from ..runs.evaluate import (
+    format_not_read,
     is_file_missing,
     is_left_out,
     is_not_extracted,
     is_not_given,
     is_not_in_the_project,
     is_record_unreadable,
+    pages_not_read_message,
     pages_predicted_on_others,
     score_run,
     score_seeds,
@@ -38,9 +40,12 @@ from ..text_forms import cell, column_width
 from ..wording import counted, shortened
 from . import project as project_cli
 from .engine_options import add_engine_arguments, engine_for
-from .extraction import add_llm_arguments, gemini_options
+from .extraction import LLM_ONLY, add_llm_arguments, gemini_options, given_options, refuse_a_model_file_for_gemini
 from .labels import label_checks, with_its_exit
 from .output import STDOUT, print_json, warn
+
+if TYPE_CHECKING:
+    from ..runs.bench import MethodSpec
 
 T = TypeVar("T")
 
@@ -52,9 +57,17 @@ def format_score_table(scores: DatasetScore) -> str:
         lines.append(f"{cell(p.page, width)} {p.precision:7.4f} {p.recall:7.4f} {p.f1:7.4f} "
                      f"{p.predicted_records:6d} {p.true_records:6d} {p.hallucinated_records:7d}")
     lines.append(f"{cell('mean', width)} {scores.precision:7.4f} {scores.recall:7.4f} {scores.f1:7.4f}")
-    lines.append(f"{scores.hallucination_words()}; pages {len(scores.pages)}")
+    lines.append(f"{scores.hallucination_words()}; {pages_scored(scores)}")
     lines.append(FIGURES_SAID)
-    return "\n".join(lines)
+    return "\n".join(lines + format_not_read(scores.not_read))
+
+
+def pages_scored(scores: DatasetScore) -> str:
+    """"pages 10", or where some could not be read (`LEFT_OUT_UNREAD`), "pages 10 of 11 (1 left out, below)"."""
+    if not scores.not_read:
+        return f"pages {len(scores.pages)}"
+    return (f"pages {len(scores.pages)} of {len(scores.pages) + len(scores.not_read)} "
+            f"({len(scores.not_read)} left out, below)")
 
 
 FIGURES_SAID = ("(mean: the mean of the per-page figures; hallucinated records: pooled over the pages\n"
@@ -96,8 +109,12 @@ def cmd_score(args: argparse.Namespace) -> int:
     inside = _in_sample(args, scores.unreadable)
     if inside is not None:
         warn(inside.message())
+    if scores.not_read:  # said on stderr too: a table read past, or --json, would otherwise pass for every page
+        warn(pages_not_read_message(scores.not_read, len(scores.pages) + len(scores.not_read)))
     if args.json:
         document = scores.as_dict()
+        if scores.not_read:
+            document["pages_not_read"] = scores.not_read  # left out of the figures: cannot be read (with why)
         if failed:
             document["failed_pages"] = failed  # every page without a usable prediction, with why
             document["without_failed"] = without_failed_dict(kept)
@@ -116,8 +133,9 @@ def cmd_score(args: argparse.Namespace) -> int:
             print(format_failed(kept, failed, scores.unreadable))
         if ceiling is not None:
             print(format_ceiling(ceiling, scores.f1))
-    # scored, but not all of the run could be read (as `runs --add` exits), or not all of the dataset was there
-    return 1 if scores.unreadable or partial else 0
+    # scored, but not all of the run could be read (as `runs --add` exits), or not all of the dataset was there or
+    # could be read
+    return 1 if scores.unreadable or scores.not_read or partial else 0
 
 
 def without_failed_dict(kept: DatasetScore) -> dict[str, object]:
@@ -187,7 +205,10 @@ def _label_check(args: argparse.Namespace) -> CheckReport:
         return progress(items, total, label="ceiling", enabled=not args.quiet)
 
     total = None if args.project else len(record_files(args.gt))
-    return summarise(list(bar(label_checks(args, scored_only=True), total)))
+    # of a dataset, over the pages that can be read, as the figures are (`LEFT_OUT_UNREAD`): those that cannot are
+    # said by the score
+    unread: list[str] | None = None if args.project else []
+    return summarise(list(bar(label_checks(args, scored_only=True, unreadable=unread), total)))
 
 
 def _ceiling_dict(report: CheckReport) -> dict[str, object]:
@@ -263,8 +284,15 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
     failures = {seed: without_failed(scores) for seed, scores in seeds.seeds.items()}
     failures = {seed: (kept, failed) for seed, (kept, failed) in failures.items() if failed}
     unreadable = {seed: scores.unreadable for seed, scores in seeds.seeds.items() if scores.unreadable}
+    # the same pages for every seed: the dataset's, not the run's
+    not_read = next((scores.not_read for scores in seeds.seeds.values() if scores.not_read), {})
+    each = len(next(iter(seeds.seeds.values())).pages)
+    if not_read:
+        warn(pages_not_read_message(not_read, each + len(not_read)))
     if args.json:
         document = seeds.as_dict()
+        if not_read:
+            document["pages_not_read"] = not_read
         if failures:
             document["failed_pages"] = {str(seed): failed for seed, (_, failed) in failures.items()}
             document["without_failed"] = {str(seed): without_failed_dict(kept) for seed, (kept, _) in failures.items()}
@@ -273,7 +301,7 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
         if ceiling is not None:
             document["ceiling"] = _ceiling_dict(ceiling)
         print_json(document)
-        return 1 if unreadable or partial else 0
+        return 1 if unreadable or not_read or partial else 0
     mean, sd = seeds.mean_dict(), seeds.sd_dict()
     print(f"{'seed':<8} {'P':>7} {'R':>7} {'F1':>7} {'HR':>7}")
     for seed, scores in seeds.seeds.items():
@@ -284,14 +312,17 @@ def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
     print(f"{'sd':<8} {sd['precision']:7.4f} {sd['recall']:7.4f} {sd['f1']:7.4f} {sd['hallucination_rate']:7.4f}")
     held = (f"{len(seeds.seeds)} of the {len(seeds.asked)} seeds asked" if len(seeds.asked) > len(seeds.seeds)
             else f"{len(seeds.seeds)} seeds")
-    print(f"{held}, {len(next(iter(seeds.seeds.values())).pages)} pages each")
+    print(f"{held}, {each} pages each" + (f" (of {each + len(not_read)}: {len(not_read)} left out, below)"
+                                          if not_read else ""))
     print("(each seed's figures: means of per-page figures; mean: their mean over seeds;\n"
           " sd: their sample standard deviation over seeds, n-1; figures to 4 decimals)")
+    for line in format_not_read(not_read):
+        print(line)
     for seed, (kept, failed) in failures.items():
         print(f"seed {seed}: " + format_failed(kept, failed, unreadable.get(seed)))
     if ceiling is not None:
         print(format_ceiling(ceiling, mean["f1"], "the run's mean F1 over seeds"))
-    return 1 if unreadable or partial else 0
+    return 1 if unreadable or not_read or partial else 0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -308,8 +339,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         raise RecordLensError("bench needs one --pages DIR and one --gt DIR (several pairs go with --cv K)")
     answers = Path(args.answers) if args.answers else None
     specs = bench.parse_methods(args.methods or f"mdr,{DEFAULT_METHOD}", answers)
+    refuse_a_model_file_for_gemini(args.model, "is --selector-model")
     if args.selector_model is not None and not any(spec.method == "selector" for spec in specs):
         raise RecordLensError("--selector-model is the selector's model file: add selector to --methods")
+    _refuse_gemini_options_without_gemini(args, specs)
     if not args.no_chart:
         # before the work, whose results it would lose
         writable_file(args.chart or DEFAULT_CHART, "a chart", replaces=is_chart)
@@ -335,6 +368,24 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return result.exit_code or (1 if unfinished is not None else 0)
 
 
+def _refuse_gemini_options_without_gemini(args: argparse.Namespace, specs: Sequence[MethodSpec]) -> None:
+    """Gemini's options with no Gemini method among --methods would be ignored without a word, as `extract` refuses
+    them for another method; --count-tokens asks Gemini too (with --model, --base-url and --prompt-file)."""
+    if any(spec.method == "gemini" for spec in specs):
+        return
+    counting = COUNTED_WITH if args.count_tokens else ()
+    unused = given_options(args, tuple(name for name in ("model", *LLM_ONLY) if name not in counting))
+    if unused:
+        methods = ", ".join(spec.label for spec in specs)
+        counted_with = [option for option in given_options(args, COUNTED_WITH) if option in unused]
+        raise RecordLensError(f"{', '.join(unused)} {'is' if len(unused) == 1 else 'are'} for the gemini methods, "
+                              f"and --methods has none ({methods})"
+                              + (f"; with --count-tokens, {', '.join(counted_with)} "
+                                 f"{'is' if len(counted_with) == 1 else 'are'} what the tokens are counted with"
+                                 if counted_with else ""))
+
+
+COUNTED_WITH = ("model", "base_url", "prompt_file")  # what --count-tokens asks Gemini with, a Gemini method or none
 DEFAULT_CHART = "bench-chart.png"
 # Options of the paper bench that say nothing to the cross-validated one (which measures the trained selector).
 # --no-chart is not among them: it asks for what --cv does anyway (no chart), so it is taken, not refused.
@@ -426,10 +477,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     chart.add_argument("--no-chart", action="store_true", help="do not write the chart")
     p.add_argument("--json", nargs="?", const="-", metavar="FILE",
                    help="print the figures as JSON; --json FILE writes them to FILE and prints the tables")
-    p.add_argument("--quiet", "-q", action="store_true")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     cv = p.add_argument_group("cross-validation (--cv K)")
     cv.add_argument("--cv", type=int, metavar="K",
-                    help="cross-validate the trained selector in K page-grouped folds (the issue's figure: K = 5)")
+                    help="cross-validate the trained selector in K page-grouped folds: each page is extracted by a "
+                         "model trained on the other K-1 folds (K = 5: on 4/5 of the pages, as the README's figures "
+                         "are)")
     cv.add_argument("--seed", type=int, help="the seed of the fold split and of the fits (default 0)")
     cv.add_argument("--splits", type=int, metavar="R",
                     help="repeat the cross-validation over R fold splits (seeds S..S+R-1) and report their mean "

@@ -7,6 +7,7 @@ import functools
 import json
 import shutil
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,15 +17,30 @@ from ..extract.base import SET_BY_RECORDLENS, Extractor
 from ..llm.gemini import answers_without_counts, uncounted_said
 from ..output_paths import writable_folder
 from ..page import formats
-from ..page.dataset import pages_not_read
+from ..page.dataset import natural_key, page_files, pages_not_read
 from ..runs.engines import Engine
+from ..runs.evaluate import LEFT_OUT_UNREAD, PageNotRead, read_page
 from ..runs.progress import progress
 from ..runs.run_files import META_DIR, RESTART_STARTS_OVER, WITHOUT_RESTART, RunSummary, exit_status
-from ..wording import counted
+from ..wording import counted, listed
 from .engine_options import add_engine_arguments, engine_for
 from .output import COMMAND_STOPS, warn
 
 LLM_ONLY = ("temperature", "timeout_s", "max_requests", "max_tokens", "base_url", "prompt_file")  # Gemini's options
+
+
+def given_options(args: argparse.Namespace, names: tuple[str, ...] = LLM_ONLY) -> list[str]:
+    """The options of `names` given on the command line, as typed (`--timeout-s`)."""
+    return [f"--{name.replace('_', '-')}" for name in names if getattr(args, name, None) is not None]
+
+
+def refuse_a_model_file_for_gemini(model: str | None, selector_model: str) -> None:
+    """`--model FILE` where --model names Gemini's model (`bench`; `extract --method gemini`): a selector model file
+    given there would otherwise be sent to Gemini as a model's name, or go unread while the shipped model is
+    measured. `selector_model` says where such a file goes ("is --selector-model")."""
+    if model is not None and (model.lower().endswith((".json", ".json.gz")) or Path(model).is_file()):
+        raise RecordLensError(f"--model {model}: --model is the Gemini model name; the selector's model file "
+                              f"{selector_model}")
 
 
 def gemini_options(args: argparse.Namespace) -> dict[str, object]:
@@ -115,8 +131,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if method == "replay" and args.seeds != 1:  # recorded answers are one run: seeds would repeat it
         raise RecordLensError("--seeds is for gemini; replay's recorded answers are one run")
     # Gemini's options with another method would be ignored without a word (--model: see below).
-    unused = [f"--{name.replace('_', '-')}" for name in LLM_ONLY if getattr(args, name, None) is not None] + (
-        ["--seed"] if args.seed != 0 else [])
+    unused = given_options(args) + (["--seed"] if args.seed != 0 else [])
     if method != "gemini" and unused:
         raise RecordLensError(f"{', '.join(unused)} {'is' if len(unused) == 1 else 'are'} for gemini, not {method!r}")
     seeds = list(range(args.seed, args.seed + args.seeds)) if method == "gemini" else [None]
@@ -130,6 +145,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
         params["model"] = args.model  # for the selector, --model is a model file written by `recordlens train`
     elif getattr(args, "model", None) is not None and method != "gemini":
         raise RecordLensError(f"--model is for the selector (a model file) and gemini, not {method!r}")
+    elif method == "gemini":
+        refuse_a_model_file_for_gemini(args.model, "is given with --method selector")
     if len(seeds) > 1:
         from ..runs.runner import refuse_seeds_beside_a_run
 
@@ -217,10 +234,14 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
         if unreadable is None:
             unreadable = pages_not_read(args.pages)
         not_read = [name for name in unreadable if names is None or name in names]
-        if not never_began:
-            print(end_of_run_line(summary, len(not_read)), file=sys.stderr)
-        if summary.failed and not summary.stopped:  # a stopped run's stop line says how to go on, these pages too
-            print(failed_pages_next_step(summary), file=sys.stderr)
+        if not never_began:  # what the run did, with its figures: the command's result, on stdout
+            print(end_of_run_line(summary, len(not_read)))
+        cannot_read = _failed_on_reading(summary, args.pages)  # no rerun helps them: their files need mending
+        if len(summary.failed) > len(cannot_read) and not summary.stopped:  # a stopped run's stop line says how to
+            print(failed_pages_next_step(summary, [n for n in summary.failed if n not in cannot_read]),  # go on
+                  file=sys.stderr)
+        if cannot_read or not_read:
+            print(pages_not_read_next_step(sorted(cannot_read + not_read, key=natural_key)), file=sys.stderr)
         undone += len(summary.failed) + len(not_read)
         if summary.stopped:  # 3: the budget ran out; 4: the model endpoint failed (as `agent run`)
             given = [s for s in seeds if s is not None]
@@ -259,14 +280,36 @@ def end_of_run_line(summary: RunSummary, not_read: int = 0) -> str:
     return f"{summary.out_dir}: {', '.join(parts)} in {summary.seconds:.1f} s{requests}{tokens_said(summary.tokens)}"
 
 
-def failed_pages_next_step(summary: RunSummary) -> str:
-    """What to do after a run some of whose pages failed (each said above with its reason): running it again
-    retries exactly those pages, and keeps the others (without --restart, which would extract every page again)."""
+def failed_pages_next_step(summary: RunSummary, failed: Sequence[str]) -> str:
+    """What to do after a run some of whose pages failed (each said above with its reason; `failed`: those whose
+    page could be read): running it again retries exactly those pages, and keeps the others (without --restart,
+    which would extract every page again)."""
     again = (f"{WITHOUT_RESTART} to retry exactly those pages ({RESTART_STARTS_OVER})" if summary.restarted
              else "run the same command again to retry exactly those pages")
-    return (f"recordlens: {counted(len(summary.failed), 'page')} failed (why is said above, and each page's calls are "
-            f"kept in {summary.out_dir / META_DIR}/PAGE.json): {again}; until then `recordlens score` counts "
-            f"{'it' if len(summary.failed) == 1 else 'them'} as empty predictions")
+    counts = "it as an empty prediction" if len(failed) == 1 else "them as empty predictions"
+    return (f"recordlens: {counted(len(failed), 'page')} failed (why is said above, and each page's calls are "
+            f"kept in {summary.out_dir / META_DIR}/PAGE.json): {again}; until then `recordlens score` and `bench` "
+            f"count {counts}")
+
+
+def pages_not_read_next_step(names: Sequence[str]) -> str:
+    """What becomes of the pages a run could not read (an empty file, a folder named like a page, each said above):
+    what `score` and `bench` do of them, and how they are extracted."""
+    one = len(names) == 1
+    return (f"recordlens: {counted(len(names), 'page')} cannot be read ({listed(names, 8, total=True)}; why is said "
+            f"above): until {'it is a page file' if one else 'they are page files'} that can be read, "
+            f"{'it is' if one else 'they are'} {LEFT_OUT_UNREAD}; then the same command extracts "
+            f"{'it' if one else 'them'}")
+
+
+def _failed_on_reading(summary: RunSummary, pages_dir: str) -> list[str]:
+    """The pages the run failed on because their saved page cannot be read (`read_page`, as `score` tells them
+    apart): asked again of the failed pages alone, not of the run's."""
+    failed = list(summary.failed)
+    if not failed:
+        return []
+    files = page_files(pages_dir)
+    return [name for name in failed if name in files and isinstance(read_page(files[name], name), PageNotRead)]
 
 
 def tokens_said(tokens: dict[str, int]) -> str:
@@ -359,13 +402,13 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--pages", help="folder of N.html / N.mhtml")
     p.add_argument("--out", help="run folder to write")
     p.add_argument("--answers", help="for --method replay: folder of sampleK_F_content.json (index.json beside it)")
-    p.add_argument("--seeds", type=int, default=1, help="gemini: run N seeds into OUT/seed-S/")
-    p.add_argument("--seed", type=int, default=0, help="gemini: first seed")
+    p.add_argument("--seeds", type=int, default=1, help="gemini: run N seeds into OUT/seed-S/ (default 1)")
+    p.add_argument("--seed", type=int, default=0, help="gemini: first seed (default 0)")
     p.add_argument("--restart", action="store_true", help="extract every page again instead of resuming")
     p.add_argument("--list", action="store_true", help="list the extraction methods")
     p.add_argument("--param", action="append", metavar="KEY=VALUE",
                    help="a parameter of the method, e.g. --param k=10 --param t=0.3 --param similarity=lcs for mdr")
-    p.add_argument("--quiet", "-q", action="store_true")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_llm_arguments(p, selector_model=True)
     add_engine_arguments(p, ships_pages=True)
     p.set_defaults(handler=cmd_extract)

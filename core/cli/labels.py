@@ -4,7 +4,6 @@ as core/records/hygiene.py finds it, and the ceiling the labels allow."""
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                                       "labelled as holding no record too) and every page with "
                                                       "accepted labels (pages still in progress too, which score, "
                                                       "export and agreement leave out)")
-    c.add_argument("--json", action="store_true")
+    c.add_argument("--json", action="store_true", help="print the findings, the summary and the ceiling as JSON")
     c.set_defaults(handler=run, only_reads=True)
 
 
@@ -110,10 +109,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         for line in [*unreadable, *report.findings()]:
             print(line)
+        # with the findings on stdout: the summary holds the ceiling, a figure (`labels check > report.txt`)
         print(report.summary() + (f"; {len(unreadable)} page(s) could not be checked" if unreadable else "")
               + (f"; {len(in_progress)} of the pages checked are not marked labelled or reviewed yet ("
                  f"{listed(in_progress)}): score, export and agreement leave them out, and `score --ceiling` does"
-                 if in_progress else ""), file=sys.stderr)
+                 if in_progress else ""))
     return 1 if unreadable or unfinished is not None else 0
 
 

@@ -79,7 +79,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "hier-ref: the reference's lossy nesting; slim: Slim HTML; "
                                    "outline: our compact format.")
     p.add_argument("page", help="an .html or .mhtml file")
-    p.add_argument("--format", "-f", choices=formats.FORMATS, default="flat")
+    p.add_argument("--format", "-f", choices=formats.FORMATS, default="flat", help="the input format (default flat)")
     p.add_argument("--out", "-o", help="write to this file instead of stdout (- is stdout)")
     p.set_defaults(handler=cmd_represent)
 
@@ -87,8 +87,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                        "selector model file was trained on",
                        description="Characters per format; tokens by Gemini's countTokens when a key is set. Given a "
                                    "model file written by `recordlens train`: its provenance.")
-    p.add_argument("page")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("page", metavar="PAGE_OR_MODEL",
+                   help="an .html or .mhtml page, or a selector model file written by `recordlens train`")
+    p.add_argument("--json", action="store_true", help="print what is said as JSON")
     p.add_argument("--no-tokens", action="store_true", help="do not count tokens even when a key is set")
     p.add_argument("--model", help="the model whose tokenizer counts (default gemini-2.5-pro)")
     p.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")

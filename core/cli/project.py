@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Siz
 from pathlib import Path
 from typing import TypeVar
 
+from ..command_hints import hint_option
 from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..page.dataset import UNFINISHED_EXPORT
@@ -83,35 +84,40 @@ class _DashedNamesParser(argparse.ArgumentParser):
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("project", help="create a project (a folder with project.db and snapshots/)")
+    p = sub.add_parser("project", help="create a project, a folder with project.db and snapshots/ (init); copy a "
+                                       "whole one (copy); take a page out of one and put it back (remove-page, "
+                                       "restore-page)")
     actions = p.add_subparsers(dest="project_action", metavar="ACTION", required=True,
                                parser_class=_DashedNamesParser)
     q = actions.add_parser("init", help="create an empty project in DIR")
-    q.add_argument("dir")
+    q.add_argument("dir", metavar="DIR", help="the project's folder, made if it is not there (one that holds other "
+                                              "files is taken, and said)")
     q.set_defaults(handler=cmd_project_init)
     q = actions.add_parser("copy", help="copy a whole project to a new folder (for another machine or a colleague)",
                            description="Copy everything the project holds (pages, labels and their statuses and "
                                        "history, other annotators' labels, runs and scores, agent data, its models) "
                                        "to DEST, a new or empty folder. Safe while the app has the project open. "
                                        "Exports, by contrast, write what other tools read and leave the rest out.")
-    q.add_argument("project", metavar="DIR")
-    q.add_argument("dest", metavar="DEST")
+    q.add_argument("project", metavar="DIR", help="the project's folder")
+    q.add_argument("dest", metavar="DEST", help="a new or empty folder to copy it to")
     q.set_defaults(handler=cmd_project_copy)
     q = actions.add_parser("remove-page", help="take a page out of the project (one imported by mistake)",
                            description="Take pages out of the project. Everything the project holds about each page "
                                        "(its labels and their history, other annotators' labels, runs' predictions "
                                        "and scores) is first written to DIR/removed/ID-NAME.TIME.json; the snapshot "
                                        "stays in DIR/snapshots/. A page of an agent site is refused.")
-    q.add_argument("names", nargs="+", metavar="PAGE")
-    q.add_argument("--project", required=True, metavar="DIR")
+    q.add_argument("names", nargs="+", metavar="PAGE", help="the name of a page of the project, as its page list "
+                                                          "shows it")
+    q.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
     q.set_defaults(handler=cmd_remove_page)
     q = actions.add_parser("restore-page", help="put back a page taken out with remove-page",
                            description="Put back pages from their copies in DIR/removed/ (the files remove-page "
                                        "wrote): the page, its labels and their history, other annotators' labels, "
                                        "and the predictions and scores of runs the project still holds. Each copy "
                                        "then moves to DIR/removed/restored/.")
-    q.add_argument("copies", nargs="+", metavar="FILE", type=Path)
-    q.add_argument("--project", required=True, metavar="DIR")
+    q.add_argument("copies", nargs="+", metavar="FILE", type=Path,
+                   help="a copy remove-page wrote, DIR/removed/ID-NAME.TIME.json")
+    q.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
     q.set_defaults(handler=cmd_restore_page)
 
     p = sub.add_parser("import", help="add saved pages and datasets to a project",
@@ -123,8 +129,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "dataset's page with labels of its own is imported as its own page even so. A "
                                    "folder's subfolders are not looked into (said). A page name holding a line "
                                    "break or another control character is refused.")
-    p.add_argument("paths", nargs="+", metavar="PATH")
-    p.add_argument("--project", required=True, metavar="DIR")
+    p.add_argument("paths", nargs="+", metavar="PATH",
+                   help="an .mhtml or .html file, a folder of them, or a dataset folder (DIR/html/ and DIR/gt/)")
+    p.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
     p.add_argument("--replace-labels", action="store_true",
                    help="a page already in the project whose labels in the dataset differ takes the dataset's "
                         "labels (edited ground truth imported again); its earlier labels stay in its history, "
@@ -149,9 +156,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "OUT/labels.csv (UTF-8; the CSV has no byte-order mark: in Excel use Data > From "
                                    "Text/CSV; a cell a spreadsheet would run as a formula starts with an added '). "
                                    "Files get the mode the umask gives.")
-    p.add_argument("--project", required=True, metavar="DIR")
-    p.add_argument("--format", "-f", required=True, choices=FORMATS)
-    p.add_argument("--out", "-o", required=True, metavar="DIR")
+    p.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
+    p.add_argument("--format", "-f", required=True, choices=FORMATS,
+                   help="nexteval: a dataset (html/, gt/); jsonl or csv: every record with its status")
+    p.add_argument("--out", "-o", required=True, metavar="DIR",
+                   help="the folder to write the dataset or the labels file in")
     p.add_argument("--all-pages", action="store_true",
                    help="nexteval: also write the html of pages not labelled yet (with no gt/N.json)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -167,7 +176,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "--compare A B, each labelled page's F1 in A and in B and the difference, and the "
                                    "means; a run not scored yet, or whose pages' labels changed since, is scored "
                                    "first, as `recordlens score --project DIR --run ID` does.")
-    p.add_argument("--project", required=True, metavar="DIR")
+    p.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
     action = p.add_mutually_exclusive_group()
     action.add_argument("--add", metavar="RUN_DIR", help="a folder of predicted N.json to store as a run")
     action.add_argument("--delete", type=int, metavar="ID",
@@ -582,8 +591,8 @@ def _known_run(project, run_id: int, where: str) -> RunInfo:  # noqa: ANN001 - a
     except StoreError:
         runs = project.runs.all()
     held = f"its runs are {listed([str(r.id) for r in runs], 12, total=True)}" if runs else "it holds no run"
-    raise RecordLensError(f"no run {run_id} in the project {where}: {held} (`recordlens runs --project "
-                          f"{shlex.quote(where)}` lists them)")
+    raise RecordLensError(f"no run {run_id} in the project {where}: {held} (`recordlens runs "
+                          f"{hint_option('--project', where)}` lists them)")
 
 
 def _delete_run(project, run_id: int, where: str) -> None:  # noqa: ANN001 - a Project
@@ -592,8 +601,8 @@ def _delete_run(project, run_id: int, where: str) -> None:  # noqa: ANN001 - a P
     deleted = project.runs.delete(run_id)
     print(f"deleted {describe_run(deleted.run)}, started {started(deleted.run)}: "
           f"{counted(deleted.predictions, 'page prediction')} and {counted(deleted.scores, 'page score')}; its "
-          f"predictions are kept in {deleted.kept} (`recordlens runs --project {shlex.quote(where)} --add "
-          f"{shlex.quote(str(deleted.kept))}` stores the run again, to be scored again)", file=sys.stderr)
+          f"predictions are kept in {deleted.kept} (`recordlens runs {hint_option('--project', where)} "
+          f"{hint_option('--add', deleted.kept)}` stores the run again, to be scored again)", file=sys.stderr)
 
 
 def describe_run(run: RunInfo) -> str:
@@ -634,7 +643,7 @@ def _score_to_the_labels(project, run: RunInfo, where: str) -> None:  # noqa: AN
     said = (f"{project.runs.why_stale(run.id)}: scored again" if run.scored_pages
             else "not scored yet: scored now against the project's labels")
     _refuse_a_run_of_other_pages(project, run.id)
-    print(f"{describe_run(run)}: {said}, as `recordlens score --project {shlex.quote(where)} --run {run.id}` does",
+    print(f"{describe_run(run)}: {said}, as `recordlens score {hint_option('--project', where)} --run {run.id}` does",
           file=sys.stderr)
     enabled = sys.stderr.isatty()
     score_stored_run(project, run.id, lambda names: progress(names, label=f"scoring run {run.id}", enabled=enabled))
@@ -725,18 +734,18 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, st
     for run_id, why in stale.items():  # labels changed since, or another page reader: the figures are of the
         # pages as they were
         if run_id not in dropped:
-            lines.append(f"({STALE_MARK} run {run_id}'s figures are out of date: {why}; `recordlens score --project "
-                         f"{shlex.quote(project)} --run {run_id}` scores it again)")
+            lines.append(f"({STALE_MARK} run {run_id}'s figures are out of date: {why}; `recordlens score "
+                         f"{hint_option('--project', project)} --run {run_id}` scores it again)")
     for run_id, pages in dropped.items():  # a mean of the scores left would be a figure the run never had: none
         why = stale.get(run_id) or f"the run's predictions of {counted(pages, 'page')} changed since it was scored"
         lines.append(f"(run {run_id}'s figures: none until it is scored again: {why}, and a mean of the scores it "
-                     f"still holds would be a figure it never had; `recordlens score --project {shlex.quote(project)} "
-                     f"--run {run_id}` scores it again)")
+                     f"still holds would be a figure it never had; `recordlens score "
+                     f"{hint_option('--project', project)} --run {run_id}` scores it again)")
     unscored = [str(run.id) for run in runs if run.f1 is None and not run.scores_dropped]
     if unscored:  # "-" is not a score of nothing: say how a run gets its figures, naming every run that lacks them
         which, run_id = ("", unscored[0]) if len(unscored) == 1 else (
             f"runs {listed(unscored, 12, total=True)} ", "ID")
-        lines.append(f"(F1 -: {which}not scored yet; `recordlens score --project {shlex.quote(project)} --run "
+        lines.append(f"(F1 -: {which}not scored yet; `recordlens score {hint_option('--project', project)} --run "
                      f"{run_id}` scores a run against the project's labels, as the app's Review does)")
     return shown_bytes("\n".join(lines))  # the project's folder named as the runs' folders are, and messages
 

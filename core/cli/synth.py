@@ -150,7 +150,7 @@ def cmd_synth(args: argparse.Namespace) -> int:
     else:
         print(f"{report.out}: {summary['pages']} pages ({options.variants} variant(s) of {sources.count}), "
               f"{summary['records']} records, {summary['dropped_xpaths']} XPath(s) dropped, "
-              f"{report.seconds:.1f} s ({report.pages_per_second:.1f} pages/s)", file=sys.stderr)
+              f"{report.seconds:.1f} s ({report.pages_per_second:.1f} pages/s)")  # the result, as --json's is
     # As import: a command that did part of its work says so. A label dropped, or a variant whose structure is its
     # page's, is a warning of a dataset made whole (every variant written, its labels resolving): exit 0.
     return 1 if report.problems or empty else 0

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -36,6 +35,7 @@ from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, m
 from ..agent.references import Reference
 from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
+from ..command_hints import hint_option
 from ..errors import AgentError
 from ..output_paths import is_chart, writable_file
 from ..signals_held import signals_held
@@ -52,7 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--out", required=True, help="the candidates JSONL file to write")
     q.add_argument("--categories", help="JSON file: category -> description (built-in ones for WebArxiv's kinds)")
     q.add_argument("--base-url", help="another endpoint speaking Gemini's protocol")
-    q.add_argument("--temperature", type=float)
+    q.add_argument("--temperature", type=float, help="0 to 2 (default 1)")
     q.add_argument("--max-requests", type=int, help="stop after this many model requests")
     q.add_argument("--timeout-s", dest="timeout_s", type=float,
                    help="seconds to wait for one model answer before a retry (default 300)")
@@ -71,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(handler=cmd_generate)
 
     q = sub.add_parser("filter", help="mark near-duplicate candidates as similar (offline sentence embeddings)")
-    q.add_argument("--candidates", required=True)
+    q.add_argument("--candidates", required=True, help="the candidates JSONL file `generate` wrote")
     q.add_argument("--against", help="tasks the candidates must differ from (default: the seeds of --seeds)")
     q.add_argument("--seeds", help="the seed tasks (compared against, unless --against says otherwise)")
     q.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
@@ -81,17 +81,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.set_defaults(handler=cmd_filter)
 
     q = sub.add_parser("review", help="set one candidate's status (accepted, similar, unable, expired)")
-    q.add_argument("--candidates", required=True)
-    q.add_argument("--id", required=True, dest="task_id")
-    q.add_argument("--status", required=True, choices=STATUSES)
-    q.add_argument("--reason", default="")
+    q.add_argument("--candidates", required=True, help="the candidates JSONL file")
+    q.add_argument("--id", required=True, dest="task_id", help="the candidate's id, as the file gives it")
+    q.add_argument("--status", required=True, choices=STATUSES, help="the candidate's new status")
+    q.add_argument("--reason", default="", help="why, kept with the status (default: none)")
     q.add_argument("--instruction", help="a refined instruction")
     q.add_argument("--answer", help="a refined gold answer")
     q.set_defaults(handler=cmd_review)
 
     q = sub.add_parser("export", help="write the refined (accepted) candidates as a tasks file")
-    q.add_argument("--candidates", required=True)
-    q.add_argument("--out", required=True)
+    q.add_argument("--candidates", required=True, help="the candidates JSONL file")
+    q.add_argument("--out", required=True, help="the tasks JSONL file to write")
     q.add_argument("--replace", action="store_true",
                    help="write over an existing --out file (the tasks it holds, an expert's seeds say, are lost)")
     q.set_defaults(handler=cmd_export)
@@ -107,7 +107,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--references", help="a folder of <task id>.json reference trajectories")
     q.add_argument("--site", help="the snapshot site: answers edited at review are checked against its pages "
                                   "before they are counted")
-    q.add_argument("--json", action="store_true")
+    q.add_argument("--json", action="store_true", help="print the funnel as JSON")
     q.add_argument("--chart", help="write the funnel chart (PNG) here")
     q.set_defaults(handler=cmd_report, only_reads=True)
 
@@ -211,7 +211,7 @@ def _resuming(args: argparse.Namespace, partial: GenerationPartial) -> dict:
     reviewed = _reviewed(args.out)
     if reviewed:
         stopped = args.resume_from or args.out
-        raise AgentError(f"{args.out} exists{reviewed}: give --resume-from {shlex.quote(stopped)} --out OTHER.jsonl "
+        raise AgentError(f"{args.out} exists{reviewed}: give {hint_option('--resume-from', stopped)} --out OTHER.jsonl "
                          f"(in place of --resume) to resume into another file, leaving {args.out} and its verdicts "
                          "as they are, or --replace to start over")
     resumed = partial.resumed()
@@ -235,7 +235,7 @@ def _refuse_what_came_meanwhile(args: argparse.Namespace, partial: GenerationPar
         held = _reviewed(args.out)
     raise AgentError(f"{args.out} was written by another command while this generation ran (it now exists{held}): "
                      f"not written over; the answers of this generation are kept in {partial.path}: give "
-                     f"--resume-from {shlex.quote(args.out)} --out OTHER.jsonl to write them into another file, "
+                     f"{hint_option('--resume-from', args.out)} --out OTHER.jsonl to write them into another file, "
                      f"asking the model only for the categories not answered, and leaving {args.out} as it is")
 
 

@@ -258,7 +258,8 @@ def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str,
     out, kept = (args.out, None) if same else save_project_model(model, args.project) if own else (
         save_model(model, args.out), None)
     size = out.stat().st_size
-    print(f"{out}: {what}, {size / 1e3:.0f} kB, trained in {time.perf_counter() - start:.1f} s", file=sys.stderr)
+    # the command's result, as every summary that carries figures is: on stdout (README, "Output")
+    print(f"{out}: {what}, {size / 1e3:.0f} kB, trained in {time.perf_counter() - start:.1f} s")
     if kept is not None:
         print(f"the project's earlier model{unusable_said(unusable)} is kept as {kept}"
               + (" (in place of the one set aside there before)" if set_aside_before and kept.name ==
@@ -277,7 +278,7 @@ def _say_in_place(out: Path, model: SelectorModel, own: bool, start: float) -> N
 
     checked = time.perf_counter() - start
     print(f"{out}: {in_place_said(model, own)}: not trained again (checked in {checked:.1f} s); --force trains it "
-          "anyway", file=sys.stderr)
+          "anyway")  # the command's result, on stdout as a model trained is said
     _warn_few_pages(model, "The model there")
 
 

@@ -185,6 +185,9 @@ class DatasetScore:
     # Every page scored as an empty prediction for want of a usable one (name -> why: failed, never extracted,
     # left out, its file unreadable), as the run's folder said when it was scored.
     without_prediction: dict[str, str] = field(default_factory=dict)
+    # Pages with ground truth that could not be scored at all (name -> why): their saved page or their labels cannot
+    # be read. Not in `pages`: the figures are over the others, which `score` says ("over N of M pages").
+    not_read: dict[str, str] = field(default_factory=dict)
 
     def _mean(self, values: list[float]) -> float:
         return sum(values) / len(values) if values else 0.0

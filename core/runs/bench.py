@@ -51,13 +51,28 @@ from ..extract import create
 from ..extract.base import Extractor
 from ..llm.gemini import Budget, BudgetExceededError, TokenCounter, answers_without_counts, requests_of_call
 from ..page import formats as represent
-from ..page.dataset import dataset_hint, dataset_pages, load_page, page_files, record_files, synthetic_sources
+from ..page.dataset import (
+    dataset_hint,
+    dataset_pages,
+    natural_key,
+    page_files,
+    record_files,
+    synthetic_sources,
+    why_no_page_file,
+)
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
 from ..wording import counted, listed, named_and_more
 from .charts import grouped_bars
 from .engines import Engine, LocalEngine, LostWithWorkers, UnitFailedError, told_of_lost_calls
-from .evaluate import truth_naming_nothing, without_pages
+from .evaluate import (
+    PageNotRead,
+    format_not_read,
+    pages_not_read_message,
+    read_page,
+    truth_naming_nothing,
+    without_pages,
+)
 from .in_sample import InSample, PageDigests, in_sample
 from .page_loop import EndpointRow, failed_for_the_endpoint
 from .run_files import add_tokens, exit_status, model_calls
@@ -180,6 +195,9 @@ class BenchResult:
     # page -> the methods that never reached it (a budget, a failing endpoint stopped them): left out of every row
     left_out: dict[str, list[str]] = field(default_factory=dict)
     measured: int = 0  # the pages the methods were run on, those left out included
+    # the pages with ground truth that cannot be read (name -> why), which no method was run on: left out of every
+    # row as well, as `score` leaves them out (`evaluate.LEFT_OUT_UNREAD`)
+    not_read: dict[str, str] = field(default_factory=dict)
     # the model requests paid for on pages whose Ray worker died, by page (their answers, and which method asked,
     # lost with it): in what the bench spent, said apart as lost
     lost: LostWithWorkers = field(default_factory=LostWithWorkers)
@@ -187,9 +205,21 @@ class BenchResult:
     def as_dict(self) -> dict[str, object]:
         total = self.spent()
         return {"table1": self.format_rows, "table2": [m.row() for m in self.method_rows],
-                "left_out_pages": self.left_out,
+                "left_out_pages": self.left_out_of_every_row(), "pages_not_read": self.not_read,
                 "spent": total.as_dict() if total else None,
                 "lost_with_workers": self.lost.as_dict() if self.lost else None, "warnings": self.warnings}
+
+    def left_out_of_every_row(self) -> dict[str, list[str]]:
+        """Page -> the methods that never reached it, for every page left out of every row: those some method never
+        reached, and those no method could be run on (`not_read`: every method), in the pages' order."""
+        every = [m.spec.label for m in self.method_rows]
+        pages = {**{name: every for name in self.not_read}, **self.left_out}
+        return {name: pages[name] for name in sorted(pages, key=natural_key)}
+
+    @property
+    def asked(self) -> int:
+        """The pages with ground truth the bench was to measure: those measured and those it could not read."""
+        return self.measured + len(self.not_read)
 
     def spent(self) -> Spent | None:
         """What every method that calls a model spent together, with the requests lost with Ray workers that died
@@ -205,10 +235,11 @@ class BenchResult:
     @property
     def exit_code(self) -> int:
         """As `extract`'s: 4 when a method's endpoint failed for good, 3 when a budget stopped one, 1 when a
-        method failed on pages, 0 when every method answered on every page."""
+        method failed on pages or a page could not be read (as `score` exits then), 0 when every method answered
+        on every page."""
         stops = [m.stop for m in self.method_rows if m.stop.reason]
         return exit_status(stopped=bool(stops), endpoint_failed=any(stop.endpoint_failed for stop in stops),
-                           failed=any(m.failures for m in self.method_rows))
+                           failed=any(m.failures for m in self.method_rows) or bool(self.not_read))
 
 
 @dataclass
@@ -268,12 +299,9 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         warnings.append(f"{len(without)} page(s) with ground truth have no recorded answers: every method is "
                         f"measured on the other {len(wanted)} only; left out ({listed(without)})")
     _refuse_no_page_files(wanted, files, pages_dir, gt_dir)  # the pages with recorded answers, when replayed
-    jobs: list[str] = []
-    for name in wanted:
-        if files.get(name) is None:
-            warnings.append(f"page {name}: no HTML or MHTML file; left out")
-        else:
-            jobs.append(name)
+    no_page = why_no_page_file(pages_dir)  # the folder listed once for all the pages it lacks
+    not_read = {name: no_page(name) for name in wanted if files.get(name) is None}  # as `score` leaves them out
+    jobs = [name for name in wanted if name not in not_read]
     engine = engine or LocalEngine()
     answered: dict[str, list[PageDigests]] = {spec.label: [] for spec in specs}  # the pages it answered on
     if count_tokens is not None and engine.name != "local":
@@ -299,6 +327,16 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         if isinstance(outcome, UnitFailedError):
             raise RecordLensError(f"bench stopped: page {name}: {outcome}{_lost_said_apart(lost, name)}; "
                                   "run it again")
+        if outcome.not_read is not None:
+            not_read[name] = outcome.not_read
+    if not_read and len(not_read) == len(wanted):  # rows over no page would read as figures
+        raise DatasetError(f"none of the {counted(len(wanted), 'page')} with ground truth in {gt_dir} can be "
+                           "measured: " + listed([f"{name}: {why}" for name, why in not_read.items()], total=True,
+                                                 sep="; "))
+    not_read = {name: not_read[name] for name in wanted if name in not_read}  # in the pages' order
+    jobs = [name for name in jobs if name not in not_read]
+    for name in jobs:
+        outcome = outcomes[name]
         for fmt, size in outcome.chars.items():
             chars[fmt][name] = size
         for fmt, tokens in outcome.counted.items():
@@ -353,8 +391,10 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         warnings.append(NO_RESUME)
     if lost:  # paid for, in what the bench spent, though no method's row can count them
         warnings.append(f"{lost.said(_page)}: in what the bench spent (\"lost\"), in no method's row")
+    if not_read:
+        warnings.append(pages_not_read_message(not_read, len(wanted)))
     format_rows = _format_rows(chars, counted_tokens, results.values())
-    return BenchResult(format_rows, list(results.values()), warnings, left_out, len(jobs), lost)
+    return BenchResult(format_rows, list(results.values()), warnings, left_out, len(jobs), lost=lost, not_read=not_read)
 
 
 def _refuse_no_page_files(wanted: list[str], files: dict[str, Path], pages_dir: str | Path,
@@ -454,6 +494,7 @@ class PageBench:
     methods: list[MethodOnPage]
     digest: str = ""  # the page's identity in a model's provenance (`training.page_digest`)
     text_digest: str = ""  # its texts alone: a page a model was trained on under other labels (`in_sample`)
+    not_read: str | None = None  # why the page or its labels cannot be read: no method was run on it
 
 
 @dataclass(frozen=True)
@@ -530,7 +571,13 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
     name = job.name
     for label, reason in job.stopped:  # stopped by the driver after this unit's copy of the stops was made
         stops[label].reason = stops[label].reason or reason
-    loaded = load_page(files[name], name)
+    loaded = read_page(files[name], name)
+    if isinstance(loaded, PageNotRead):  # an empty file, a PNG named .mhtml: left out (`LEFT_OUT_UNREAD`)
+        return PageBench({}, {}, [], not_read=loaded.why)
+    try:
+        truth = load_records(truths[name]).records
+    except RecordLensError as error:  # labels that cannot be read: left out alike
+        return PageBench({}, {}, [], not_read=str(error))
     chars: dict[str, int] = {}
     counted: dict[str, int] = {}
     for fmt in represent.FORMATS:
@@ -542,7 +589,6 @@ def bench_page(extractors: list[tuple[MethodSpec, Extractor]], files: dict[str, 
     from ..extract.training import page_digest  # on use: it brings the learner's modules, as `digests_of` does
 
     keys = TextKeyIndex(loaded.page.text_map)
-    truth = load_records(truths[name]).records
     digest, text_digest = page_digest(loaded.page, truth), page_digest(loaded.page, [])
     methods: list[MethodOnPage] = []
     for spec, extractor in extractors:
@@ -683,17 +729,20 @@ def format_tables(result: BenchResult) -> str:
         lines.append(f"({NO_RESUME})")
     if any(m.failures for m in result.method_rows):
         lines.append("(pages a method failed on are scored as empty predictions)")
-    return "\n".join(lines + _spent_lines(result))
+    return "\n".join(lines + format_not_read(result.not_read) + _spent_lines(result))
 
 
 def _over_which_pages(result: BenchResult) -> str:
-    """" (on 2 of 4 pages: 2 that a method never reached are left out of every row: 3, 4)" where some were; ""."""
-    if not result.left_out:
+    """" (on 2 of 4 pages: 2 that a method never reached are left out of every row: 3, 4)" where some were, and
+    the pages that cannot be read likewise; ""."""
+    if not result.left_out and not result.not_read:
         return ""
-    pages = list(result.left_out)
-    kept = result.measured - len(pages)
-    return (f" (on {kept} of {counted(result.measured, 'page')}: {len(pages)} that a method never reached "
-            f"{'is' if len(pages) == 1 else 'are'} left out of every row: {listed(pages, 8, total=True)})")
+    kept = result.measured - len(result.left_out)
+    why = [f"{len(pages)} {that} {'is' if len(pages) == 1 else 'are'} left out of every row: "
+           f"{listed(pages, 8, total=True)}" for pages, that in ((list(result.not_read), "that cannot be read"),
+                                                                (list(result.left_out), "that a method never reached"))
+           if pages]
+    return f" (on {kept} of {counted(result.asked, 'page')}: {'; '.join(why)})"
 
 
 def _figure(value: object, width: int, form: str) -> str:
@@ -773,7 +822,8 @@ def write_chart(result: BenchResult, path: str | Path) -> Path:
     series = [(name, [_or_none(r[metric]) for r in rows]) for name, metric in (
         ("P", "precision"), ("R", "recall"), ("F1", "f1"), ("hallucination rate", "hallucination_rate"))]
     kept = result.measured - len(result.left_out)  # the rows' pages, where some were left out of every row
-    over = f"mean over the same {kept} of {result.measured} pages" if result.left_out else "mean over pages"
+    over = (f"mean over the same {kept} of {result.asked} pages" if result.left_out or result.not_read
+            else "mean over pages")
     return grouped_bars(path, labels, series, ylabel=over)
 
 

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
-import shlex
 import statistics
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..command_hints import hint_option
 from ..errors import DatasetError, RecordLensError
-from ..page.dataset import dataset_hint, load_page, not_a_folder, page_files, record_files, why_no_page_file
+from ..page.dataset import (
+    LoadedPage,
+    dataset_hint,
+    load_page,
+    not_a_folder,
+    page_files,
+    record_files,
+    why_no_page_file,
+)
 from ..records.model import TextKeyIndex, load_records
 from ..records.score import DatasetScore, PageScore, score_page
-from ..wording import counted, listed
+from ..wording import counted, listed, shortened
 from .engines import Engine, LocalEngine, UnitFailedError
 from .run_files import (
     ADDED_FROM,
@@ -53,9 +61,10 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     Returns the scores and the run-level warnings (missing files, malformed records files...). A page the run
     failed on (see `failed_pages`), or whose predictions file cannot be read (kept in the scores' `unreadable`),
     is scored as an empty prediction here, and named in the warnings; `without_failed` gives the figures without
-    such pages. The records files are read here; parsing each page
-    and scoring it is a unit of work for `engine` (default: here), and the pages keep the ground truth's order
-    whatever the engine.
+    such pages. A page that cannot be scored at all, its saved page or its labels unreadable, is left out of the
+    figures and kept in the scores' `not_read` (`LEFT_OUT_UNREAD`); none that can be read refuses the whole. The
+    records files are read here; parsing each page and scoring it is a unit of work for `engine` (default: here),
+    and the pages keep the ground truth's order whatever the engine.
     """
     pred_dir, pages_dir = Path(pred_dir), Path(pages_dir)
     truths = record_files(gt_dir)
@@ -76,36 +85,49 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     if made := pages_of_other_settings(pred_dir, described):  # a stopped --restart's leftovers
         warnings.append(made.message("the run", MADE_OTHERWISE_SCORED, UNCHECKED_SCORED))
     unreadable: dict[str, str] = {}
-    unscorable: list[str] = []  # every page that cannot be scored, named at once rather than the first alone
+    not_read: dict[str, str] = {}  # every page that cannot be scored at all, named at once rather than the first
     no_page = why_no_page_file(pages_dir)  # the folder listed once for all the pages it lacks
     for name in list(truths):
         page_file = files.get(name)
         if page_file is None:
-            unscorable.append(f"{no_page(name)} for ground truth {name}.json")
+            not_read[name] = no_page(name)
             continue
         try:
             true = load_records(truths[name])
         except RecordLensError as error:
-            unscorable.append(str(error))
+            not_read[name] = str(error)
             continue
         warnings.extend(true.warnings)
         pred_path = predictions.get(name)
+        predicted: list[list[str]] = []
         if pred_path is not None:
             try:
                 predicted_file = load_records(pred_path)
                 predicted = predicted_file.records
                 warnings.extend(predicted_file.warnings)
             except RecordLensError as error:
-                warnings.append(f"{error}; scored as an empty prediction")
                 unreadable[name] = str(error)
-                predicted = []
-        elif name in failed:
-            warnings.append(f"page {name}: the run failed on it ({failed[name][:300]}); scored as an empty "
-                            "prediction")
-            predicted = []
-        else:  # no prediction: said once for all of them per reason, below (a stopped run lacks many pages)
-            predicted = []
         jobs.append(_PageJob(name, page_file, predicted, true.records))
+    # --- engine dispatch (issue 16) ---
+    scored = dict((job.name, result) for job, result in (engine or LocalEngine()).map(
+        score_page_job, jobs, key=lambda job: job.name, progress=progress))
+    unscored = [f"{name}: {result}" for name, result in scored.items() if isinstance(result, UnitFailedError)]
+    if unscored:
+        raise RecordLensError(f"scoring stopped: {'; '.join(unscored)}; score again")
+    not_read.update((name, result.why) for name, result in scored.items() if isinstance(result, PageNotRead))
+    jobs = [job for job in jobs if job.name not in not_read]
+    pages: list[PageScore] = [scored[job.name] for job in jobs]  # type: ignore[misc]
+    # --- end engine dispatch ---
+    if not_read and not pages:  # a mean over no page would read as a figure
+        raise DatasetError(f"none of the {counted(len(truths), 'page')} with ground truth in {gt_dir} can be "
+                           "scored: " + listed([f"{name}: {why}" for name, why in not_read.items()], total=True,
+                                               sep="; "))
+    not_read = {name: not_read[name] for name in truths if name in not_read}  # in the ground truth's order
+    unreadable = {name: why for name, why in unreadable.items() if name not in not_read}
+    warnings += [f"{unreadable[job.name]}; scored as an empty prediction" for job in jobs if job.name in unreadable]
+    warnings += [f"page {job.name}: the run failed on it ({failed[job.name][:300]}); scored as an empty prediction"
+                 for job in jobs if job.name not in predictions and job.name in failed]
+    # no prediction: said once for all of them per reason (a stopped run lacks many)
     without = {job.name: records.why_no_prediction(job.name, described) for job in jobs
                if job.name not in predictions and job.name not in failed}
     warnings += no_prediction_messages(without, left_out, "the run", str(pred_dir))
@@ -113,19 +135,52 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     if ignored:  # a --gt of other pages than the run's would otherwise pass unseen
         warnings.append(unscored_predictions_message(ignored, str(pred_dir), f"without ground truth in {gt_dir}")
                         + f" (is {gt_dir} the labels of the pages this run was made on?)")
-    if unscorable:  # a mean over fewer pages than the ground truth holds would pass for the whole
-        raise DatasetError(f"{counted(len(unscorable), 'page')} of {len(truths)} cannot be scored, so none is: "
-                           + listed(unscorable, total=True, sep="; "))
-    # --- engine dispatch (issue 16) ---
-    scored = dict((job.name, result) for job, result in (engine or LocalEngine()).map(
-        score_page_job, jobs, key=lambda job: job.name, progress=progress))
-    unscored = [f"{name}: {result}" for name, result in scored.items() if isinstance(result, UnitFailedError)]
-    if unscored:
-        raise RecordLensError(f"scoring stopped: {'; '.join(unscored)}; score again")
-    pages: list[PageScore] = [scored[job.name] for job in jobs]  # type: ignore[misc]
-    # --- end engine dispatch ---
     warnings += [said for said in map(truth_naming_nothing, pages) if said]
-    return DatasetScore(pages, unreadable, _without_prediction(jobs, failed, without, unreadable)), warnings
+    return DatasetScore(pages, unreadable, _without_prediction(jobs, failed, without, unreadable), not_read), warnings
+
+
+# The one rule of `score` and `bench` for a page with ground truth that cannot be scored at all, whatever the reason
+# (no page file; a folder, FIFO, link loop or dangling link named like it; an empty file; a PNG named .mhtml; labels
+# that cannot be read): it is left out of the figures and named, the figures are of the pages that can be read, said
+# as over N of M pages (and in --json), and the command exits 1, as for any work done on part of what was asked.
+# `extract` says it of the pages it cannot read.
+LEFT_OUT_UNREAD = ("left out of the figures of `recordlens score` and `bench`, which are then over the pages they can "
+                   "read (said as over N of M pages; exit status 1)")
+
+
+@dataclass(frozen=True)
+class PageNotRead:
+    """Why a page cannot be scored: its saved page (an empty file, a PNG named .mhtml) or its labels cannot be read."""
+
+    why: str
+
+
+def read_page(page_file: Path, name: str) -> LoadedPage | PageNotRead:
+    """The saved page `page_file` of page `name`, read as every command reads it, or why it cannot be (`load_page`'s
+    words): the test by which `score` and `bench` leave a page out, which `extract` asks of the pages it failed on."""
+    try:
+        return load_page(page_file, name)
+    except (RecordLensError, OSError) as error:  # an empty file, a PNG named .mhtml, a file gone meanwhile
+        return PageNotRead(str(error))
+
+
+def format_not_read(not_read: Mapping[str, str]) -> list[str]:
+    """The lines of `score`'s and `bench`'s report that name the pages left out because they cannot be read, with
+    why (none: [])."""
+    if not not_read:
+        return []
+    return [f"pages left out of the figures ({len(not_read)}; their saved page or their labels cannot be read):",
+            *(f"  {name}: {shortened(why, 300)}" for name, why in not_read.items())]
+
+
+def pages_not_read_message(not_read: Mapping[str, str], total: int) -> str:
+    """The pages `score` or `bench` left out because they cannot be read, and over which pages its figures are."""
+    names = list(not_read)
+    one = len(names) == 1
+    return (f"{counted(len(names), 'page')} of {total} with ground truth cannot be scored (its saved page or its "
+            f"labels cannot be read: {listed(names, 8, total=True)}): {'it is' if one else 'they are'} left out, "
+            f"and the figures are over the other {total - len(names)} (exit status 1); once "
+            f"{'it' if one else 'they'} can be read, the same command gives figures over every page")
 
 
 def _without_prediction(jobs: list[_PageJob], failed: dict[str, str], never_predicted: dict[str, str],
@@ -212,8 +267,8 @@ def not_in_the_project(added_from: object = None) -> str:
     if not Path(str(added_from)).is_dir():
         return (f"{NOT_IN_THE_PROJECT}: only the folder it was first added from held its prediction, {added_from}, "
                 f"which is gone ({copy})")
-    return (f"{NOT_IN_THE_PROJECT}: only the folder it was first added from holds its prediction (`runs --add "
-            f"{shlex.quote(str(added_from))}` stores it as a new run; {copy})")
+    return (f"{NOT_IN_THE_PROJECT}: only the folder it was first added from holds its prediction (`runs "
+            f"{hint_option('--add', added_from)}` stores it as a new run; {copy})")
 
 
 def why_no_prediction(name: str, described: Mapping[str, object], *, finished: bool = False,
@@ -404,8 +459,10 @@ class _PageJob:
     true: list[list[str]]
 
 
-def score_page_job(job: _PageJob) -> PageScore:
-    loaded = load_page(job.page_file, job.name)
+def score_page_job(job: _PageJob) -> PageScore | PageNotRead:
+    loaded = read_page(job.page_file, job.name)
+    if isinstance(loaded, PageNotRead):  # left out (`LEFT_OUT_UNREAD`)
+        return loaded
     return score_page(job.predicted, job.true, TextKeyIndex(loaded.page.text_map), job.name)
 
 

@@ -44,13 +44,14 @@ from ..page.dataset import (
     synthetic_originals,
     synthetic_sources,
     unfinished_dataset,
+    why_no_page_file,
 )
 from ..page.dom import Element, Page, js_trim, parse_html
 from ..page.formats import RAW_TEXT_PARENTS, serialise
 from ..page.mhtml_writer import write_mhtml
 from ..page.snapshot import Snapshot, read_snapshot
 from ..records.model import load_records, save_records
-from ..wording import counted, listed
+from ..wording import as_clause, counted, listed
 from .content import ContentChanger
 from .styles import page_style_sheets, saved_style_sheets
 from .transforms import TRANSFORMS, Layout, build_layout, in_foreign, new_element
@@ -483,10 +484,11 @@ def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[s
     unfinished = unfinished_dataset(Path(pages_dir))
     problems: list[str] = [unfinished] if unfinished else []
     loaders: list[tuple[str, Callable[[], Source]]] = []
+    no_page = why_no_page_file(pages_dir)  # the folder listed once for all the pages it lacks
     for name, truth in truths.items():
         page_file = find_page_file(pages_dir, name)
         if page_file is None:
-            problems.append(f"page {name}: ground truth but no {name}.html or {name}.mhtml in {pages_dir}")
+            problems.append(f"page {name}: ground truth, but {no_page(name)}")  # a FIFO said as every command does
             continue
 
         def load(name: str = name, page_file: Path = page_file, truth: Path = truth) -> Source:
@@ -529,7 +531,7 @@ def project_sources(project_dir: str | Path) -> Sources:
             try:
                 snapshot = project.snapshot_file(name)
             except RecordLensError as error:  # its row names no saved copy (the database changed by hand)
-                problems.append(f"{error}; left out")  # `snapshot_file` names the page
+                problems.append(f"{as_clause(error)}; left out")  # `snapshot_file` names the page
                 unreadable.append(name)
                 continue
 
@@ -678,7 +680,7 @@ def _synthesise_source(name: str, load: Callable[[], Source], target: Path, opti
     try:
         source = load()
     except RecordLensError as error:
-        report.problems.append(f"page {name}: {error}; left out")
+        report.problems.append(f"page {name}: {as_clause(error)}; left out")
         report.left_out.append(name)
         return
     named = False

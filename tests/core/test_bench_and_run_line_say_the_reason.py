@@ -38,10 +38,10 @@ def uncounted_answer() -> object:
 def test_the_closing_line_says_answers_without_counts_not_0_tokens(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with FakeGemini(default=uncounted_answer()) as server:  # type: ignore[arg-type]
-        code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
-                           str(tmp_path / "run"), "--base-url", server.url, "-q")
+        code, printed, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+                                 str(tmp_path / "run"), "--base-url", server.url, "-q")
     assert code == 0, err
-    closing = err.strip().splitlines()[-1]
+    closing = printed.strip().splitlines()[-1]  # the closing line, a result, on stdout
     assert closing.endswith(f"{PAGES} requests, 0 tokens counted, and {PAGES} answers without token counts "
                             "(their tokens unknown, not 0)"), closing
 

@@ -59,8 +59,10 @@ def test_score_reports_stale_records_by_page(tmp_path: Path, capsys: pytest.Capt
     assert code == 0 and "page 9:" in err and "expanding to nothing" in err
 
 
-def test_score_names_every_ground_truth_it_cannot_score_and_scores_none(
+def test_score_names_every_ground_truth_it_cannot_score_and_scores_the_others(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Pages that cannot be read are left out, named, and the figures said as over the others, exit 1 (README,
+    "score"; before, one such page refused the whole score, exit 2, while extract had done the others)."""
     gt = tmp_path / "gt"
     shutil.copytree(DEMO / "gt", gt)
     (gt / "2.json").write_text("[[", encoding="utf-8")            # cut off
@@ -68,9 +70,11 @@ def test_score_names_every_ground_truth_it_cannot_score_and_scores_none(
     shutil.copy(gt / "1.json", gt / "99.json")                    # no page 99
     code, out, err = run(capsys, "score", "--pred", str(DEMO / "gt"), "--gt", str(gt), "--pages",
                          str(DEMO / "html"), "-q")
-    assert code == 2 and out == "" and "Traceback" not in err
-    assert "recordlens: error: 3 pages of 5 cannot be scored, so none is: " in err
-    assert "2.json" in err and "3.json" in err and "no page 99.html or 99.mhtml" in err
+    assert code == 1 and "Traceback" not in err
+    assert "pages 2 of 5 (3 left out, below)" in out
+    assert "3 pages of 5 with ground truth cannot be scored" in err and "over the other 2 (exit status 1)" in err
+    left = out.split("pages left out of the figures (3;")[1]
+    assert "2.json" in left and "3.json" in left and "no page 99.html or 99.mhtml" in left
 
 
 def test_inspect_and_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -85,16 +89,19 @@ def test_inspect_and_clear_errors(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 def test_extract_writes_a_run_and_resumes(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out_dir = tmp_path / "run"
-    code, _, err = run(capsys, "extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out", str(out_dir), "-q")
-    assert code == 0 and "4 extracted" in err
+    code, printed, err = run(capsys, "extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out", str(out_dir),
+                             "-q")
+    assert code == 0 and "4 extracted" in printed
     assert sorted(p.name for p in out_dir.glob("*.json")) == ["1.json", "2.json", "3.json", "4.json"]
     (out_dir / "2.json").unlink()
-    code, _, err = run(capsys, "extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out", str(out_dir), "-q")
-    assert "1 extracted, 3 already there" in err
+    code, printed, err = run(capsys, "extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out", str(out_dir),
+                             "-q")
+    assert "1 extracted, 3 already there" in printed  # the closing line, a result, on stdout
     whole = (out_dir / "3.json").read_bytes()
     (out_dir / "3.json").write_bytes(whole[: len(whole) // 2])  # cut short by hand, or by another tool
-    code, _, err = run(capsys, "extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out", str(out_dir), "-q")
-    assert "1 extracted, 3 already there" in err and "page 3: " in err and "extracted again" in err
+    code, printed, err = run(capsys, "extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out", str(out_dir),
+                             "-q")
+    assert "1 extracted, 3 already there" in printed and "page 3: " in err and "extracted again" in err
     assert (out_dir / "3.json").read_bytes() == whole
     code, out, _ = run(capsys, "extract", "--list")
     assert "mdr" in out and "gemini" in out

@@ -166,6 +166,7 @@ def test_a_project_another_process_is_writing_to_is_said_in_one_line_and_its_run
     monkeypatch.setattr(db, "BUSY_TIMEOUT_SECONDS", 0.2)  # a test need not wait the 30 s a person would
     run_dir = tmp_path / "run"
     assert main(["extract", "--pages", str(DEMO / "html"), "--out", str(run_dir), "-q"]) == 0
+    capsys.readouterr()  # extract's closing line
     holder = sqlite3.connect(project / "project.db", isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another process's write, in progress
     try:
@@ -256,11 +257,12 @@ def test_extract_reads_pages_whatever_the_case_of_their_suffix_and_says_what_it_
     shutil.copy(DEMO / "html" / "2.html", pages / "2.html")
     shutil.copy(DEMO / "html" / "2.html", pages / "2.mhtml")  # not MHTML inside: read as what it is
     (pages / "7.html").mkdir()
-    code, _, err = run(capsys, "extract", "--method", "repeats", "--pages", str(pages), "--out", str(tmp_path / "run"),
-                       "-q")
+    code, printed, err = run(capsys, "extract", "--method", "repeats", "--pages", str(pages), "--out",
+                             str(tmp_path / "run"), "-q")
     assert code == 1  # page 7 left undone (README: a command that leaves work undone exits 1)
     assert sorted(p.name for p in (tmp_path / "run").glob("*.json")) == ["1.json", "2.json"]
-    assert f"{pages / '7.html'}: a folder, not a page file; not read as the page" in err and "1 not extracted" in err
+    assert f"{pages / '7.html'}: a folder, not a page file; not read as the page" in err
+    assert "1 not extracted" in printed  # the closing line, on stdout
     assert "page 2: both 2.html and 2.mhtml" in err and "2.mhtml is used" in err
 
 

@@ -45,8 +45,8 @@ def test_sigterm_stops_extract_as_ctrl_c_does_and_a_rerun_goes_on(tmp_path: Path
                                              "rest", "recordlens: interrupted (SIGTERM)"]
     assert len(list(out.glob("*.json"))) == 2
     assert STOPPED in json.loads((out / META_DIR / "run.json").read_text(encoding="utf-8"))
-    code, _, err = run(capsys, *EXTRACT, str(out), "-q")
-    assert code == 0 and "2 extracted, 2 already there" in err
+    code, printed, err = run(capsys, *EXTRACT, str(out), "-q")
+    assert code == 0 and "2 extracted, 2 already there" in printed
     assert not (out / LOCK_FILE).exists()
 
 
@@ -70,8 +70,8 @@ def test_the_lock_of_a_killed_extract_is_taken_over_and_said(tmp_path: Path,
     out = tmp_path / "run"
     out.mkdir()
     (out / LOCK_FILE).write_text(f"{socket.gethostname()} 999999999\n", encoding="utf-8")  # no one holds it
-    code, _, err = run(capsys, *EXTRACT, str(out), "-q")
-    assert code == 0 and "4 extracted" in err
+    code, printed, err = run(capsys, *EXTRACT, str(out), "-q")
+    assert code == 0 and "4 extracted" in printed
     assert "by process 999999999 ended without releasing its lock (it was killed); the lock is taken over" in err
     assert not (out / LOCK_FILE).exists()
 
@@ -84,12 +84,12 @@ def test_a_resume_with_nothing_to_do_leaves_run_json_untouched(tmp_path: Path,
     earlier = json.loads(described.read_text(encoding="utf-8")) | {"written": "2000-01-01T00:00:00+00:00"}
     described.write_text(json.dumps(earlier, indent=2), encoding="utf-8")
     before = described.read_bytes(), described.stat().st_mtime_ns
-    code, _, err = run(capsys, *EXTRACT, str(out), "-q")
-    assert code == 0 and "0 extracted, 4 already there" in err
+    code, printed, err = run(capsys, *EXTRACT, str(out), "-q")
+    assert code == 0 and "0 extracted, 4 already there" in printed
     assert (described.read_bytes(), described.stat().st_mtime_ns) == before
     (out / "3.json").unlink()  # something to do: the run is written again, with its new date
-    code, _, err = run(capsys, *EXTRACT, str(out), "-q")
-    assert code == 0 and "1 extracted, 3 already there" in err
+    code, printed, err = run(capsys, *EXTRACT, str(out), "-q")
+    assert code == 0 and "1 extracted, 3 already there" in printed
     assert json.loads(described.read_text(encoding="utf-8"))["written"] != earlier["written"]
 
 

@@ -17,9 +17,9 @@ KEY = "test-key-not-real-987"
 
 
 def _extract(capsys: pytest.CaptureFixture[str], run_dir: Path, base_url: str, *more: str) -> tuple[int, str]:
-    code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+    code, out, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
                        str(run_dir), "--base-url", base_url, "-q", *more)
-    return code, err
+    return code, out + err  # what it said: its closing line on stdout, the rest on stderr
 
 
 def test_a_slash_ending_the_address_is_the_same_endpoint(

@@ -23,7 +23,7 @@ def test_failed_pages_end_with_the_command_that_retries_them(tmp_path: Path, mon
     last = err.strip().splitlines()[-1]
     assert code == 1 and last.startswith("recordlens: 2 pages failed (why is said above"), err
     assert last.endswith(": run the same command again to retry exactly those pages; until then `recordlens "
-                         "score` counts them as empty predictions"), err
+                         "score` and `bench` count them as empty predictions"), err
     with FakeGemini([refused("SAFETY"), answer("[]"), answer("[]"), answer("[]")]) as server:
         code, _, err = run(capsys, *extract, "--base-url", server.url, "--restart")
     assert code == 1 and "1 page failed" in err and "without --restart to retry exactly those pages" in err, err

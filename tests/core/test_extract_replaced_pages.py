@@ -38,9 +38,9 @@ def test_extract_refuses_a_run_made_on_other_pages_under_the_same_names_and_rest
     assert "already there" not in err
     assert {p.name: p.read_bytes() for p in (tmp_path / "run").glob("*.json")} == before  # kept: maybe paid for
     assert extract(tmp_path / "data" / "html", tmp_path / "run", "--restart") == 0
-    assert "4 extracted" in capsys.readouterr().err
+    assert "4 extracted" in capsys.readouterr().out
     assert extract(tmp_path / "data" / "html", tmp_path / "run") == 0  # now the run's pages: resumed, nothing to do
-    assert "0 extracted, 4 already there" in capsys.readouterr().err
+    assert "0 extracted, 4 already there" in capsys.readouterr().out
 
 
 def test_a_page_saved_again_with_the_same_texts_is_the_same_page(tmp_path: Path, capsys) -> None:
@@ -50,6 +50,6 @@ def test_a_page_saved_again_with_the_same_texts_is_the_same_page(tmp_path: Path,
     page.write_text(page.read_text(encoding="utf-8") + "<!-- saved again -->\n", encoding="utf-8")
     capsys.readouterr()
     assert extract(tmp_path / "data" / "html", tmp_path / "run") == 0
-    assert "0 extracted, 4 already there" in capsys.readouterr().err
+    assert "0 extracted, 4 already there" in capsys.readouterr().out
     made_on = json.loads((tmp_path / "run" / "_run" / "2_v1.json").read_text(encoding="utf-8"))["page"]
     assert made_on["sha256"] and made_on["texts"]

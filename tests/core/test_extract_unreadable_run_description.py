@@ -17,9 +17,9 @@ DEMO = resource_path("demo", "dataset")
 
 
 def _extract(capsys: pytest.CaptureFixture[str], method: str, out: Path, *more: str) -> tuple[int, str]:
-    code, _, err = run(capsys, "extract", "--method", method, "--pages", str(DEMO / "html"), "--out", str(out), "-q",
+    code, out, err = run(capsys, "extract", "--method", method, "--pages", str(DEMO / "html"), "--out", str(out), "-q",
                        *more)
-    return code, err
+    return code, out + err  # what it said: its closing line on stdout, the rest on stderr
 
 
 @pytest.fixture

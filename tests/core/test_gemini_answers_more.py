@@ -61,13 +61,13 @@ def test_thinking_tokens_are_kept_beside_prompt_and_completion_and_said(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     run_dir = tmp_path / "run"
     with serve(Thinking) as server:
-        code, _, err = run(capsys, *extract(run_dir, base_url(server)))
+        code, printed, err = run(capsys, *extract(run_dir, base_url(server)))
     assert code == 0, err
     page = json.loads((run_dir / META_DIR / "1.json").read_text(encoding="utf-8"))
     tokens = {"prompt": 844, "completion": 56, "thinking": 1000, "total": 1900}
     assert page["tokens"] == tokens and page["raw"]["calls"][0]["tokens"] == tokens
     assert summed_cost(read_page_costs(run_dir).values())["tokens"] == {k: 4 * v for k, v in tokens.items()}
-    closing = err.strip().splitlines()[-1]
+    closing = printed.strip().splitlines()[-1]  # the closing line, a result, on stdout
     assert closing.endswith("4 requests, 7,600 tokens (3,376 prompt, 224 completion, 4,000 thinking)"), closing
 
 
@@ -143,8 +143,8 @@ def test_the_closing_line_counts_the_requests(tmp_path: Path, capsys: pytest.Cap
                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(GeminiCaller, "_backoff", lambda self, attempt, error: 0.01)
     with FakeGemini([status(503, "busy")], default=answer("[]")) as server:
-        code, _, err = run(capsys, *extract(tmp_path / "run", server.url))
-    closing = err.strip().splitlines()[-1]
+        code, printed, _ = run(capsys, *extract(tmp_path / "run", server.url))
+    closing = printed.strip().splitlines()[-1]
     assert code == 0 and ", 5 requests, 480 tokens (400 prompt, 80 completion)" in closing, closing
 
 

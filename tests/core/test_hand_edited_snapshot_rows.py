@@ -62,7 +62,7 @@ def test_labels_check_says_the_page_and_checks_the_others(edit: str, tmp_path: P
     code, out, err = run(capsys, "labels", "check", "--project", str(project))
     assert code == 1, err
     assert f"page 2: cannot be checked: {wrong}" in out
-    assert "3 pages:" in err and "1 page(s) could not be checked" in err
+    assert "3 pages:" in out and "1 page(s) could not be checked" in out  # the summary, with the findings
     assert pages_and_snapshots(project) == before
 
 
@@ -74,7 +74,7 @@ def test_labels_check_says_a_copy_gone_and_checks_the_others(tmp_path: Path,
     code, out, err = run(capsys, "labels", "check", "--project", str(project))
     assert code == 1
     assert "page 3: cannot be checked: its saved copy" in out and "is missing" in out
-    assert "3 pages:" in err
+    assert "3 pages:" in out
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))

@@ -54,7 +54,7 @@ def test_the_command_reports_a_dataset(tmp_path: Path, capsys) -> None:
     assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt")]) == 0
     out = capsys.readouterr()
     assert "page 3: 1 XPath(s) name no element or one without text" in out.out
-    assert "1 with label problems" in out.err
+    assert "1 with label problems" in out.out  # the summary, with the ceiling: a result, on stdout
 
 
 def test_a_record_without_any_xpath_is_named() -> None:
@@ -75,7 +75,7 @@ def test_an_unreadable_labels_file_is_reported_and_the_others_are_checked(tmp_pa
     assert "page 4: cannot be checked:" in out.out and "has no page 4" in out.out
     assert "page 2: cannot be checked:" in out.out and "not valid JSON" in out.out
     assert "page 1: 1 XPath(s) name no element or one without text" in out.out and "page 3: 1 XPath(s)" in out.out
-    assert "2 pages: 2 with label problems" in out.err and "2 page(s) could not be checked" in out.err
+    assert "2 pages: 2 with label problems" in out.out and "2 page(s) could not be checked" in out.out
     assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt"),
                      "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
@@ -118,7 +118,7 @@ def test_a_check_of_no_page_is_refused_rather_than_reported_as_perfect(tmp_path:
     (tmp_path / "html" / "1.html").write_text(HTML, encoding="utf-8")
     assert cli_main(dataset) == 1
     out = capsys.readouterr()
-    assert "page 1: cannot be checked:" in out.out and "no page checked; 1 page(s) could not be" in out.err
+    assert "page 1: cannot be checked:" in out.out and "no page checked; 1 page(s) could not be" in out.out
     assert cli_main(["project", "init", str(tmp_path / "p")]) == 0
     capsys.readouterr()
     assert cli_main(["labels", "check", "--project", str(tmp_path / "p")]) == 2
@@ -193,7 +193,7 @@ def test_a_project_remembers_its_label_checks_until_the_labels_change(tmp_path: 
     capsys.readouterr()
     assert cli_main(["labels", "check", "--project", str(tmp_path / "p")]) == 0
     assert "1 of the pages checked are not marked labelled or reviewed yet (2): score, export and agreement leave " \
-           "them out" in capsys.readouterr().err
+           "them out" in capsys.readouterr().out
     with open_project(tmp_path / "p") as project:  # a saved copy gone: the remembered checks cannot hide it
         snapshot = project.snapshot_file("3")
     snapshot.chmod(0o644)
@@ -241,7 +241,7 @@ def test_a_labels_file_the_system_refuses_to_read_is_reported_like_a_broken_one(
     assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt")]) == 1
     out = capsys.readouterr()
     assert f"page 2: cannot be checked: {refused}: cannot be read (Permission denied)" in out.out
-    assert "1 page: 0 with label problems" in out.err
+    assert "1 page: 0 with label problems" in out.out
 
 
 def test_an_xpath_is_judged_as_the_score_reads_it() -> None:

@@ -37,7 +37,7 @@ def test_a_saved_copy_changed_by_hand_is_checked_and_exported_as_it_is_now(tmp_p
     assert cli_main(["project", "init", project]) == 0
     assert cli_main(["import", str(data), "--project", project, "-q"]) == 0
     assert cli_main(["labels", "check", "--project", project]) == 0  # remembered: clean
-    assert "0 with label problems" in capsys.readouterr().err
+    assert "0 with label problems" in capsys.readouterr().out
     with open_project(project) as opened:
         stored = opened.snapshot_file("p")
     stored.chmod(0o644)
@@ -46,7 +46,7 @@ def test_a_saved_copy_changed_by_hand_is_checked_and_exported_as_it_is_now(tmp_p
         assert cli_main(["labels", "check", "--project", project]) == 0
         out = capsys.readouterr()
         assert "page p: 2 XPath(s) name no element or one without text (first: /body[1]/ul[1]/li[1])" in out.out
-        assert "1 with label problems" in out.err and "mean F1 of 0.0000" in out.err
+        assert "1 with label problems" in out.out and "mean F1 of 0.0000" in out.out
         assert ("warning: page p: its saved copy in the project was changed since it was imported (it no longer "
                 "matches its name, a hash of its bytes): checked as it is now") in out.err
     for fmt in ("jsonl", "csv"):
@@ -116,7 +116,7 @@ def test_true_records_of_the_whole_page_are_flagged_as_score_warns_of_them(tmp_p
             "(first: record 1)")
     assert f"page p: {wide}; 2 record(s) inside another (first: record 2 in 1)" in out.out.splitlines()
     assert f"page q: {wide}" in out.out.splitlines() and f"page r: {wide}" in out.out.splitlines()
-    assert "page s" not in out.out and "4 pages: 3 with label problems" in out.err
+    assert "page s" not in out.out and "4 pages: 3 with label problems" in out.out
     assert cli_main(["labels", "check", "--pages", str(data / "html"), "--gt", str(data / "gt"), "--json"]) == 0
     document = json.loads(capsys.readouterr().out)
     assert {p["page"]: p["whole_page"] for p in document["pages"]} == {"p": [1], "q": [1], "r": [1], "s": []}

@@ -228,8 +228,10 @@ def test_an_import_whose_labels_cannot_be_read_does_not_say_the_page_was_importe
     assert "page b not imported" in said and "imported as a page of its own" not in said
 
 
-def test_score_with_the_ceiling_says_an_unreadable_label_file_refuses_the_whole_score(tmp_path: Path,
-                                                                                       capsys) -> None:
+def test_score_with_the_ceiling_leaves_out_a_page_whose_labels_cannot_be_read_from_both(tmp_path: Path,
+                                                                                        capsys) -> None:
+    """As score leaves out any page it cannot read (before, it refused the whole score): the figures and the
+    ceiling are over the same pages, and the page left out is named."""
     (tmp_path / "html").mkdir()
     for name in ("1", "2"):
         (tmp_path / "html" / f"{name}.html").write_text(ARTICLES, encoding="utf-8")
@@ -238,8 +240,10 @@ def test_score_with_the_ceiling_says_an_unreadable_label_file_refuses_the_whole_
     (tmp_path / "gt" / "2.json").write_text("{}", encoding="utf-8")
     code = cli_main(["score", "--pred", str(tmp_path / "pred"), "--gt", str(tmp_path / "gt"), "--pages",
                      str(tmp_path / "html"), "--ceiling", "-q"])
-    assert code != 0
-    assert "1 page of 2 cannot be scored, so none is" in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert code == 1 and "1 page of 2 with ground truth cannot be scored" in err
+    assert "pages 1 of 2 (1 left out, below)" in out and "\n  2: " in out
+    assert "mean F1 1.0000 over 1 page," in out
 
 
 def test_a_flat_list_of_strings_is_one_warning_for_the_file(tmp_path: Path, capsys) -> None:

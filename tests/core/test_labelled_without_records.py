@@ -41,8 +41,8 @@ def test_labels_check_of_a_project_counts_a_page_labelled_with_no_record(dataset
     code, out, err = run(capsys, "import", str(dataset), "--project", project, "-q")
     assert code == 0 and "imported with labels: 3 pages" in out + err
     assert checked_pages(capsys, "--project", project) == ["1", "2", "3"]
-    code, _, err = run(capsys, "labels", "check", "--project", project)
-    assert code == 0 and err.startswith("3 pages:") and "not marked labelled" not in err
+    code, printed, _ = run(capsys, "labels", "check", "--project", project)
+    assert code == 0 and printed.startswith("3 pages:") and "not marked labelled" not in printed
 
     assert run(capsys, "export", "--project", project, "--format", "nexteval", "--out", str(tmp_path / "out"))[0] == 0
     exported = ["--pages", str(tmp_path / "out" / "html"), "--gt", str(tmp_path / "out" / "gt")]

@@ -428,8 +428,8 @@ def test_a_refused_page_s_paid_calls_count_in_the_run_and_are_kept_when_it_is_as
 
     extract = ("extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(run_dir), "-q")
     with FakeGemini(default=answer_with(respond)) as server:
-        code, _, err = run(capsys, *extract, "--base-url", server.url)
-    assert code == 1 and "480 tokens" in err  # 4 pages of 120 tokens, the refused one too
+        code, printed, _ = run(capsys, *extract, "--base-url", server.url)
+    assert code == 1 and "480 tokens" in printed  # 4 pages of 120 tokens, the refused one too
     refuse.clear()
     with FakeGemini(default=answer_with(respond), port=server.port) as server:
         assert run(capsys, *extract, "--base-url", server.url)[0] == 0

@@ -185,10 +185,10 @@ def test_a_budget_stop_part_way_through_a_page_keeps_its_paid_calls(tmp_path: Pa
                                                                      capsys: pytest.CaptureFixture[str]) -> None:
     run_dir = tmp_path / "run"
     with FakeGemini(default=answer('[["/body[1]/', usage=(70, 5))) as server:  # unreadable: asked again
-        code, _, err = run(capsys, *extract(run_dir, server, "--max-requests", "2"))
+        code, printed, err = run(capsys, *extract(run_dir, server, "--max-requests", "2"))
     assert code == 3
     assert "0 extracted, 0 already there, 0 failed, stopped on page 1 (its paid calls kept in _run/1.json), " \
-           "3 not reached" in err and "150 tokens" in err
+           "3 not reached" in printed and "150 tokens" in printed
     kept = json.loads((run_dir / "_run" / "1.json").read_text())
     assert kept["status"] == "not finished" and "request budget used up (2 of 2)" in kept["reason"]
     assert len(kept["raw"]["answers"]) == 2 and kept["tokens"]["total"] == 150
@@ -206,8 +206,8 @@ def test_a_stopped_run_is_counted_alike_and_its_reason_given_whole(tmp_path: Pat
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     run_dir, project = tmp_path / "run", tmp_path / "project"
     with FakeGemini([answer("[]"), refused("SAFETY")], default=answer("[]")) as server:
-        code, _, err = run(capsys, *extract(run_dir, server, "--max-requests", "3"))
-    assert code == 3 and "2 extracted, 0 already there, 1 failed, 1 not reached" in err
+        code, printed, err = run(capsys, *extract(run_dir, server, "--max-requests", "3"))
+    assert code == 3 and "2 extracted, 0 already there, 1 failed, 1 not reached" in printed
     assert run(capsys, "project", "init", str(project))[0] == 0
     assert run(capsys, "import", str(DEMO), "--project", str(project))[0] == 0
     assert run(capsys, "runs", "--project", str(project), "--add", str(run_dir))[0] == 0

@@ -54,7 +54,7 @@ def test_extract_goes_on_past_a_page_whose_name_is_not_utf8_and_a_rerun_finds_it
     assert main(["extract", "--method", "mdr", "--pages", str(pages), "--out", str(run), "-q"]) == 0
     assert sorted(os.listdir(os.fsencode(run))) == [b"1.json", b"3.json", b"_run", b"bad-\xff\xfe-utf8.json"]
     assert main(["extract", "--method", "mdr", "--pages", str(pages), "--out", str(run), "-q"]) == 0
-    assert "0 extracted, 3 already there, 0 failed" in capsys.readouterr().err
+    assert "0 extracted, 3 already there, 0 failed" in capsys.readouterr().out
 
 
 def test_a_run_with_a_prediction_named_in_bytes_that_are_not_utf8_is_added_without_it(tmp_path: Path,

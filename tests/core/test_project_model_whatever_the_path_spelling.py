@@ -45,7 +45,7 @@ def test_the_model_in_place_is_known_whatever_the_spelling(tmp_path: Path, capsy
     model = project_model_path(project).read_bytes()
     for spelled, folder in (("p", tmp_path), (".", project), ("../p/../p", project)):
         monkeypatch.chdir(folder)
-        code, _, err = run(capsys, "train", "--project", spelled, "-q", "--workers", "1")
+        code, printed, err = run(capsys, "train", "--project", spelled, "-q", "--workers", "1")
         assert code == 0, err
-        assert "the project's model is the one it had" in err and "not trained again" in err, err
+        assert "the project's model is the one it had" in printed and "not trained again" in printed, err
     assert project_model_path(project).read_bytes() == model and not (project / FORGOTTEN_MODEL).exists()

@@ -21,9 +21,9 @@ PROMPT = b"Find the records and answer with a JSON list of lists of XPaths.\n\n{
 
 def _extract(capsys: pytest.CaptureFixture[str], run_dir: Path | str, prompt: Path | str, server: FakeGemini,
              *more: str) -> tuple[int, str]:
-    code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
-                       str(run_dir), "--base-url", server.url, "--prompt-file", str(prompt), "-q", *more)
-    return code, err
+    code, out, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+                         str(run_dir), "--base-url", server.url, "--prompt-file", str(prompt), "-q", *more)
+    return code, out + err  # what it said: its closing line on stdout, the rest on stderr
 
 
 def test_the_same_prompt_file_by_another_path_resumes_the_run(

@@ -131,7 +131,7 @@ def test_a_worker_killed_mid_run_loses_no_finished_page_and_the_rerun_completes(
     flag.unlink()
     assert main(["extract", "--method", "repeats", "--pages", str(pages), "--out", str(on_ray)]) == 0
     rerun = capsys.readouterr()
-    assert f"1 extracted, {len(names) - 1} already there, 0 failed" in rerun.err
+    assert f"1 extracted, {len(names) - 1} already there, 0 failed" in rerun.out  # the closing line, on stdout
     assert "(raylet)" not in rerun.out
     assert _files(on_ray) == _files(local)
 
@@ -254,7 +254,7 @@ def test_relative_paths_name_the_callers_files_not_the_workers_folder(
     common = ["--method", "repeats", "--pages", "data/html", "-q"]
     assert main(["extract", *common, "--out", "runs/local"]) == 0
     assert main(["extract", *common, "--out", "runs/ray", "--engine", "ray"]) == 0
-    assert "runs/ray: 4 extracted, 0 already there, 0 failed" in capsys.readouterr().err
+    assert "runs/ray: 4 extracted, 0 already there, 0 failed" in capsys.readouterr().out
     assert _files(tmp_path / "runs" / "ray") == _files(tmp_path / "runs" / "local")
     assert len(list((tmp_path / "runs" / "ray").glob("*.json"))) == 4
 
@@ -460,6 +460,6 @@ def test_a_cluster_whose_head_dies_is_said_in_seconds_and_the_same_command_resum
         with ray_cluster() as second:
             again = recordlens([*command, "--ray-address", second.address], env=env)
     assert again.returncode == 0, again.stderr[-3000:]
-    assert f"{24 - len(kept)} extracted, {len(kept)} already there, 0 failed" in again.stderr
+    assert f"{24 - len(kept)} extracted, {len(kept)} already there, 0 failed" in again.stdout
     assert {name: (out / name).read_bytes() for name in kept} == kept
     assert len(list(out.glob("*.json"))) == 24

@@ -61,10 +61,10 @@ def test_a_restart_with_other_settings_stopped_by_its_budget_resumes_without_sta
 
         # going on as told asks the pages the --restart did not reach, those the run before made included
         before = len(server.requests)
-        code, _, err = run(capsys, *extract(run_dir, server, "--temperature", "0.5"))
+        code, printed, err = run(capsys, *extract(run_dir, server, "--temperature", "0.5"))
         asked = [request.generation_config.get("temperature") for request in server.requests[before:]]
     assert code == 0, err
-    assert asked == [0.5, 0.5] and "2 extracted, 2 already there" in err
+    assert asked == [0.5, 0.5] and "2 extracted, 2 already there" in printed
     assert EARLIER.format(whose=f"the run in {run_dir}") in err and err.count("hold records an earlier run") == 1
     assert temperatures(run_dir) == {"1": 0.5, "2": 0.5, "3": 0.5, "4": 0.5}
     _, _, err = run(capsys, *score(run_dir))
@@ -82,10 +82,10 @@ def test_a_restart_stopped_by_its_budget_then_resumed_pays_for_no_page_again(
         _, _, err = run(capsys, *score(run_dir))
         assert "earlier run" not in err
         before = len(server.requests)
-        code, _, err = run(capsys, *extract(run_dir, server))
+        code, printed, err = run(capsys, *extract(run_dir, server))
         assert code == 0 and len(server.requests) == before, err
     # the pages the --restart did are not asked again, nor those the run before made with the same settings
-    assert "0 extracted, 4 already there" in err
+    assert "0 extracted, 4 already there" in printed
 
 
 def test_a_restart_stopped_by_a_quota_or_a_failing_endpoint_says_to_go_on_without_restart(

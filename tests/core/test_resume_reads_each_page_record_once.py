@@ -18,8 +18,8 @@ def test_a_resume_of_a_whole_run_reads_each_page_record_once(
     out = tmp_path / "run"
     assert run(capsys, *EXTRACT, str(out), "-q")[0] == 0
     reads = page_records_read(monkeypatch)
-    code, _, err = run(capsys, *EXTRACT, str(out), "-q")
-    assert code == 0 and "0 extracted, 4 already there" in err, err
+    code, printed, err = run(capsys, *EXTRACT, str(out), "-q")
+    assert code == 0 and "0 extracted, 4 already there" in printed, err
     assert reads == {f"{page}.json": 1 for page in ("1", "2", "3", "4")}, reads
 
 
@@ -30,6 +30,6 @@ def test_a_resume_of_a_stopped_run_reads_the_records_of_the_pages_it_holds_once(
     with FakeGemini(default=answer("[]")) as server:
         assert run(capsys, *extract(out, server, "--max-requests", "2"))[0] == 3  # pages 1 and 2
         reads = page_records_read(monkeypatch)
-        code, _, err = run(capsys, *extract(out, server))
-    assert code == 0 and "2 extracted, 2 already there" in err, err
+        code, printed, err = run(capsys, *extract(out, server))
+    assert code == 0 and "2 extracted, 2 already there" in printed, err
     assert reads["1.json"] == reads["2.json"] == 1, reads

@@ -64,6 +64,7 @@ def test_an_unreadable_predictions_file_is_no_prediction_in_both_forms_of_score(
         dataset: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["extract", "--method", "repeats", "--pages", str(dataset / "html"), "--out", str(tmp_path / "r"),
                  "-q"]) == 0
+    capsys.readouterr()  # extract's closing line
     (tmp_path / "r" / "4.json").unlink()  # lost: said when the run is added, and left out of both scores alike
     (tmp_path / "r" / "2.json").write_text("{bad", encoding="utf-8")
     (tmp_path / "r" / "3.json").write_text('{"a": 1}', encoding="utf-8")
@@ -92,6 +93,7 @@ def test_score_reads_each_predictions_file_once(dataset: Path, tmp_path: Path, c
 
     assert main(["extract", "--method", "repeats", "--pages", str(dataset / "html"), "--out", str(tmp_path / "r"),
                  "-q"]) == 0
+    capsys.readouterr()  # extract's closing line
     (tmp_path / "r" / "2.json").write_text("{bad", encoding="utf-8")
     reads: list[Path] = []
     real = evaluate.load_records

@@ -89,8 +89,8 @@ def test_a_prediction_file_deleted_from_a_finished_run_is_said_missing_and_extra
     assert "is recorded done by run 1's folder, but its prediction file is missing" in err, err
 
     # extract again brings it back, and `runs --add` brings the stored run up to date
-    code, _, err = run(capsys, *EXTRACT, str(out), "--pages", str(DEMO / "html"), "-q")
-    assert code == 0 and "1 extracted, 3 already there" in err, err
+    code, printed, err = run(capsys, *EXTRACT, str(out), "--pages", str(DEMO / "html"), "-q")
+    assert code == 0 and "1 extracted, 3 already there" in printed, err
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(out))
     assert code == 0 and f"{out} was stored as run 1 when it held 3 pages" in err, err
     (stored,) = _runs(capsys, project)
@@ -175,8 +175,8 @@ def test_a_finished_run_whose_folder_grew_is_brought_up_to_date(
     with open_project(project) as opened:
         before = {s.page: s.f1 for s in opened.runs.scores(1)}
     _pages(tmp_path, ("3", "4"))  # the pages folder grew, and the same extract ran again
-    code, _, err = run(capsys, *EXTRACT, str(out), "--pages", str(pages), "-q")
-    assert code == 0 and "2 extracted, 2 already there" in err, err
+    code, printed, err = run(capsys, *EXTRACT, str(out), "--pages", str(pages), "-q")
+    assert code == 0 and "2 extracted, 2 already there" in printed, err
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(out))
     assert code == 0, err
     assert (f"{out} was stored as run 1 when it held 2 pages; it holds more since (extracted again), those "

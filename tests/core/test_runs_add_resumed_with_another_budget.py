@@ -32,9 +32,9 @@ def project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
 
 
 def _extract(capsys: pytest.CaptureFixture[str], out: Path, server: FakeGemini, *more: str) -> tuple[int, str]:
-    code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(out),
+    code, out, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out", str(out),
                        "--base-url", server.url, "-q", *more)
-    return code, err
+    return code, out + err  # what it said: its closing line on stdout, the rest on stderr
 
 
 def _runs(capsys: pytest.CaptureFixture[str], project: Path) -> list[dict]:

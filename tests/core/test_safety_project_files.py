@@ -87,7 +87,7 @@ def test_a_read_only_project_is_copied_and_checked_where_it_is_and_its_refusal_n
 
     checked = run_on_read_only(project, ["labels", "check", "--project", str(project)])
     assert checked.returncode == 0, checked.stderr
-    assert "2 pages: 0 with label problems" in checked.stderr
+    assert "2 pages: 0 with label problems" in checked.stdout
 
     exported = run_on_read_only(project, ["export", "--project", str(project), "--format", "nexteval", "--out",
                                           str(tmp_path / "export"), "-q"])

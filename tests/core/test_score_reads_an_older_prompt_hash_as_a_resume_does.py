@@ -57,9 +57,9 @@ def test_pages_of_an_older_run_with_the_same_prompt_file_are_neither_extracted_a
         assert "earlier run" not in err, err
         assert not pages_of_other_settings(run_dir)
         asked = len(server.requests)
-        code, _, err = run(capsys, *extract(run_dir, prompt, server))
+        code, printed, err = run(capsys, *extract(run_dir, prompt, server))
         assert code == 0 and len(server.requests) == asked, err  # nothing extracted again
-    assert "0 extracted, 4 already there" in err
+    assert "0 extracted, 4 already there" in printed
     project = demo_project(capsys, tmp_path / "p")  # nor does `runs --add` refuse them
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(run_dir))
     assert code == 0 and f"stored {run_dir} as run 1" in err, err

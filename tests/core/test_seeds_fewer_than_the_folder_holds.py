@@ -22,9 +22,9 @@ def _key(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _extract(capsys: pytest.CaptureFixture[str], run_dir: Path, server: FakeGemini, *more: str) -> tuple[int, str]:
-    code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+    code, out, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
                        str(run_dir), "--base-url", server.url, "-q", *more)
-    return code, err
+    return code, out + err  # what it said: its closing line on stdout, the rest on stderr
 
 
 def _descriptions(run_dir: Path) -> dict[str, bytes]:

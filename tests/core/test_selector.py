@@ -314,6 +314,7 @@ def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, quick_fi
     assert "8 labelled pages of data" in described and "seed 0" in described and "2 stage(s)" in described
     out = tmp_path / "run"
     assert cli_main(["extract", "--model", str(model), "--pages", str(pages_dir), "--out", str(out), "-q"]) == 0
+    assert "8 extracted" in capsys.readouterr().out  # its closing line, a result, on stdout
     records = json.loads((out / "0.json").read_text(encoding="utf-8"))
     assert records and not any("/aside[1]/" in x for r in records for x in r)
     assert "replaced" not in said
@@ -332,7 +333,7 @@ def test_train_command_writes_a_model_that_extract_uses(tmp_path: Path, quick_fi
     again = ["train", "--pages", str(pages_dir), "--gt", str(gt_dir), "--out", str(model), "-q"]
     written = model.read_bytes()
     assert cli_main(again) == 0  # the same pages, labels and seed: the model in place is theirs, not fitted again
-    said = capsys.readouterr().err
+    said = capsys.readouterr().out
     assert f"{model}: the model there is the one these pages give (the same 8 labelled pages and labels, seed 0, " \
            "RecordLens " in said and "not trained again" in said and "--force trains it anyway" in said, said
     assert "fitting [" not in said and model.read_bytes() == written
@@ -465,7 +466,8 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     assert "page 5 of copy is page 5 of data again (with other labels): both are used, and they disagree" \
         in captured.err
     assert SelectorModel.load(model).provenance["trained_on"].startswith("9 labelled pages of copy, data")
-    trained, shipped, key, weaker = captured.out.splitlines()
+    written, trained, shipped, key, weaker = captured.out.splitlines()  # the model written, then its figures
+    assert written.startswith(f"{model}: selector model from 9 labelled pages of copy, data")
     assert "spam N/M: of the M pages, the N whose proposed records number under half or over twice" in key
     assert trained.startswith("these settings, cross-validated on these 9 pages (4 page-grouped folds, seed 0): P ")
     assert shipped.startswith("the shipped model on the same pages (it was not trained on any of them): P ")
@@ -488,7 +490,7 @@ def test_train_says_what_its_labels_teach_uses_a_page_once_keeps_the_projects_mo
     assert "1 page(s) of the project are not marked labelled or reviewed (unlabelled): left out" in err
     assert (project / "models" / "selector.forgotten.json").read_bytes() == first
     assert cli_main(["train", "--project", str(project), "--seed", "1", "-q"]) == 0  # the same model again
-    assert "the project's model is the one it had" in capsys.readouterr().err
+    assert "the project's model is the one it had" in capsys.readouterr().out
     assert (project / "models" / "selector.forgotten.json").read_bytes() == first  # the one set aside stays
 
 

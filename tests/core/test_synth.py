@@ -186,7 +186,7 @@ def test_an_unreadable_page_is_reported_and_the_others_are_made(tmp_path: Path) 
     report = synthesise_dataset(dataset_sources(data / "html", data / "gt"), tmp_path / "out", SynthOptions(variants=1))
     assert [p.name for p in report.pages] == ["1_v1"]
     assert any(p.startswith("page 2:") for p in report.problems)
-    assert any(p.startswith("page 3:") and "no 3.html" in p for p in report.problems)
+    assert any(p.startswith("page 3:") and "no page 3.html" in p for p in report.problems)
     assert json.loads((tmp_path / "out" / MANIFEST).read_text(encoding="utf-8"))["problems"] == report.problems
 
 
@@ -230,5 +230,5 @@ def test_synth_exits_1_when_it_left_pages_out_or_a_variant_kept_no_record(
     assert main(["synth", "--pages", str(data / "html"), "--gt", str(data / "gt"), "--out", str(tmp_path / "b"),
                  "-k", "1", "-q"]) == 1
     err = capsys.readouterr().err
-    assert "no 3.html" in err and "1 page of the dataset holds no record though its source page's labels hold " \
+    assert "no page 3.html" in err and "1 page of the dataset holds no record though its source page's labels hold " \
         "some (4_v1): the labels' XPaths name nothing in the page (said above); leave it out of scoring" in err

@@ -47,14 +47,14 @@ def test_train_project_again_says_at_once_that_the_model_is_the_one_it_had(tmp_p
                                                                           monkeypatch) -> None:
     project = project_of(tmp_path, 3)
     assert cli_main(["train", "--project", str(project), "-q"]) == 0
-    said = capsys.readouterr().err
+    said = capsys.readouterr().out  # the model written, with its figures: the command's result, on stdout
     assert f"{project_model_path(project)}: selector model from 3 labelled pages of the project p, seed 0, " in said
     assert " kB, trained in " in said, said  # how long it took
     written = project_model_path(project).read_bytes()
 
     monkeypatch.setattr(training, "fit", no_fit)  # nothing may be fitted now, nor any page parsed again
     assert cli_main(["train", "--project", str(project), "-q"]) == 0
-    said = capsys.readouterr().err
+    said = capsys.readouterr().out
     assert said.startswith(f"{project_model_path(project)}: the project's model is the one it had (the same 3 "
                            "labelled pages and labels, seed 0, RecordLens "), said
     assert "not trained again" in said and "--force trains it anyway" in said
@@ -85,7 +85,7 @@ def test_a_dataset_trained_again_to_the_same_file_is_not_fitted_again(tmp_path: 
     monkeypatch.setattr(training, "fit", no_fit)
     assert cli_main(command) == 0
     assert "the model there is the one these pages give (the same 2 labelled pages and labels, seed 0" \
-        in capsys.readouterr().err
+        in capsys.readouterr().out
     save_records(gt / "1.json", json.loads((gt / "1.json").read_text(encoding="utf-8"))[:2])
     with pytest.raises(AssertionError, match="fitted again"):
         cli_main(command)
@@ -118,7 +118,8 @@ def test_learn_and_train_project_keep_a_page_given_twice_once_alike(tmp_path: Pa
     train_on_project(tmp_path / "p")
     learnt = project_model_path(tmp_path / "p").read_bytes()
     assert cli_main(["train", "--project", str(tmp_path / "p"), "-q"]) == 0
-    said = capsys.readouterr().err
+    captured = capsys.readouterr()
+    said = captured.err + captured.out  # the warnings on stderr, the model's line on stdout
     assert "page 3 of" in said and "is page 0 of" in said and "used once" in said
     assert "the project's model is the one it had" in said
     assert project_model_path(tmp_path / "p").read_bytes() == learnt

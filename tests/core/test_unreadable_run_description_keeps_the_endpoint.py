@@ -19,9 +19,9 @@ KEY = "test-key-not-real-321"
 
 def _extract(capsys: pytest.CaptureFixture[str], run_dir: Path, server: FakeGemini,
              *more: str) -> tuple[int, str]:
-    code, _, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
+    code, out, err = run(capsys, "extract", "--method", "gemini", "--pages", str(DEMO / "html"), "--out",
                        str(run_dir), "--base-url", server.url, "-q", *more)
-    return code, err
+    return code, out + err  # what it said: its closing line on stdout, the rest on stderr
 
 
 def _damaged(capsys: pytest.CaptureFixture[str], run_dir: Path, server: FakeGemini) -> None:
@@ -94,5 +94,5 @@ def test_a_method_that_calls_no_endpoint_resumes_as_before(
     assert "settings" not in json.loads((run_dir / "_run" / "1.json").read_text(encoding="utf-8"))
     (run_dir / "2.json").unlink()
     (run_dir / "_run" / "run.json").write_text("", encoding="utf-8")
-    code, _, err = run(capsys, *extract)
-    assert code == 0 and "1 extracted, 3 already there" in err, err
+    code, printed, err = run(capsys, *extract)
+    assert code == 0 and "1 extracted, 3 already there" in printed, err
