@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .text_forms import visible, written
 
-__all__ = ["as_clause", "counted", "json_problem", "listed", "named_and_more", "shortened", "shown", "with_article"]
+__all__ = ["as_clause", "below_one", "counted", "json_problem", "listed", "named_and_more", "shortened", "shown",
+           "with_article"]
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -27,6 +28,16 @@ def as_clause(message: object) -> str:
     goes on after ("…the file is empty; left out"): its closing full stop dropped, an ellipsis kept."""
     said = str(message)
     return said[:-1] if said.endswith(".") and not said.endswith("..") else said
+
+
+def below_one(options: Mapping[str, int | None]) -> str | None:
+    """What is wrong among whole-number options that must be at least 1 (`{"--runs": 0, "--step-budget": 5}`; None:
+    not given), naming only those below it: "--runs must be at least 1 (got 0)", "--runs and --step-budget must be
+    at least 1 (got 0 and -1)"; None when none is."""
+    wrong = {option: value for option, value in options.items() if value is not None and value < 1}
+    if not wrong:
+        return None
+    return f"{' and '.join(wrong)} must be at least 1 (got {' and '.join(map(str, wrong.values()))})"
 
 
 def with_article(word: str) -> str:

@@ -63,11 +63,12 @@ from ..errors import AgentError, RecordLensError
 from ..llm import api_key_from_environment, required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
 from ..output_paths import is_chart, writable_file
+from ..path_text import shown_bytes
 from ..runs.engines import ClusterLostError, EngineError, LostWithWorkers
 from ..store import StoreError
 from ..store.agent_data import ChangedTaskError
 from ..store.runs import RUNNING_MARKS
-from ..wording import counted, listed
+from ..wording import below_one, counted, listed
 from . import capture as capture_cli
 from . import task_pipeline
 from .engine_options import add_engine_arguments, engine_for
@@ -201,8 +202,9 @@ def _run_settings(args: argparse.Namespace, site: Site) -> tuple[Memory, Browser
     memory = parse_memory(args.memory)
     if args.engine != "local" and args.browser != "text":  # issue 16: QtWebEngine stays in the app's process
         raise AgentError(f"--engine {args.engine} runs core's HTML browser only: add --browser text")
-    if args.runs < 1 or args.step_budget < 1:
-        raise AgentError("--runs and --step-budget must be at least 1")
+    wrong = below_one({"--runs": args.runs, "--step-budget": args.step_budget})  # only what is wrong named
+    if wrong:
+        raise AgentError(wrong)
     if args.max_failures < 1:  # 0 would end every episode after its first step, a success included, as "failures"
         if args.resume is not None:  # a run stored before the option was checked: its own setting, not the user's
             raise AgentError(f"agent run {args.resume} records --max-failures {args.max_failures} (made before values "
@@ -343,7 +345,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         running.close()
     cut = [t for t in done if t.stop in CUT_STOPS]
     score = f"recordlens agent eval {hint_option('--project', args.project)} --run {run_id}"
-    print(f"agent run {run_id}: {_succeeded(done, kept, len(tasks) * args.runs)}; score it with `{score}`")
+    print(shown_bytes(f"agent run {run_id}: {_succeeded(done, kept, len(tasks) * args.runs)}; score it with `{score}`"))
     if cut:
         print(f"recordlens: agent run {run_id} stopped early ({cut[-1].stop}); finish it with "
               f"{_resume_command(args, run_id, key)}", file=sys.stderr)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import RecordLensError
 from ..page.dataset import natural_key
+from ..path_text import shown_bytes
 from ..store.agreement import person_pages, persons
 from ..store.label_sets import PERSON_PREFIX, SET_ASIDE, SetAside, SetPage, kept_set_asides
 from ..store.project import open_project
@@ -39,7 +40,7 @@ def cmd_annotators(args: argparse.Namespace) -> int:
     if args.remove is not None:
         with open_project(args.project) as project:
             kept = project.annotators.remove(args.remove, args.page)
-        print(_removed(kept, Path(args.project), whole=not args.page))
+        print(shown_bytes(_removed(kept, Path(args.project), whole=not args.page)))
         return 0
     with open_to_read(args.project) as project:  # a project on read-only media is listed where it is
         pages = project.annotators.set_pages()

@@ -16,6 +16,7 @@ from importlib.util import find_spec
 from ..errors import RecordLensError
 from ..runs.engine_choice import make_engine
 from ..runs.engines import ENGINES, Engine, EngineOptions
+from ..wording import below_one
 
 
 def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page", *, calls_models: bool = True,
@@ -45,11 +46,9 @@ def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page", *, call
 def engine_options(args: argparse.Namespace) -> EngineOptions:
     workers = getattr(args, "workers", None)
     rpm = getattr(args, "requests_per_minute", None)
-    wrong = {option: value for option, value in (("--workers", workers), ("--requests-per-minute", rpm))
-             if value is not None and value < 1}
-    if wrong:  # only what was wrong is named, as train names its --workers
-        raise RecordLensError(f"{' and '.join(wrong)} must be at least 1 (got "
-                              f"{' and '.join(map(str, wrong.values()))})")
+    wrong = below_one({"--workers": workers, "--requests-per-minute": rpm})  # only what is wrong named
+    if wrong:
+        raise RecordLensError(wrong)
     engine = getattr(args, "engine", "local") or "local"
     ray_only = [option for option, given in (("--ray-address", getattr(args, "ray_address", None) is not None),
                                              ("--workers", workers is not None),

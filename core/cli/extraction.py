@@ -18,6 +18,7 @@ from ..llm.gemini import answers_without_counts, uncounted_said
 from ..output_paths import writable_folder
 from ..page import formats
 from ..page.dataset import natural_key, page_files, pages_not_read
+from ..path_text import shown_bytes
 from ..runs.engines import Engine
 from ..runs.evaluate import LEFT_OUT_UNREAD, PageNotRead, read_page
 from ..runs.progress import progress
@@ -235,7 +236,7 @@ def _extract_seeds(args: argparse.Namespace, method: str, seeds: list[int | None
             unreadable = pages_not_read(args.pages)
         not_read = [name for name in unreadable if names is None or name in names]
         if not never_began:  # what the run did, with its figures: the command's result, on stdout
-            print(end_of_run_line(summary, len(not_read)))
+            print(shown_bytes(end_of_run_line(summary, len(not_read))))
         cannot_read = _failed_on_reading(summary, args.pages)  # no rerun helps them: their files need mending
         if len(summary.failed) > len(cannot_read) and not summary.stopped:  # a stopped run's stop line says how to
             print(failed_pages_next_step(summary, [n for n in summary.failed if n not in cannot_read]),  # go on

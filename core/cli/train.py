@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING
 from ..errors import RecordLensError
 from ..extract.training_progress import FITTING, PREPARING, TrainingProgress
 from ..page.dataset import unfinished_dataset
+from ..path_text import shown_bytes
 from ..runs.progress import ProgressBar, progress
-from ..wording import counted
+from ..wording import below_one, counted
 from .output import Replacing, refuse_a_project_with_a_dataset, warn
 
 if TYPE_CHECKING:
@@ -83,8 +84,9 @@ def run(args: argparse.Namespace) -> int:
     # the project's own model path belongs to it: a damaged file there is set aside and replaced, not refused
     args.out = writable_model_path(args.out or project_model_path(args.project), args.project)
     check_seed(args.seed)
-    if args.workers is not None and args.workers < 1:
-        raise RecordLensError(f"--workers must be at least 1 (got {args.workers})")
+    wrong = below_one({"--workers": args.workers})
+    if wrong:
+        raise RecordLensError(wrong)
     if args.workers is None:
         say_workers_variable_problem(warn)
     start = time.perf_counter()
@@ -259,7 +261,7 @@ def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str,
         save_model(model, args.out), None)
     size = out.stat().st_size
     # the command's result, as every summary that carries figures is: on stdout (README, "Output")
-    print(f"{out}: {what}, {size / 1e3:.0f} kB, trained in {time.perf_counter() - start:.1f} s")
+    print(shown_bytes(f"{out}: {what}, {size / 1e3:.0f} kB, trained in {time.perf_counter() - start:.1f} s"))
     if kept is not None:
         print(f"the project's earlier model{unusable_said(unusable)} is kept as {kept}"
               + (" (in place of the one set aside there before)" if set_aside_before and kept.name ==
@@ -277,8 +279,8 @@ def _say_in_place(out: Path, model: SelectorModel, own: bool, start: float) -> N
     from ..store.learnt_model import in_place_said
 
     checked = time.perf_counter() - start
-    print(f"{out}: {in_place_said(model, own)}: not trained again (checked in {checked:.1f} s); --force trains it "
-          "anyway")  # the command's result, on stdout as a model trained is said
+    print(shown_bytes(f"{out}: {in_place_said(model, own)}: not trained again (checked in {checked:.1f} s); --force "
+                      "trains it anyway"))  # the command's result, on stdout as a model trained is said
     _warn_few_pages(model, "The model there")
 
 

@@ -80,7 +80,7 @@ from ..records.hygiene import xpaths_without_text
 from ..records.model import TextKeyIndex, save_records
 from ..records.record_text import TEXT_SEPARATOR, texts_of_record
 from ..text_forms import unicode_form, written
-from ..wording import listed
+from ..wording import as_clause, listed
 from .adjudication import DELETED, KEPT, MERGED, TAKEN, Decision
 from .db import Provenance, StoreError
 from .files import SNAPSHOTS, Removed, content_hash, remove_stale_files
@@ -340,7 +340,7 @@ def _read_records(project: Project, info: PageInfo, labels: Sequence[Label], war
         page = project.load(info.name, data=data).page  # the bytes checked against the hash are those parsed
     except (OSError, RecordLensError) as error:  # the labels are still worth having: written without texts, said
         warnings.append(about_page(info.name, "exported without its records' texts, as its saved copy in the "
-                                              f"project could not be read: {str(error).rstrip('.')}"))
+                                              f"project could not be read: {as_clause(error)}"))
         return [(None, None)] * len(labels)
     if not _as_stored(data, info.snapshot):
         warnings.append(changed_since_import(info.name, "its records' texts are those it holds now"))

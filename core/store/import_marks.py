@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shlex
 import sqlite3
 import uuid
 from collections.abc import Collection, Iterable, Sequence
@@ -31,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import atomic
+from ..command_hints import hint_option, hint_path
 from ..wording import counted, listed
 from .db import StoreError, connect, now
 from .project import PROJECT_DB
@@ -116,10 +116,10 @@ class StoppedImport:
 
     def command(self, root: Path) -> str:
         """The command that runs this import again."""
-        words = ["recordlens", "import", *self.paths, "--project", str(root)]
-        words += ["--annotator", self.annotator] if self.annotator is not None else []
+        words = ["recordlens", "import", *map(hint_path, self.paths), hint_option("--project", root)]
+        words += [hint_option("--annotator", self.annotator)] if self.annotator is not None else []
         words += ["--replace-labels"] if self.replace_labels else []
-        return shlex.join(words)
+        return " ".join(words)
 
     def forget(self) -> None:
         """Take its mark away: the same import run again holds one of its own (or it has nothing left to do)."""

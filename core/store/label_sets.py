@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import shlex
 import shutil
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..atomic import sync_folder, write_text
+from ..command_hints import hint_option, hint_path
 from ..page.dataset import lands_outside, natural_key
 from ..text_forms import read_alike, spelling, written
 from .db import TRIES_WHILE_IT_CHANGES, Connection, StoreError, dumps, now
@@ -183,8 +183,8 @@ class SetAside:
 
     def how_to_restore(self, project_root: Path) -> str:
         """The command that puts the set-aside labels back."""
-        return (f"`recordlens import {_quoted(self.folder)} --project {_quoted(project_root)} --annotator "
-                f"{_quoted(self.annotator)}` puts them back")
+        return (f"`recordlens import {hint_path(self.folder)} {hint_option('--project', project_root)} "
+                f"{hint_option('--annotator', self.annotator)}` puts them back")
 
     def _write_note(self) -> None:
         assert self.folder is not None
@@ -361,7 +361,3 @@ class Annotators:
             raise StoreError(f"{kept.annotator}'s labels of {said} are kept as they are: the earlier ones "
                              f"could not be set aside in {self._store.root / REMOVED / SET_ASIDE} "
                              f"({error.strerror or error})") from None
-
-
-def _quoted(path: object) -> str:
-    return shlex.quote(str(path))

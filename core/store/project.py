@@ -31,7 +31,6 @@ import difflib
 import gc
 import json
 import os
-import shlex
 import shutil
 import socket
 import sqlite3
@@ -46,6 +45,7 @@ from pathlib import Path
 import sqlite_utils
 
 from .. import atomic, owner_files
+from ..command_hints import hint_path
 from ..errors import full_disk, shortened
 from ..page.dataset import PAGE_SUFFIXES, LoadedPage, dataset_pages, load_page, natural_key
 from .adjudication import KEEP, MERGED, Adjudication
@@ -431,7 +431,7 @@ def _not_a_project(root: Path) -> str:
     pages = dataset_pages(root)  # DIR/html/, or DIR/mhtml/ beside DIR/gt/: as the importer takes a dataset
     if pages is not None and (root / "gt").is_dir():
         return (f"{root} is not a RecordLens project (no {PROJECT_DB}) (a dataset: commands take it as --pages "
-                f"{pages} --gt {root / 'gt'}, and `recordlens import {root} --project P` brings it into "
+                f"{pages} --gt {root / 'gt'}, and `recordlens import {hint_path(root)} --project P` brings it into "
                 "a project); create one with `recordlens project init DIR`")
     if not root.exists():
         # a mistyped name more likely than a project not made yet: name the projects beside it that it resembles
@@ -439,12 +439,12 @@ def _not_a_project(root: Path) -> str:
         if near:
             return f"there is no folder {root}; did you mean {' or '.join(str(p) for p in near)}?"
         return (f"there is no folder {root}; create a project there with "
-                f"`recordlens project init {shlex.quote(str(root))}`")
+                f"`recordlens project init {hint_path(root)}`")
     if not root.is_dir():  # `project init` of a file would be refused: a project is a folder
         return (f"{root} is a file, not a RecordLens project (a folder holding {PROJECT_DB})"
                 f"{_a_saved_page(root) or '; create one with `recordlens project init DIR`'}")
     return (f"{root} is not a RecordLens project (no {PROJECT_DB}); create one with "
-            f"`recordlens project init {shlex.quote(str(root))}`")
+            f"`recordlens project init {hint_path(root)}`")
 
 
 def _a_saved_page(path: Path) -> str:
@@ -452,7 +452,7 @@ def _a_saved_page(path: Path) -> str:
     if path.suffix.lower() not in PAGE_SUFFIXES:
         return ""
     return (f" (a saved page: `recordlens project init P` creates a project P, then "
-            f"`recordlens import {shlex.quote(str(path))} --project P` brings the page into it)")
+            f"`recordlens import {hint_path(path)} --project P` brings the page into it)")
 
 
 def _projects_named_like(root: Path) -> list[Path]:
@@ -492,7 +492,7 @@ def _empty_database(root: Path) -> str:
     if _left_by_an_unfinished_init(root):
         return (f"{database} is empty (0 bytes) and the folder holds no saved page: a `recordlens project init` that "
                 f"did not finish (a full disk, a kill) leaves it so; `recordlens project init "
-                f"{shlex.quote(str(root))}` makes the project there (if it was a project that held labels, put "
+                f"{hint_path(root)}` makes the project there (if it was a project that held labels, put "
                 "back a copy of its project.db from a backup instead)")
     return (f"{database} is empty (0 bytes), not a project database: a crash or a full disk may have emptied it; "
             f"put back a copy from a backup (the pages are still in {root / SNAPSHOTS})")

@@ -9,12 +9,12 @@ with. A run whose folder is gone, or holds none of those records any more, leave
 
 from __future__ import annotations
 
-import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..command_hints import hint_option
 from ..errors import RecordLensError
 from ..extract.gemini import PROMPT_SHA256
 from ..records.model import load_records
@@ -64,7 +64,7 @@ def refuse_a_stored_run_of_other_settings(project: Project, run: RunInfo, where:
     folder, found = stored_other_settings(project, run)
     if folder is None or not found:
         return
-    add = f"`recordlens runs --project {shlex.quote(where)} --add {shlex.quote(str(folder))}`"
+    add = f"`recordlens runs {hint_option('--project', where)} {hint_option('--add', folder)}`"
     then = f"then add the folder again ({add}) and score the run it is stored as"
     raise RecordLensError(found.message(
         f"run {run.id} from {folder}", "nothing scored, as its figures would mix two settings' records under one "

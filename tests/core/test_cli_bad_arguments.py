@@ -236,7 +236,7 @@ def test_an_agent_run_without_a_key_makes_no_project(tmp_path: Path, capsys: pyt
     # What the command line gets wrong is said first: a key would not make it run.
     demo = ["agent", "run", "--project", str(tmp_path / "new"), "--site", str(resource_path("agent", "demo-site")),
             "--tasks", str(resource_path("agent", "demo-tasks.jsonl")), "--browser", "text"]
-    for wrong, said in ((["--runs", "0"], "--runs and --step-budget must be at least 1"),
+    for wrong, said in ((["--runs", "0"], "--runs must be at least 1 (got 0)"),
                         (["--observation", "axtree"], "axtree")):
         code, _, err = run(capsys, *demo, *wrong)
         assert code == 2 and "no Gemini key" not in err and said in err, err
