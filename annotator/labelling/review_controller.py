@@ -1233,14 +1233,15 @@ class ReviewController:
                   rejected_as: RejectedAs, kept: frozenset[Kept]) -> _Decision:
         """What T (or Shift+T, `merge`) does with one review record. A decision that changes the project's records
         is made on them as read (`truth`, `rejected_as`), and on the record's disagreement as the review showed it
-        (kept or open, `kept`): refused where another writer changed one since, or made their record a record of
-        the page (T on a record only they made)."""
+        (kept or open, `kept`): refused where another writer changed one since, or made the record it adds or
+        makes a record of the page (which it would list twice)."""
         project, page = self.window.project, self.window.page_name
         assert page is not None
         as_read = functools.partial(self._as_read, page=page, decides=disagreement(record, name), kept=kept)
         rejected = rejected_as(record.xpaths) if record.kind == SPURIOUS else ()
         if rejected:
-            return _Decision("accept", as_read(rejected, lambda ids, by: self._accept_rejected(ids, name, by)),
+            return _Decision("accept", as_read(rejected, lambda ids, by: self._accept_rejected(ids, name, by),
+                                               makes=[record.xpaths]),
                              rejected[0].id, makes=record.xpaths, copies=len(rejected) - 1)
         if record.kind == SPURIOUS:
             return _Decision("take", as_read([], lambda _, by: project.add_record(
@@ -1262,22 +1263,23 @@ class ReviewController:
                 page, name, decided.theirs, decided.ours, by)), label.id, why=why)
         if decided is not None:  # the pair the merge leaves (their record a small part of it: partial) decided with it
             return _Decision("edit", as_read(label, lambda _, by: project.adjudication.merge(
-                page, label, name, record.xpaths, by)), label.id, xpaths)
+                page, label, name, record.xpaths, by), makes=[xpaths]), label.id, xpaths)
         # T, or Shift+T on a matched pair (no disagreement to decide: the merge is an edit alone)
-        return _Decision("edit", as_read(label, lambda i, by: project.edit(i, xpaths, by, adjudicated=name)),
-                         label.id, xpaths)
+        return _Decision("edit", as_read(label, lambda i, by: project.edit(i, xpaths, by, adjudicated=name),
+                                         makes=[xpaths]), label.id, xpaths)
 
     def _as_read(self, read: Label | Sequence[Label], change: Callable[[Any, Provenance], Change], *, page: str,
-                 decides: Kept | None, kept: frozenset[Kept], adds: Sequence[Sequence[str]] = ()
-                 ) -> Callable[[], Change]:
+                 decides: Kept | None, kept: frozenset[Kept], adds: Sequence[Sequence[str]] = (),
+                 makes: Sequence[Sequence[str]] = ()) -> Callable[[], Change]:
         """`change` of the project's record (or records) as the decision read them, on the disagreement it
         `decides` as the review showed it (in `kept`, or open), when it is made: refused inside its write where
         another window or the command line changed one of them since, kept that disagreement or took its keep
-        back, or made a record it `adds` (`judge_as_shown`)."""
+        back, or made a record it `adds`, or one it `makes` of the record read, a record of the page
+        (`judge_as_shown`)."""
         project, person = self.window.project, self.window.person
         decided = [decides] if decides is not None else []
         return lambda: judge_as_shown(project, read, change, person, page=page, adds=adds, decides=decided,
-                                      kept=kept)
+                                      kept=kept, makes=makes)
 
     def _accept_rejected(self, rejected: Sequence[int], name: str, by: Provenance) -> Change:
         """The project's first rejected copy of the annotator's record accepted where it is, and its other rejected
@@ -1295,8 +1297,9 @@ class ReviewController:
         """The decisions that would not list a record twice, and the numbers of the project's records the others'
         records are already (None: a record another chosen decision makes too): a record the project has (XPaths
         as the scorer normalises them) is never taken again, by T, Shift+T or the take-all button. One the window
-        does not list yet (made elsewhere since it read the page) is left to T's write, which refuses it as made
-        elsewhere since (`judge_as_shown`), rather than called chosen twice."""
+        does not list yet (made elsewhere since it read the page) is left to the decision's write, which refuses
+        it as made elsewhere since (`judge_as_shown`: the record it adds or makes is a record of the page), in the
+        words of any stale action, rather than called chosen twice."""
         window = self.window
         held_as = window.project.adjudication.held_by(page)
         numbers = {label.id: k + 1 for k, label in enumerate(window.labels)}
@@ -1305,7 +1308,7 @@ class ReviewController:
         held: list[int | None] = []
         for decision in decisions:
             label = held_as(decision.makes, decision.record_id) if decision.makes else None
-            if label is not None and label.id not in numbers and decision.kind == "take":
+            if label is not None and label.id not in numbers:
                 fresh.append(decision)  # made elsewhere since the page was shown: its write refuses it, and says so
             elif label is not None:
                 held.append(numbers.get(label.id))

@@ -33,8 +33,9 @@ decisions that concern no record of the project's are the page's: a keep where t
 deleted on their word (T where they made none). A restore puts back those in force right after its entry.
 
 A decision never adds a record the project has already (`held_as`: the XPaths compared as the scorer normalises
-them, `record_key`). Their labels imported again leave the decisions taken on the ones replaced as they are; the
-import names them (`decided_since`), so that the lead can look at them again.
+them, `record_key`), nor keeps "the project has none" of a record of theirs it has. Their labels imported again
+leave the decisions taken on the ones replaced as they are; the import names them (`decided_since`), so that the
+lead can look at them again.
 """
 
 from __future__ import annotations
@@ -353,8 +354,9 @@ class Adjudication:
         return ids, states
 
     def _check(self, page: str, decision: Kept) -> None:
-        """A decision names a disagreement as the project holds it now: the project's true record, and the
-        annotator's record of the page."""
+        """A decision names a disagreement as the project holds it now: the project's true record (or, naming none,
+        the project still lacking theirs: taken meanwhile, the disagreement is gone), and the annotator's record of
+        the page."""
         project = self._project
         if decision.theirs is None and decision.ours is None:
             raise StoreError("a decision to keep the project's version needs their record, the project's, or both")
@@ -365,6 +367,11 @@ class Adjudication:
                 list(label.xpaths) for label in project.labels(page, TRUE_LABEL_STATUSES)]:
             raise StoreError(f"page {page} has no such record of the project's (changed meanwhile?): nothing kept; "
                              "review the page again and choose again")
+        if decision.ours is None and decision.theirs is not None and (
+                held := self.held_as(page, decision.theirs)) is not None:
+            number = [label.id for label in project.labels(page)].index(held.id) + 1
+            raise StoreError(f"page {page} already holds {decision.annotator}'s record, as its record {number} (taken "
+                             "meanwhile?): nothing kept; review the page again and choose again")
         if decision.theirs is not None and list(decision.theirs) not in project.annotators.records(
                 decision.annotator, page):
             raise StoreError(f"{decision.annotator}'s labels of page {page} hold no such record (imported again?): "

@@ -21,9 +21,13 @@ Some changes are made beside the records shown, on their page, and are judged th
 
 A decision of the Review (T, Shift+T, O, take all) is meant on the disagreements it decides as the review showed
 them, open or kept (O): it is refused once one was kept, or its keep taken back, since (a keep changes no label, so
-the records alone would not tell):
+the records alone would not tell), and once a record only the other annotator made is a true record of the page
+(another window took it: O would keep "the project has none" of a record it has). One that makes the project's
+record their version (T on a pair, or on a record the project rejected) is refused once another true record of the
+page is that record, which it would list twice:
 
     judge_as_shown(project, [], take, by=person, page="12", adds=[theirs], decides=[disagreement], kept=shown_kept)
+    judge_as_shown(project, label, edit_to_theirs, by=person, page="12", makes=[theirs])
 
 Records added beside a record (G: one per sibling of it) are refused when one of them is a record of the page now,
 whatever its status: the window made none of a record it showed, so another writer made it since (proposed,
@@ -64,21 +68,21 @@ class ChangedElsewhere(StoreError):
 @overload
 def judge_as_shown(project: Project, shown: Label, change: Callable[[int, Provenance], Change],
                    by: Provenance, *, page: str | None = None, adds: Sequence[Sequence[str]] = (),
-                   newest: int | None = None, decides: Collection[Kept] = (), kept: Collection[Kept] = ()
-                   ) -> Change: ...
+                   newest: int | None = None, decides: Collection[Kept] = (), kept: Collection[Kept] = (),
+                   makes: Sequence[Sequence[str]] = ()) -> Change: ...
 
 
 @overload
 def judge_as_shown(project: Project, shown: Sequence[Label], change: Callable[[list[int], Provenance], Change],
                    by: Provenance, *, page: str | None = None, adds: Sequence[Sequence[str]] = (),
-                   newest: int | None = None, decides: Collection[Kept] = (), kept: Collection[Kept] = ()
-                   ) -> Change: ...
+                   newest: int | None = None, decides: Collection[Kept] = (), kept: Collection[Kept] = (),
+                   makes: Sequence[Sequence[str]] = ()) -> Change: ...
 
 
 def judge_as_shown(project: Project, shown: Label | Sequence[Label], change: Callable[[Any, Provenance], Change],
                    by: Provenance, *, page: str | None = None, adds: Sequence[Sequence[str]] = (),
-                   newest: int | None = None, decides: Collection[Kept] = (), kept: Collection[Kept] = ()
-                   ) -> Change:
+                   newest: int | None = None, decides: Collection[Kept] = (), kept: Collection[Kept] = (),
+                   makes: Sequence[Sequence[str]] = ()) -> Change:
     """`change` on the record `shown` (`project.accept`, `project.reject`, `project.delete`, an edit or a split of
     it: called with its id and `by`), or on the records `shown` (`project.merge`: called with their ids, in that
     order), if each one's status and elements are still as shown; else `ChangedElsewhere` naming the first that is
@@ -88,10 +92,12 @@ def judge_as_shown(project: Project, shown: Label | Sequence[Label], change: Cal
     of them is a record of the page now, or when a record `shown` is gone (an add would not refuse it itself); one
     meant on the page's history as shown, whose `newest` entry it was (a restore), once the page has a newer one; a
     decision on the disagreements it `decides`, the review having shown `kept` those in force then, once one of them
-    was kept since or its keep taken back."""
+    was kept since or its keep taken back, or a record only they made is a true record of the page now; a change that
+    `makes` the records `shown` into other records (an edit to another annotator's version, an accept of a rejected
+    copy of theirs) once another true record of the page is one of them."""
     records = [shown] if isinstance(shown, Label) else list(shown)
-    if (adds or newest is not None or decides) and page is None:
-        raise ValueError("judge_as_shown: `adds`, `newest` and `decides` are judged on a page: name it")
+    if (adds or newest is not None or decides or makes) and page is None:
+        raise ValueError("judge_as_shown: `adds`, `newest`, `decides` and `makes` are judged on a page: name it")
     with project.writing():
         for label in records:
             _refuse_if_changed(project, label, page if adds else None)
@@ -99,6 +105,8 @@ def judge_as_shown(project: Project, shown: Label | Sequence[Label], change: Cal
             _refuse_if_held(project, page, adds)
             _refuse_if_newer(project, page, newest)
             _refuse_if_decided(project, page, decides, kept)
+            _refuse_if_made(project, page, [*makes, *_only_theirs(decides)],
+                            shown.id if isinstance(shown, Label) else None)
         return change(shown.id if isinstance(shown, Label) else [label.id for label in records], by)
 
 
@@ -145,6 +153,24 @@ def _refuse_if_decided(project: Project, page: str, decides: Collection[Kept], k
                      and label.xpaths == moved.ours), None)
         raise ChangedElsewhere(page, "decision", next((change for change in reversed(project.history(page))
                                                        if change.action in (KEEP, "restore")), None), ours)
+
+
+def _only_theirs(decides: Collection[Kept]) -> list[tuple[str, ...]]:
+    """The records of the disagreements decided that only the other annotator made (the project none)."""
+    return [decision.theirs for decision in decides if decision.ours is None and decision.theirs is not None]
+
+
+def _refuse_if_made(project: Project, page: str, records: Sequence[Sequence[str]], besides: int | None) -> None:
+    """`ChangedElsewhere` naming the page's true record, other than record `besides` (the one the change is made
+    on), that one of `records` already is (`Adjudication.held_by`): another writer made it since the page was
+    shown, and the change would list it twice, or decide a disagreement that is gone (O keeping "the project has
+    none" of a record it now has)."""
+    if not records:
+        return
+    held_as = project.adjudication.held_by(page)
+    again = next((label.id for record in records if (label := held_as(record, besides)) is not None), None)
+    if again is not None:
+        raise ChangedElsewhere(page, "record", _last_touching(project, page, again), again)
 
 
 def mark_as_shown(project: Project, page: str, status: str, by: Provenance, shown: str) -> Change:
