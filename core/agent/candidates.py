@@ -39,7 +39,6 @@ import contextlib
 import json
 import math
 import re
-import shlex
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -47,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import atomic, owner_files
+from ..command_hints import hint_path
 from ..errors import AgentError, RecordLensError
 from ..resource_files import is_shipped
 from ..wording import with_article
@@ -272,7 +272,7 @@ def refuse_shipped(path: str | Path) -> None:
     compare the shipped files, would find it changed. Said before any work."""
     if is_shipped(path):
         raise AgentError(f"{path} is one of the files RecordLens ships, which are never changed: copy it first "
-                         f"(cp {shlex.quote(str(path))} my-tasks.jsonl) and give the copy")
+                         f"(`cp {hint_path(path)} my-tasks.jsonl`) and give the copy")
 
 
 def accepted_tasks(candidates: Iterable[Candidate]) -> list[Task]:

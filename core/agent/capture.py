@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from .. import atomic, owner_files
+from ..command_hints import hint_path
 from ..errors import AgentError, RecordLensError
 from ..output_paths import writable_folder
 from ..wording import listed
@@ -252,7 +253,7 @@ class CaptureSummary:
         if self.index_error:  # pages were saved: "no page was saved" would send the user after the wrong fault
             return (f"{self.folder} holds no site: the site index could not be built ({self.index_error}); the "
                     f"pages saved are kept in {self.folder}/{PAGES_FOLDER}: once that is put right, `recordlens "
-                    f"site build {self.folder}` indexes them (or run the same command again)")
+                    f"site build {hint_path(self.folder)}` indexes them (or run the same command again)")
         said = f"{self.folder} holds no site: no page was saved"
         if self.stopped and self.queued:
             return f"{said}: the capture stopped before its first page; run the same command again to continue it"

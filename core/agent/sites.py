@@ -33,6 +33,7 @@ from pathlib import Path
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
 from .. import atomic
+from ..command_hints import hint_path
 from ..errors import AgentError, SnapshotError
 from ..page.dataset import PAGE_SUFFIXES
 from ..page.snapshot import DEFAULT_URL, read_snapshot
@@ -301,17 +302,18 @@ def load_site(folder: str | Path) -> Site:
         name = str(data.get("name") or root.resolve().name)
         start = str(data.get("start") or "") or _captured_start(root)  # an index written before it said its start
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise SiteError(f"cannot read {index}: {error}; rebuild it with `recordlens site build {root}`") from None
+        raise SiteError(f"cannot read {index}: {error}; rebuild it with "
+                        f"`recordlens site build {hint_path(root)}`") from None
     # --- run integrity: every file the index names must be inside the site folder (no /etc/passwd, no ../) ---
     named = [p.file for p in pages] + [file for p in pages for _, file in p.side]  # pages and their side files
     outside = [file for file in named if not inside_site(root, file)]
     if outside:
         raise SiteError(f"{index} lists files outside the site folder ({', '.join(outside[:3])}); they are not "
-                        f"read. Rebuild the index with `recordlens site build {root}`")
+                        f"read. Rebuild the index with `recordlens site build {hint_path(root)}`")
     missing = [p.file for p in pages if not (root / p.file).is_file()]
     if missing:
         raise SiteError(f"{index} lists pages that are not in the folder ({', '.join(missing[:3])}); "
-                        f"rebuild it with `recordlens site build {root}`")
+                        f"rebuild it with `recordlens site build {hint_path(root)}`")
     return Site(root=root, name=name, pages=pages, start=start)
 
 

@@ -48,7 +48,7 @@ from ..interruption import Terminated
 from ..llm.answer_json import closing_bracket
 from ..llm.gemini import BudgetExceededError, GeminiError, QuotaWaitError
 from ..signals_held import signals_held
-from ..wording import listed
+from ..wording import below_one, listed
 from .candidates import Candidate, SiteText
 from .loop import Caller
 from .model import ANSWER_KINDS, Task
@@ -353,8 +353,8 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
     now is handed to `answered`. `generator` is recorded in every candidate (the endpoint, the temperature), with
     the `round` whose tag its id carries: `round_tag`, else the round of the candidates resumed, else a new one.
     `taken`: ids another file holds (the stopped run's, resumed into another file), which new candidates skip."""
-    if per_category < 1:
-        raise AgentError("--per-category must be at least 1")
+    if (wrong := below_one({"--per-category": per_category})) is not None:
+        raise AgentError(wrong)
     if not seeds:
         raise AgentError("no seed tasks to generate from")
     check_seeds(seeds, site)

@@ -26,7 +26,7 @@ from urllib.parse import urlsplit
 
 from ..deadline_calls import DeadlinePassed, call_within
 from ..errors import RecordLensError
-from ..wording import counted
+from ..wording import as_clause, counted
 from .endpoint import KEY_MARK, recorded_base_url
 
 _T = TypeVar("_T")
@@ -650,7 +650,7 @@ class GeminiCaller:
             message = str(getattr(error, "message", "") or error)[:300]
             advice = self._what_to_check(code, message)
             if advice:  # the key or the model, not the endpoint, is what to look at first
-                message = f"{message.rstrip('. ')}; {advice}"
+                message = f"{as_clause(message.rstrip())}; {advice}"
             return code in RETRYABLE_STATUS, f"HTTP {code}: {message}"
         # The SDK's HTTP stack has changed between releases (httpx, httpx2, aiohttp): classify by kind, not class.
         kinds = {cls.__name__ for cls in type(error).__mro__}

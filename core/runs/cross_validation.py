@@ -73,6 +73,7 @@ from ..page.dataset import synthetic_sources
 from ..records.hygiene import ceiling_score
 from ..records.model import TextKeyIndex
 from ..records.score import PageScore, score_expanded
+from ..wording import below_one
 from .in_sample import InSample, PageDigests, trained_on, tuned_on
 from .saved_folds import read_fold_results, save_fold_results
 
@@ -311,8 +312,8 @@ def cross_validate_sets(sets: Sequence[tuple[str | Path, str | Path]], k: int = 
     oracle and the ceiling beside. The folds' out-of-fold probabilities can be saved to a file, or read from one
     instead of fitting the folds (`saved_folds`: for a change to how regions are chosen, not to what is learnt)."""
     config = config or FitConfig()
-    if splits < 1:
-        raise RecordLensError(f"--splits must be at least 1 (got {splits})")
+    if (wrong := below_one({"--splits": splits})) is not None:
+        raise RecordLensError(wrong)
     start = time.perf_counter()
     variants = Variants()
     labelled = labelled_sets(sets, variants)

@@ -30,6 +30,7 @@ from typing import Self
 
 import sqlite_utils
 
+from ..command_hints import hint_path
 from ..errors import RecordLensError, full_disk, is_disk_full
 from ..path_text import json_text
 
@@ -123,7 +124,7 @@ def _read_only(path: Path) -> sqlite_utils.Database:
     if wal.is_file() and wal.stat().st_size > 0:
         raise StoreError(f"{path}: cannot be read where it is: its latest changes are in {wal.name}, which SQLite "
                          f"reads only where it can write beside it, and the folder is read-only; copy the whole "
-                         f"folder (`cp -r {path.parent} NEW`, which takes {wal.name} too) and use the copy")
+                         f"folder (`cp -r {hint_path(path.parent)} NEW`, which takes {wal.name} too) and use the copy")
     return _probed(sqlite3.connect(f"{uri}?immutable=1", uri=True))
 
 
@@ -145,7 +146,7 @@ def damaged_advice(path: Path) -> str:
     """What to do with a damaged project database at `path`: the one wording every refusal gives."""
     return (f"the file is damaged (cut short by a full disk or a copy that stopped, or written over): put back a copy "
             f"from a backup (the pages are still in {path.parent / 'snapshots'}), and keep the damaged file aside: "
-            f"`sqlite3 {path} .recover` may rescue labels made since the backup")
+            f"`sqlite3 {hint_path(path)} .recover` may rescue labels made since the backup")
 
 
 def cannot_open(path: Path, error: sqlite3.Error) -> str:
@@ -157,8 +158,8 @@ def cannot_open(path: Path, error: sqlite3.Error) -> str:
         hint = "; " + full
     elif not os.access(path.parent, os.W_OK) or not os.access(path, os.W_OK):
         hint = (f"; the folder is read-only, and the project opens for changes only where SQLite can write its lock "
-                f"files beside the database: `recordlens project copy {path.parent} NEW` copies the project to a "
-                "folder you can write to (copy reads it where it is, and so do export and labels check)")
+                f"files beside the database: `recordlens project copy {hint_path(path.parent)} NEW` copies the "
+                "project to a folder you can write to (copy reads it where it is, and so do export and labels check)")
     else:
         hint = ""
     return f"{path}: cannot open the project database ({error}){hint}"

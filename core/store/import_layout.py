@@ -14,18 +14,13 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from ..agent.sites import CAPTURE_STATE_FILE, INDEX_FILE, SIDE_SUFFIXES
+from ..command_hints import hint_option, hint_path
 from ..file_kinds import other_kind
 from ..output_paths import overlap
 from ..page.dataset import PAGE_SUFFIXES, natural_key
 from ..wording import counted, listed
 from .files import SNAPSHOTS
 from .project import PROJECT_DB
-
-# How a project's pages and labels go into another project: never through its snapshots, which hold no page name
-# and no label
-_MOVE_A_PROJECT = ("move it whole with `recordlens project copy {project} DEST`, or take its labelled pages into "
-                   "this project with `recordlens export --project {project} --format nexteval --out DIR` and then "
-                   "`recordlens import DIR`")
 
 
 def project_folder_of(folder: Path) -> Path | None:
@@ -53,7 +48,15 @@ def a_project_refused(folder: Path, project: Path) -> str:
     what = ("a RecordLens project (it holds project.db), not a folder of pages" if folder == project else
             f"one of the saved copies ({SNAPSHOTS}/) of the RecordLens project {project}, named by a hash of their "
             "bytes rather than by page, and without their labels")
-    return f"{what}: nothing imported; {_MOVE_A_PROJECT.format(project=project)}"
+    return f"{what}: nothing imported; {_how_to_move(project)}"
+
+
+def _how_to_move(project: Path) -> str:
+    """How a project's pages and labels go into another project: never through its snapshots, which hold no page
+    name and no label."""
+    return (f"move it whole with `recordlens project copy {hint_path(project)} DEST`, or take its labelled pages "
+            f"into this project with `recordlens export {hint_option('--project', project)} --format nexteval "
+            "--out DIR` and then `recordlens import DIR`")
 
 
 def not_a_folder_there(path: Path) -> str | None:

@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full
 from ..file_kinds import not_a_page_file
 from ..lazy_import import stop_if_interrupted
@@ -554,13 +555,13 @@ def _not_looked_into(folder: Path, inside: Sequence[Path], joined: str = "", why
     hows = []
     if datasets:
         hows.append(f"a dataset ({listed([p.name for p in datasets])}) is imported with its labels by naming its "
-                    f"folder, as in `recordlens import {datasets[0]}`")
+                    f"folder, as in `recordlens import {hint_path(datasets[0])}`")
     if labels:
         hows.append(f"labels alone ({listed([p.name for p in labels])}) go onto the project's pages of their names, "
-                    f"as in `recordlens import {labels[0]} --annotator NAME` (another annotator's; --replace-labels "
-                    "for the project's own)")
+                    f"as in `recordlens import {hint_path(labels[0])} --annotator NAME` (another annotator's; "
+                    "--replace-labels for the project's own)")
     if pages:
-        hows.append(f"name a folder to import its pages, as in `recordlens import {pages[0]}`")
+        hows.append(f"name a folder to import its pages, as in `recordlens import {hint_path(pages[0])}`")
     if any(p.name == "gt" for p in inside):
         hows.append(f"labels in gt/ are imported with their pages in html/ beside it (a dataset: {folder}/html/N.html "
                     "and gt/N.json)")
@@ -698,8 +699,8 @@ def _the_other_pages(other: Path, taken: Path, pages: dict[str, Path]) -> str:
     extra = [name for name in held if name not in pages]
     beyond = f", {counted(len(extra), 'page')} not in {taken.name}/: {listed(extra, 8)}" if extra else ""
     return (f"{read}; {other.name}/ beside it ({counted(len(held), 'page')}{beyond}) is not looked into: import its "
-            f"pages by naming it, as in `recordlens import {other}`, then their labels with `recordlens import "
-            f"{other.parent} --replace-labels`")
+            f"pages by naming it, as in `recordlens import {hint_path(other)}`, then their labels with "
+            f"`recordlens import {hint_path(other.parent)} --replace-labels`")
 
 
 def _say_pages_without_their_source(pages_dir: Path, names: Iterable[str], made_from: dict[str, str],

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..atomic import folder_mode, sync_file, sync_folder
+from ..command_hints import hint_path
 from ..errors import full_disk, is_disk_full
 from ..output_paths import outside_of
 from ..owner_files import owner_line, process_alive
@@ -125,8 +126,8 @@ def open_to_read(folder: str | Path, *, any_schema: bool = False) -> Project:
         raise StoreError(f"{database} is read-only and was made by {'a later' if newer else 'an earlier'} RecordLens "
                          f"(schema version {version}, this one reads {SCHEMA_VERSION}): "
                          + ("update RecordLens to read it" if newer else
-                            f"`recordlens project copy {root} NEW` copies it to a folder you can write to, where it "
-                            "is brought up to date"))
+                            f"`recordlens project copy {hint_path(root)} NEW` copies it to a folder you can write "
+                            "to, where it is brought up to date"))
     return project
 
 

@@ -51,7 +51,7 @@ from ..page.formats import RAW_TEXT_PARENTS, serialise
 from ..page.mhtml_writer import write_mhtml
 from ..page.snapshot import Snapshot, read_snapshot
 from ..records.model import load_records, save_records
-from ..wording import as_clause, counted, listed
+from ..wording import as_clause, below_one, counted, listed
 from .content import ContentChanger
 from .styles import page_style_sheets, saved_style_sheets
 from .transforms import TRANSFORMS, Layout, build_layout, in_foreign, new_element
@@ -109,8 +109,8 @@ class SynthOptions:
             raise SynthError(f"unknown transformation(s) {', '.join(unknown)}; known: {', '.join(TRANSFORMS)}")
         # one name given twice is one transformation (a second draw would only weigh it more)
         object.__setattr__(self, "transforms", tuple(dict.fromkeys(self.transforms)))
-        if self.variants < 1:
-            raise SynthError("--variants must be at least 1")
+        if (wrong := below_one({"--variants": self.variants})) is not None:
+            raise SynthError(wrong)
         if self.variants > MAX_VARIANTS:
             raise SynthError(f"--variants is at most {MAX_VARIANTS:,} (variants of each page); for more, run synth "
                              "again with another --seed into another --out")
