@@ -35,6 +35,7 @@ class _Layout:
     masses: np.ndarray
     counts: np.ndarray
     parents: list[int]
+    firsts: list[int]  # per candidate: the order of its first record's first element (where p1 ties are broken)
     near: dict[int, np.ndarray] = field(default_factory=dict)  # per top candidate: each one's closeness to it
 
 
@@ -52,7 +53,8 @@ def _layout(pc: PageCandidates) -> _Layout:
             [[a.order for a in _ancestors(r.parent)] for r in regions],
             np.asarray([sum(r.sizes) for r in regions], dtype=np.float64),
             np.asarray([r.count for r in regions], dtype=np.float64),
-            [r.parent.order for r in regions])
+            [r.parent.order for r in regions],
+            [r.records[0][0].order for r in regions])
     return cached
 
 
@@ -86,7 +88,7 @@ def context_features(pc: PageCandidates, p1: np.ndarray, base: np.ndarray) -> np
         return np.zeros((0, len(CONTEXT_NAMES)))
     layout = _layout(pc)
     p1 = np.asarray(p1, dtype=np.float64)
-    firsts = [c.region.records[0][0].order for c in pc.candidates]
+    firsts = layout.firsts
     order = sorted(range(n), key=lambda i: (-float(p1[i]), firsts[i], i))
     rank = np.empty(n)
     rank[order] = np.arange(n)
