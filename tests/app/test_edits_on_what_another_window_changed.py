@@ -12,13 +12,18 @@ back every change after the entry chosen: one the history did not show is not ta
 the Review is taken on the project's record as the review read it when the key was pressed, checked again inside
 the write.
 
+Undo and redo restore the page to an entry of its history, which takes back whatever came after it: they are refused
+once the other changed the page after this window's last step, also when the other's change (a record, a page mark)
+is committed at the last moment it can be, just before the window's own write transaction begins, after every look
+the window makes first. A step made just after such a change is undone alone; the steps before it go.
+
 The window looks at its project on a timer (`check_project`), which the tests leave off: its look has not come yet
 when the step is made.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -324,3 +329,103 @@ def test_a_decision_on_a_record_changed_elsewhere_before_the_review_looked_is_re
         assert states(other)[0] == ("rejected", (ITEM.format(1),))
         assert said(window).startswith("the project's labels of page 1 changed since the review showed them "
                                        "(another window, or the command line): nothing taken")
+
+
+# ---- undo and redo over a change committed just before their own write ----
+
+
+def just_before_the_next_write(window: MainWindow, monkeypatch, change: Callable[[], object]) -> None:  # noqa: ANN001
+    """The other writer's `change` committed right before the window's next write transaction begins: after
+    whatever the window looked at first."""
+    writing = window.project.writing
+    pending = [change]
+
+    @contextmanager
+    def then_writing():  # noqa: ANN202
+        if pending and not window.project.db.conn.in_transaction:
+            pending.pop()()
+        with writing() as db:
+            yield db
+
+    monkeypatch.setattr(window.project, "writing", then_writing)
+
+
+def reject_shown(window: MainWindow, number: int) -> None:
+    window.select_records([window.labels[number - 1].id])
+    window.record_actions.do_reject()
+
+
+def assert_undo_refused(window: MainWindow, step: str) -> None:
+    now = said(window)
+    assert now.startswith("page 1 changed elsewhere since (add (accepted) by ana, "), now
+    assert f"{step} refused; the history (Ctrl+H) can restore any earlier state" in now
+    assert not window.undo_group.canUndo() and not window.undo_group.canRedo()  # its steps went
+
+
+def test_an_undo_over_a_change_made_just_before_its_write_is_refused(window, elsewhere, monkeypatch):
+    reject_shown(window, 1)
+    just_before_the_next_write(window, monkeypatch, lambda: elsewhere.add_record("1", [ITEM.format(3)], ANA))
+
+    window.record_actions.do_undo()  # would restore the page to before the reject: item 3's record gone with it
+    assert states(elsewhere) == [("rejected", (ITEM.format(1),)), ("accepted", (ITEM.format(2),)),
+                                 ("accepted", (ITEM.format(3),))]
+    assert_undo_refused(window, "undo")
+    assert "undone on page 1" not in recent_messages(window)
+    assert [(label.status, label.xpaths) for label in window.labels] == states(elsewhere)  # shown as it now is
+
+
+def test_a_redo_over_a_change_made_just_before_its_write_is_refused(window, elsewhere, monkeypatch):
+    reject_shown(window, 1)
+    window.record_actions.do_undo()
+    assert states(elsewhere)[0] == ("accepted", (ITEM.format(1),))
+    just_before_the_next_write(window, monkeypatch, lambda: elsewhere.add_record("1", [ITEM.format(3)], ANA))
+
+    window.record_actions.do_redo()  # would restore the page to just after the reject: item 3's record gone
+    assert states(elsewhere) == [("accepted", (ITEM.format(k),)) for k in (1, 2, 3)]
+    assert_undo_refused(window, "redo")
+
+
+def test_the_undo_of_a_step_made_just_after_a_change_elsewhere_keeps_that_change(window, elsewhere, monkeypatch):
+    reject_shown(window, 1)
+    just_before_the_next_write(window, monkeypatch, lambda: elsewhere.add_record("1", [ITEM.format(3)], ANA))
+    reject_shown(window, 2)  # made after the other's record: its undo takes back its own reject alone
+    assert [status for status, _ in states(elsewhere)] == ["rejected", "rejected", "accepted"]
+
+    window.record_actions.do_undo()
+    assert states(elsewhere) == [("rejected", (ITEM.format(1),)), ("accepted", (ITEM.format(2),)),
+                                 ("accepted", (ITEM.format(3),))]
+    # The reject of record 1 came before the other's record: its undo would take that record back too.
+    assert not window.undo_group.canUndo()
+    window.record_actions.do_undo()
+    assert len(elsewhere.labels("1")) == 3
+
+
+def assert_mark_step_refused(window: MainWindow, step: str, moved: str) -> None:
+    now = said(window)
+    assert now.startswith(f"page 1 changed elsewhere since (page {moved} → new by ana, "), now
+    assert f"{step} refused; the history (Ctrl+H) can restore any earlier state" in now
+    assert window.shown_status == "new"  # shown as the project now is
+    assert not window.undo_group.canUndo() and not window.undo_group.canRedo()  # its steps went
+
+
+def test_the_undo_of_a_mark_over_a_mark_made_just_before_its_write_is_refused(window, elsewhere, monkeypatch):
+    assert elsewhere.page("1").status == "labelled"
+    window.record_actions.do_mark_reviewed()
+    assert elsewhere.page("1").status == "reviewed"
+    just_before_the_next_write(window, monkeypatch, lambda: elsewhere.set_status("1", "new", ANA))
+
+    window.record_actions.do_undo()  # would put back "labelled" over the other's "new"
+    assert elsewhere.page("1").status == "new"
+    assert_mark_step_refused(window, "undo", "reviewed")
+    assert "undone on page 1" not in recent_messages(window)
+
+
+def test_the_redo_of_a_mark_over_a_mark_made_just_before_its_write_is_refused(window, elsewhere, monkeypatch):
+    window.record_actions.do_mark_reviewed()
+    window.record_actions.do_undo()
+    assert elsewhere.page("1").status == "labelled"
+    just_before_the_next_write(window, monkeypatch, lambda: elsewhere.set_status("1", "new", ANA))
+
+    window.record_actions.do_redo()  # would mark it "reviewed" over the other's "new"
+    assert elsewhere.page("1").status == "new"
+    assert_mark_step_refused(window, "redo", "labelled")
