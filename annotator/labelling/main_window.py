@@ -59,10 +59,14 @@ from ...core.store import (
     PageInfo,
     Project,
     Provenance,
+    forget_stopped_proposes,
+    mark_propose,
     open_project,
     remove_page,
     stopped_imports_said,
+    stopped_proposes_said,
     take_upgrades,
+    unmark_propose,
 )
 from ...core.text_forms import unicode_form, visible
 from ...core.wording import counted, listed
@@ -478,6 +482,8 @@ class MainWindow(QMainWindow):
         self.page_view.blocked_count_changed.connect(self._on_blocked)
         self.page_view.loaded.connect(self._on_loaded)
         self.record_panel.selection_changed.connect(self._on_record_selection)
+        # A click on the row of the record already selected changes no selection, but chooses it all the same
+        self.record_panel.list.itemClicked.connect(self._on_record_clicked)
         self.record_panel.announced.connect(lambda words: self.message(words, of_selection=True))
         self.tabs.currentChanged.connect(lambda _: self.reviewing.on_tab())
         self.review_panel.run_chosen.connect(self.reviewing.on_run_chosen)
@@ -992,10 +998,14 @@ class MainWindow(QMainWindow):
 
     def _on_record_selection(self, scroll: bool = True) -> None:
         self.record_actions.arm_new = False
+        self.record_actions.decided_last = None  # a record chosen: A / R change it
         self._unsay_a_gone_selection()
         self.redraw()
         if scroll:
             self.scroll_to_selected()
+
+    def _on_record_clicked(self) -> None:
+        self.record_actions.decided_last = None
 
     def scroll_to_selected(self) -> None:
         label = self.current_label()
@@ -1128,10 +1138,28 @@ class MainWindow(QMainWindow):
                 self.message(upgrade.message(), 0)
         # An import of the project stopped part way (killed, the app quit during it, a full disk), said as every
         # command on it says it: which, how many of its pages are in, and how to finish it
-        for stopped in stopped_imports_said(self.project.root):
+        # and a Propose over the new pages that the app's end stopped part way (`do_propose_new`)
+        statuses = {info.name: info.status for info in self.project.pages()}
+        for stopped in [*stopped_imports_said(self.project.root),
+                        *stopped_proposes_said(self.project.root, statuses, self.keys_for("propose_new"))]:
             print(f"{PROG}: {stopped}", file=sys.stderr)
             if on_screen:
                 self.message(stopped, 0)
+
+    def do_propose_new(self) -> None:
+        """Shift+P: the job controller starts the Propose over the new pages; the window marks it in the project
+        while it runs, so that one the app's end stops part way (a quit, a kill) is said at the next opening
+        (`say_upgrades`). One that ends while the window shows its project has said how it ended: its mark goes."""
+        before = self.jobs.job
+        self.jobs.do_propose_new()
+        job = self.jobs.job
+        if not isinstance(job, ProposeWorker) or job is before:
+            return
+        root = self.project.root
+        forget_stopped_proposes(root)  # this one proposes for the pages they left new
+        mark = mark_propose(root, job.pages)
+        if mark is not None:
+            job.done.connect(lambda *_: unmark_propose(mark, said=self.shows_project(root)))
 
     def set_project(self, project: Project) -> None:
         self._remember_selection()

@@ -163,6 +163,11 @@ class RecordActions:
         # What the last key that moved the selection said (A / R on to the next proposal, J / K), with the selection
         # it left: a note that the record is not displayed follows it rather than replacing it (`_say_unseen`).
         self._step_said: tuple[str, tuple[int, ...]] | None = None
+        # (page, record) when A / R decided the page's last proposal and, with none to move on to, left the
+        # selection on it: the next A or R of that rhythm is refused there rather than overturn the decision just
+        # made (`_refused_after_the_last`). Any selection since (a click, J / K, the list) lifts it: A / R on a
+        # record the user chose changes it.
+        self.decided_last: tuple[str, int] | None = None
         self._stacks: dict[str, QUndoStack] = {}
         # page -> the newest history entry this window wrote there (through its undo steps)
         self._newest_own_change: dict[str, int] = {}
@@ -650,13 +655,13 @@ class RecordActions:
 
     def _judge(self, verb: str, change: Callable[[int, Provenance], Change]) -> None:
         ids = self._need("some", f"{verb} records")
-        if ids is None:
+        if ids is None or self._refused_after_the_last(ids):
             return
+        self.decided_last = None
         following = self._next_proposed_after(ids[-1], judged=set(ids))  # read before the labels are reloaded
         numbers = self._numbers(ids)
-        # With words in the finder, the next proposal is looked for among the records found, and said so
-        where = (f"on page {self.window.page_name}" if self.window.record_panel.found_ids() is None
-                 else "among the records found (Esc lists every record)")
+        judged = self.window.label(ids[0]) if len(ids) == 1 else None
+        proposal = judged is not None and judged.status == "proposed"
         changed = self.edit_each_as_shown(f"{verb} record", ids, change)
         if changed is not None:
             if len(ids) == 1:
@@ -664,8 +669,10 @@ class RecordActions:
                 moved_on = bool(following) and following[0] != ids[0]
                 done = f"{verb}ed record {numbers[0]}" if changed else f"record {numbers[0]} was {verb}ed already"
                 self.window.message(done + (f"; next proposal: record {self._numbers(following)[0]}" if moved_on
-                                            else f"; no proposal left {where}"), 3000)
+                                            else f"; no proposal left {self._where_proposals_are()}"), 3000)
                 self._said_by_the_step()
+                if proposal and not moved_on:
+                    self.decided_last = (self.window.page_name or "", ids[0])
                 return
             # A list judged at once: on to the next proposal, or nothing selected (not the list's last record,
             # judged now, with the page scrolled to it).
@@ -673,10 +680,32 @@ class RecordActions:
             self.window.reload_labels(following if left else [])
             same = f" ({len(ids) - changed} already {verb}ed)" if changed < len(ids) else ""
             self.window.message(f"{verb}ed {counted(changed, 'record')}{same}" + (
-                "" if left else f"; no proposal left {where}"))
+                "" if left else f"; no proposal left {self._where_proposals_are()}"))
             self._said_by_the_step()
         else:  # stay on them: those made stay made, and the same key again changes only the others
             self.window.reload_labels(ids)
+
+    def _where_proposals_are(self) -> str:
+        """Where the next proposal was looked for: the page, or with words in the finder the records found."""
+        if self.window.record_panel.found_ids() is None:
+            return f"on page {self.window.page_name}"
+        return "among the records found (Esc lists every record)"
+
+    def _refused_after_the_last(self, ids: Sequence[int]) -> bool:
+        """A or R on the record an A / R left selected as it decided the page's last proposal (`decided_last`),
+        not selected since: refused, and said, as a key of that rhythm pressed once more than the page had
+        proposals would silently overturn the decision just made."""
+        window = self.window
+        if self.decided_last != (window.page_name, ids[0]) or len(ids) != 1:
+            return False
+        label = window.label(ids[0])
+        if label is None:
+            return False
+        following = window.page_list.neighbour(window.page_name, 1)
+        next_page = f", or {window.keys_for('next_page')} for the next page" if following is not None else ""
+        window.message(f"record {self._numbers(ids)[0]} is already {label.status}; no proposal left "
+                       f"{self._where_proposals_are()}: select a record to change it{next_page}", 10000)
+        return True
 
     def _next_proposed_after(self, record_id: int, judged: set[int]) -> list[int]:
         """Accept/reject move on to the next proposal, so a page is reviewed with one key per record."""

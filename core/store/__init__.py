@@ -47,6 +47,13 @@ from .project import (
     status_moved,
     take_upgrades,
 )
+from .propose_marks import (
+    ProposeMark,
+    forget_stopped_proposes,
+    mark_propose,
+    stopped_proposes_said,
+    unmark_propose,
+)
 from .runs import RunInfo, StoredScore, method_settings, run_folder, run_origin, run_settings
 from .schema import (
     LABEL_STATUSES,
@@ -70,7 +77,8 @@ __all__ = [
     "follow_change", "history_actions", "history_numbers", "history_records", "history_steps", "import_paths",
     "import_run_folder", "init_project", "open_project", "APP_OPEN_MARK",
     "labelled_page_names", "score_stored_run", "status_moved",
-    "SchemaUpgrade", "take_upgrades", "stopped_imports_said",
+    "SchemaUpgrade", "take_upgrades", "stopped_imports_said", "ProposeMark", "forget_stopped_proposes",
+    "mark_propose", "stopped_proposes_said", "unmark_propose",
     "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",
     "forget_project_model", "model_freshness", "project_model", "project_model_path", "train_on_project",
     "unusable_said",
