@@ -18,9 +18,10 @@ A project of an earlier schema is brought up to this one when it is opened, and 
 no longer open it: before that, the database and the learnt models as they were are kept in `removed/`
 (`SchemaUpgrade`), or nothing is changed; and it is not done while another process has the project open (`holders`,
 or any connection to its database), nor committed while one opens it (`Project._alone`): an earlier RecordLens would
-go on writing into a schema it does not know. A command that only reads (`reading_as_it_is`) reads such a project
-through a copy of its database brought up to date and thrown away (`read_as_it_is`), the project left as it was
-(`ReadAsItWas`). Each is said once to the user: `take_upgrades` gives those this process made.
+go on writing into a schema it does not know. Two processes of this RecordLens that open it at once take turns
+(`UPGRADE_MARK`), the second finding it brought up to date. A command that only reads (`reading_as_it_is`) reads
+such a project through a copy of its database brought up to date and thrown away (`read_as_it_is`), the project left
+as it was (`ReadAsItWas`). Each is said once to the user: `take_upgrades` gives those this process made.
 """
 
 from __future__ import annotations
@@ -90,6 +91,15 @@ APP_OPEN_MARK = ".open-in-app"
 # How long an upgrade waits to be alone in the project's database (`Project._alone`): a moment's reader (a reading
 # command's copy of it) is waited for; a connection kept open (an earlier RecordLens's window or command) is a holder
 ALONE_WAIT_SECONDS = 5.0
+# In a project folder: the mark (an `owner_files` lock) of the process that may bring its database up to this schema,
+# taken before its connection is opened (`_upgrading_alone`): another RecordLens of this version that would too waits
+# for it holding no connection, so it never stands in the way of the upgrade's exclusive lock (hidden: not copied)
+UPGRADE_MARK = ".upgrading"
+# How long opening a project waits for another process's upgrade of it (a copy of a large database and its models)
+UPGRADE_WAIT_SECONDS = 600.0
+_UPGRADE_WAIT_PAUSE_SECONDS = 0.05
+# Where SQLite's header keeps the schema version (`PRAGMA user_version`): 4 bytes, big-endian, at byte 60
+_HEADER_VERSION = slice(60, 64)
 
 _RECORD_COLUMNS = ("id", "page_id", "position", "xpaths", "unresolved", "status", "origin_id", "changed_by_id",
                    "derived_from", "created_at", "changed_at")
@@ -499,15 +509,55 @@ def _empty_database(root: Path) -> str:
 
 
 def _open(root: Path) -> Project:
-    if _reading and of_an_earlier_schema(root / PROJECT_DB):
-        return read_as_it_is(root)
-    project = Project(root, connect(root / PROJECT_DB))  # a refusal says why and what to do (db.cannot_open)
+    with _upgrading_alone(root):
+        if _reading and of_an_earlier_schema(root / PROJECT_DB):
+            return read_as_it_is(root)
+        project = Project(root, connect(root / PROJECT_DB))  # a refusal says why and what to do (db.cannot_open)
+        try:
+            project.upgrade()
+        except BaseException:
+            project.close()
+            raise
+        return project
+
+
+@contextmanager
+def _upgrading_alone(root: Path) -> Iterator[None]:
+    """Inside, this process is the only one of this RecordLens that opens the project at `root` to bring it up to
+    date, or to copy it as it is for a read (`UPGRADE_MARK`, waited for up to `UPGRADE_WAIT_SECONDS`): an upgrade
+    is committed only once every other connection to the database is closed (`Project._alone`), and two processes
+    that each held one while waiting for the other would both be refused. A database whose header says it is of
+    this schema needs no upgrade (the header can only be older than the database: a migration committed may still
+    be in the write-ahead log), and takes no mark. Where no mark can be had (a read-only folder, a file system
+    without locks), the project is opened as before the mark."""
+    if _header_version(root / PROJECT_DB) == SCHEMA_VERSION:
+        yield
+        return
     try:
-        project.upgrade()
-    except BaseException:
-        project.close()
-        raise
-    return project
+        mark = owner_files.take(root / UPGRADE_MARK, attempts=int(UPGRADE_WAIT_SECONDS / _UPGRADE_WAIT_PAUSE_SECONDS),
+                                pause_s=_UPGRADE_WAIT_PAUSE_SECONDS)
+    except owner_files.Held as held:
+        raise StoreError(f"{root} is being brought up to schema {SCHEMA_VERSION} by "
+                         f"{owner_files.owner_named(held.owner)}, which has not finished in "
+                         f"{UPGRADE_WAIT_SECONDS / 60:g} minutes ({root / UPGRADE_MARK}); open the project once it "
+                         "has") from None
+    except OSError:
+        mark = None
+    try:
+        yield
+    finally:
+        _given_back(mark)
+
+
+def _header_version(database: Path) -> int | None:
+    """The schema version the header of the database file says (SQLite's user_version), None where it cannot be
+    read (no file, a short one)."""
+    try:
+        with database.open("rb") as file:
+            header = file.read(_HEADER_VERSION.stop)
+    except OSError:
+        return None
+    return int.from_bytes(header[_HEADER_VERSION], "big") if len(header) == _HEADER_VERSION.stop else None
 
 
 def of_an_earlier_schema(database: Path) -> bool:
@@ -766,8 +816,11 @@ class Project(Connection):
         marks nothing is met so too); a moment's reader (a reading command's copy) is waited for."""
         conn = self.db.conn
         # A connection this process dropped unclosed holds its lock until the collector frees it (Python's sqlite3
-        # connections are in a reference cycle): freed now, it is not taken for another process's
-        gc.collect()
+        # connections are in a reference cycle): freed now, it is not taken for another process's. In the main
+        # thread only: the app's collector runs in its GUI thread alone (a Qt object freed in another crashes it);
+        # its job threads open a project the window has open, brought up to date already, and never come here
+        if threading.current_thread() is threading.main_thread():
+            gc.collect()
         conn.execute("PRAGMA locking_mode = EXCLUSIVE")
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(ALONE_WAIT_SECONDS * 1000)}")
@@ -780,8 +833,9 @@ class Project(Connection):
                 if "locked" not in str(error) and "busy" not in str(error):
                     raise
                 raise StoreError(self._held_said(found, [
-                    "another process that has its database open (an earlier RecordLens that marks nothing, or "
-                    f"another program reading {self.root / PROJECT_DB})"])) from None
+                    "another connection to its database, kept open by another process (an earlier RecordLens "
+                    f"that marks nothing, or another program reading {self.root / PROJECT_DB}) or left open by "
+                    "this one"])) from None
             finally:
                 conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
             yield
