@@ -239,6 +239,9 @@ class JobController:
         job, self.job = self.job, None
         if job is not None:
             job.wait()
+            # Its connections (closures that hold the job itself, a Propose's tally) are kept by the Qt object, out
+            # of the collector's sight: without this every ended job stayed in memory for the app's life.
+            job.deleteLater()
         self._show_running(False)
         if self.window.closed:  # quit while it ran: no one to tell, and what the end would ask of its project is gone
             return
