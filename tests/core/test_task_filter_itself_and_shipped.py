@@ -86,5 +86,5 @@ def test_the_task_commands_never_write_a_file_recordlens_ships(
     argv = [part.format(shipped=SHIPPED_TASKS, copy=tasks, new=new) for part in command]
     code, out, err = run(capsys, *argv)
     assert (code, out) == (2, ""), err
-    assert "is one of the files RecordLens ships" in err and "copy it first (cp " in err, err
+    assert "is one of the files RecordLens ships" in err and "copy it first (`cp " in err, err
     assert SHIPPED_TASKS.read_bytes() == before and not new.exists()
