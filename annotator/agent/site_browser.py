@@ -43,6 +43,7 @@ from PySide6.QtWebEngineCore import (
     QWebEngineDownloadRequest,
     QWebEngineNavigationRequest,
     QWebEngineNewWindowRequest,
+    QWebEnginePage,
     QWebEngineScript,
     QWebEngineSettings,
 )
@@ -86,9 +87,9 @@ FRAME_TEXT_WAIT_S = 10.0  # a frame that has not answered by then has no text to
 SETTLE_QUIET_MS = 250  # once the page has handled an action, nothing new for this long: what it started is over
 SETTLE_TIMEOUT_MS = 30_000  # settle gives up after this long (a renderer that never answers)
 # A navigation the page says it started reaches navigationRequested in milliseconds (its request leaves the
-# renderer before the page's answer saying so); one not heard of by then never will be.
+# renderer before the page's answer saying so); one not heard of by then never will be, and is waited for once.
 UNHEARD_NAVIGATION_S = 5.0
-_STARTED_JS = "globalThis.__recordlens?.site?.navigationsStarted?.() ?? 0"  # see site_events.js
+_STARTED_JS = "[location.href, globalThis.__recordlens?.site?.navigationsStarted?.() ?? 0]"  # see site_events.js
 
 
 class SiteBrowserError(RuntimeError):
@@ -204,8 +205,14 @@ class SiteBrowser(QWidget):
         # custom local schemes as "local URLs"); the blocker still refuses every URL it was not told about,
         # file:// included.
         self.page.settings().setAttribute(QWebEngineSettings.WebAttribute.LocalContentCanAccessFileUrls, True)
+        # A link to a scheme the system would handle (mailto:, tel:) reaches navigationRequested, which refuses it
+        # (nothing is launched), whether a person clicked it or a script did: by default only a person's would,
+        # and settle would wait for one the page says it started (site_events.js counts every one).
+        self.page.settings().setUnknownUrlSchemePolicy(
+            QWebEngineSettings.UnknownUrlSchemePolicy.AllowAllUnknownUrlSchemes)
         self.page.navigationRequested.connect(self._on_navigation_requested)
         self.page.newWindowRequested.connect(self._on_new_window)
+        self.page.renderProcessTerminated.connect(self._on_renderer_ended)
         self.offline.loaded.connect(self._on_loaded)
         self.offline.request_blocked.connect(self._on_blocked)
         self.offline.profile.downloadRequested.connect(self._on_download)
@@ -221,7 +228,9 @@ class SiteBrowser(QWidget):
         self._stayed = ""  # what the page on show tried to do by itself ("" nothing), said once
         self._empty_frames: set[str] = set()  # the page on show's frames from the live web, left empty
         self.navigations = 0  # counts every page asked for, so a caller can tell whether an action navigated
-        self._requests_heard = 0  # the page on show's navigations that reached navigationRequested (see settle)
+        # The page on show's navigations that reached navigationRequested, and those given up on (see settle).
+        self._requests_heard = 0
+        self._renderer_ended = False  # the page on show's renderer is gone: nothing on it answers (see settle)
         self._downloads: list[QWebEngineDownloadRequest] = []
         self.last_saved_meta: dict[str, object] | None = None  # the meta.json the last save rewrote, if any
         self._build()
@@ -324,6 +333,7 @@ class SiteBrowser(QWidget):
             raise SiteBrowserError("no site is open")
         self.navigations += 1
         self._requests_heard = 0  # the next document counts its own navigations from none
+        self._renderer_ended = False  # a page loaded starts a renderer of its own
         saved = self.site.page(url)
         url = saved.url if saved is not None else url  # a URL that redirected: where it led, as a browser shows
         self._url = url
@@ -488,7 +498,7 @@ class SiteBrowser(QWidget):
         started (`_caught_up`). After an action that asked for none it returns after two round trips to the page
         and the quiet time."""
         deadline = time.monotonic() + timeout_ms / 1000
-        while time.monotonic() < deadline and self.view is not None:
+        while time.monotonic() < deadline and self.view is not None and not self._renderer_ended:
             if self.loading:
                 self.wait_until_loaded(max(1, _ms_left(deadline)))
             shown = self.navigations
@@ -496,8 +506,8 @@ class SiteBrowser(QWidget):
                 return
 
     def _unchanged(self, shown: int) -> bool:
-        """No page was asked for since the `shown`-th, and none is loading."""
-        return self.navigations == shown and not self.loading
+        """No page was asked for since the `shown`-th, none is loading, and the page's renderer still runs."""
+        return self.navigations == shown and not self.loading and not self._renderer_ended
 
     def _caught_up(self, shown: int, deadline: float) -> bool:
         """Whether the page on show has handled the input sent to it before now and what that handling queued, and
@@ -517,17 +527,36 @@ class SiteBrowser(QWidget):
                            heard_by - time.monotonic()):
             _log.warning("%s started %d navigation(s) but %d reached the browser", self._url, started,
                          self._requests_heard)
+            self._requests_heard = started  # never will: waited for once, not again at every later settle
         return self._unchanged(shown)
 
     def _navigations_started(self, shown: int, deadline: float) -> int | None:
         """How many navigations the page on show says it started (site_events.js); None when a page was asked for
-        before it answered (the document asked may be gone, and its answer with it) or it did not answer in time."""
+        before it answered (the document asked may be gone, and its answer with it), it did not answer in time, or
+        the page before it answered: Qt can report the failed load of a navigation refused there (one to mailto:)
+        after the next page's load began, and that page is then not loading as far as `loading` knows."""
         answers: list[object] = []
         self.offline.run_js_async(_STARTED_JS, answers.append)
         _spin_until(lambda: bool(answers) or not self._unchanged(shown), deadline - time.monotonic())
         if not answers or not self._unchanged(shown):
             return None
-        return int(answers[0]) if isinstance(answers[0], (int, float)) else 0
+        answer = answers[0]
+        where, started = answer if isinstance(answer, list) and len(answer) == 2 else ("", 0)
+        if self._an_earlier_page(str(where)):
+            return None
+        return int(started) if isinstance(started, (int, float)) else 0
+
+    def _an_earlier_page(self, url: str) -> bool:
+        """Whether `url` (a document's own) is of a page this browser served before the page on show."""
+        shown = QUrl(url)
+        shown.setFragment(None)  # a move within the page on show leaves it the same page
+        return not self._served.isEmpty() and shown.scheme() == self._served.scheme() and shown != self._served
+
+    def _on_renderer_ended(self, status: QWebEnginePage.RenderProcessTerminationStatus, code: int) -> None:
+        """The page on show's renderer ended (it crashed or was killed): nothing will answer on it, so settle
+        returns at once; the page shown next starts another."""
+        self._renderer_ended = True
+        _log.warning("the renderer of %s ended (%s, exit code %d)", self._url, status.name, code)
 
     def _stays_quiet(self, shown: int, quiet_ms: int, deadline: float) -> bool:
         """Whether no page is asked for within `quiet_ms` (a followed link opens its page a turn of the event

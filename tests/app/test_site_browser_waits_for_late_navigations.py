@@ -1,5 +1,6 @@
 """`SiteBrowser.settle()` returns after a navigation that an action asked for, however late the page starts it,
-and promptly after an action that asked for none; so do the agent's steps (QtSiteBrowser) and the recorder's.
+and promptly after an action that asked for none; so do the agent's steps (QtSiteBrowser) and the recorder's. A
+link the system would handle (mailto:, tel:) goes where it goes for a person, and is not waited for again.
 
 A navigation starts late where the renderer is slow to handle the input (a busy machine): here, deterministically,
 a listener of the app's own script world holds the renderer for LATE_MS inside the click or the form's submit
@@ -30,8 +31,11 @@ BASE = "https://late.example.com"
 HOME = f"{BASE}/"
 NEXT = f"{BASE}/next"
 FOUND = f"{BASE}/found?q=lamp"
+MAIL = "mailto:someone@late.example.com"
+PHONE = "tel:+15550100"
 LATE_MS = 2000  # far beyond a quiet time of 250 ms, as a starved renderer can be
 PROMPT_S = 1.5  # an average step with no navigation settles well within this, however busy the machine
+QUICK_S = 2.5  # any one settle after an action that asked for no page, however busy the machine
 
 
 def _page(title: str, body: str) -> str:
@@ -43,6 +47,7 @@ def _site(root: Path) -> Path:
     pages = {
         HOME: _page("Start", "<h1>Start</h1><p id='words'>Some words to click on.</p>"
                              "<p><a href='/next'>Next page</a></p>"
+                             f"<p><a href='{MAIL}'>Write to us</a> <a href='{PHONE}'>Call us</a></p>"
                              "<form action='/found' method='get'><input name='q' aria-label='Search'>"
                              "<button type='submit'>Find</button></form>"),
         NEXT: _page("Next", "<h1>The next page</h1><a href='/'>Back to the start</a>"),
@@ -129,3 +134,31 @@ def test_steps_that_ask_for_no_navigation_settle_promptly(browser) -> None:
     took = time.monotonic() - began
     assert browser.url == HOME and browser.navigations == navigations  # nothing was asked for
     assert took < steps * PROMPT_S, f"{steps} steps with no navigation took {took:.1f} s to settle"
+
+
+@pytest.mark.parametrize(("link", "address"), [("Write to us", MAIL), ("Call us", PHONE)])
+def test_a_link_for_the_systems_handler_clicked_by_a_script_is_not_waited_for(browser, link, address) -> None:
+    """A mailto: or tel: link a script clicks (no person's gesture) goes where a person's click goes, to the "not
+    in this snapshot" page for it, and neither the settle after it nor any later one waits for more."""
+    _start(browser)
+    browser.run_js(f"[...document.links].find(a => a.textContent === {json.dumps(link)}).click(); true")
+    for _ in range(3):
+        began = time.monotonic()
+        browser.settle()
+        took = time.monotonic() - began
+        assert took < QUICK_S, f"a settle after a script's click on {link!r} took {took:.1f} s"
+    assert browser.url == address and not browser.in_site
+
+
+def test_a_navigation_the_browser_never_hears_of_is_waited_for_once(browser) -> None:
+    """Should the page count a navigation that never reaches this browser (a kind not foreseen), the first settle
+    waits for it a while (UNHEARD_NAVIGATION_S), and no later settle on the page does again."""
+    _start(browser)
+    browser.run_js("__recordlens.site.navigationsStarted = () => 1; true")  # the page says: one started
+    browser.settle()  # waits UNHEARD_NAVIGATION_S for it
+    for _ in range(3):
+        began = time.monotonic()
+        browser.settle()
+        took = time.monotonic() - began
+        assert took < QUICK_S, f"a settle after the unheard navigation was waited for took {took:.1f} s"
+    assert browser.url == HOME
