@@ -20,35 +20,24 @@ import to run unmarked, and one that cannot be read is not said.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import sqlite3
-import uuid
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import atomic
 from ..command_hints import hint_option, hint_path
 from ..wording import counted, listed
-from .db import StoreError, connect, now
+from .db import StoreError, connect
 from .project import PROJECT_DB
-from .runs import RUNNING_MARKS, keep_unmarked, mark_gone, release_mark, take_mark  # the runs' own marks
+from .work_marks import WorkMark, forget_work, mark_work, stopped_work, unmark_work
 
 __all__ = ["AskedImport", "ImportMark", "StoppedImport", "mark_import", "stopped_imports", "stopped_imports_said",
            "unmark_import"]
 
 _PREFIX = "import-"
-_DESCRIBED = ".json"
 
 
-@dataclass(frozen=True)
-class ImportMark:
-    """The mark of an import this process runs now (`mark_import`), until `unmark_import`."""
-
-    lock: Path
-    description: Path
+ImportMark = WorkMark  # the mark of an import this process runs now (`mark_import`), until `unmark_import`
 
 
 @dataclass(frozen=True)
@@ -123,62 +112,26 @@ class StoppedImport:
 
     def forget(self) -> None:
         """Take its mark away: the same import run again holds one of its own (or it has nothing left to do)."""
-        with contextlib.suppress(OSError):
-            self.description.unlink()
-        with contextlib.suppress(OSError):
-            _lock_of(self.description).unlink()
+        forget_work(self.description)
 
 
 def mark_import(root: Path, asked: AskedImport, pages: Sequence[str]) -> ImportMark | None:
     """Mark an import of `pages` (found in the paths `asked`) as under way in the project at `root`; None when no
     mark can be written there (the import runs unmarked: see the module notes)."""
-    lock = Path(root) / RUNNING_MARKS / f"{_PREFIX}{uuid.uuid4().hex[:12]}"
-    description = _described(lock)
-    _remove_bare_locks(lock.parent)
-    try:
-        try:
-            take_mark(lock)
-        except OSError:  # a file system without locks: named in its file, judged by that line (`owner_files`)
-            keep_unmarked(lock)
-        atomic.write_text(description, json.dumps({
-            "paths": list(asked.paths), "pages": list(pages), "annotator": asked.annotator,
-            "replace_labels": asked.replace_labels,
-            # ASCII escapes: a name or path that is not UTF-8 (its bytes kept as surrogates) is written and read back
-            "started": now(), "process": os.getpid()}), durable=False)
-    except OSError:
-        release_mark(lock)
-        return None
-    return ImportMark(lock, description)
+    return mark_work(root, _PREFIX, {"paths": list(asked.paths), "pages": list(pages), "annotator": asked.annotator,
+                                     "replace_labels": asked.replace_labels})
 
 
 def unmark_import(mark: ImportMark, *, finished: bool) -> None:
     """The import has ended: `finished`, it went through all its pages, and its mark goes; else its description
     stays, to be said (the lock is given up all the same: this process may live on, as the app does)."""
-    if finished:
-        with contextlib.suppress(OSError):
-            mark.description.unlink()
-    release_mark(mark.lock)
+    unmark_work(mark, done=finished)
 
 
 def stopped_imports(root: Path) -> list[StoppedImport]:
-    """The imports of the project at `root` that stopped part way, oldest first: their description is there and
-    no live process holds their lock (this process's own imports under way are not looked at: see
-    `runs.mark_gone`)."""
-    try:
-        described = sorted((Path(root) / RUNNING_MARKS).glob(f"{_PREFIX}*{_DESCRIBED}"))
-    except OSError:
-        return []
-    stopped = [found for path in described if mark_gone(_lock_of(path)) and (found := _read(path)) is not None]
+    """The imports of the project at `root` that stopped part way, oldest first (`work_marks.stopped_work`)."""
+    stopped = [found for path, held in stopped_work(root, _PREFIX) if (found := _read(path, held)) is not None]
     return sorted(stopped, key=lambda found: found.started)
-
-
-def _remove_bare_locks(folder: Path) -> None:
-    """The locks of imports killed between taking their lock and describing themselves (or between the two as
-    they ended), which say nothing: removed by the next import."""
-    with contextlib.suppress(OSError):
-        for lock in folder.glob(f"{_PREFIX}*"):
-            if not lock.name.endswith(_DESCRIBED) and not _described(lock).exists() and mark_gone(lock):
-                lock.unlink(missing_ok=True)
 
 
 def stopped_imports_said(root: Path, names: Collection[str] | None = None, *,
@@ -206,21 +159,12 @@ def _page_names(root: Path) -> set[str]:
         db.close()
 
 
-def _lock_of(description: Path) -> Path:
-    return description.with_name(description.name.removesuffix(_DESCRIBED))
-
-
-def _described(lock: Path) -> Path:
-    return lock.with_name(lock.name + _DESCRIBED)
-
-
-def _read(path: Path) -> StoppedImport | None:
-    """A stopped import's description; None for one that cannot be read (half written by a power cut)."""
+def _read(path: Path, held: dict) -> StoppedImport | None:
+    """A stopped import's description; None for one that does not say what an import's says."""
     try:
-        held = json.loads(path.read_text(encoding="utf-8"))
         annotator = None if held.get("annotator") is None else str(held["annotator"])
         asked = AskedImport(tuple(str(p) for p in held["paths"]), annotator, bool(held.get("replace_labels")))
         return StoppedImport(path, asked, tuple(str(p) for p in held["pages"]), str(held.get("started", "")),
                              int(held.get("process", 0)))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None

@@ -2,44 +2,33 @@
 part way by the app's end (quit, killed, crashed) is said when the project is opened next: over how many pages it
 ran, how many got proposals, and that the same Propose goes on with the rest (`stopped_proposes_said`).
 
-The mark is the one an import keeps (`import_marks`), in the project's hidden `.running/`: `propose-TOKEN`, a lock
-the proposing process holds while it runs (freed by the system however the process ends, so a Propose under way is
-never taken for a stopped one), and `propose-TOKEN.json`, the pages it was started on. The description is written
-once the lock is held; a Propose that ends with its window there to say how (through its pages, cancelled, stopped
-by a quota) removes both, one stopped by the app's end keeps its description. The next Propose over the new pages
-takes the stopped ones over: it proposes for the pages they left new. A mark is a help, never a condition: one that
-cannot be written leaves the Propose to run unmarked, and one that cannot be read is not said.
+The mark is a piece of work's (`work_marks`, as an import's), in the project's hidden `.running/`: `propose-TOKEN`, a
+lock the proposing process holds while it runs (freed by the system however the process ends, so a Propose under way
+is never taken for a stopped one), and `propose-TOKEN.json`, the pages it was started on. The description is written
+once the lock is held; a Propose that ends with its window there to say how (through its pages, cancelled, stopped by
+a quota) removes both, one stopped by the app's end keeps its description. The next Propose over the new pages takes
+the stopped ones over: it proposes for the pages they left new. A mark is a help, never a condition: one that cannot
+be written leaves the Propose to run unmarked, and one that cannot be read is not said.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import atomic
 from ..wording import counted
-from .db import now
-from .runs import RUNNING_MARKS, keep_unmarked, mark_gone, release_mark, take_mark
+from .runs import RUNNING_MARKS
+from .work_marks import WorkMark, forget_work, mark_work, remove_bare_locks, stopped_work, unmark_work
 
 __all__ = ["ProposeMark", "StoppedPropose", "forget_stopped_proposes", "mark_propose", "stopped_proposes",
            "stopped_proposes_said", "unmark_propose"]
 
 _PREFIX = "propose-"
-_DESCRIBED = ".json"
 _NEW = "new"  # the page status a Propose over the new pages proposes for (schema.PAGE_STATUSES)
 
 
-@dataclass(frozen=True)
-class ProposeMark:
-    """The mark of a Propose this process runs now (`mark_propose`), until `unmark_propose`."""
-
-    lock: Path
-    description: Path
+ProposeMark = WorkMark  # the mark of a Propose this process runs now (`mark_propose`), until `unmark_propose`
 
 
 @dataclass(frozen=True)
@@ -65,48 +54,26 @@ class StoppedPropose:
                 f"{counted(left, 'page')} left new")
 
     def forget(self) -> None:
-        with contextlib.suppress(OSError):
-            self.description.unlink()
-        with contextlib.suppress(OSError):
-            _lock_of(self.description).unlink()
+        forget_work(self.description)
 
 
 def mark_propose(root: Path, pages: Sequence[str]) -> ProposeMark | None:
     """Mark a Propose over `pages` as under way in the project at `root`; None when no mark can be written there
     (it runs unmarked)."""
-    lock = Path(root) / RUNNING_MARKS / f"{_PREFIX}{uuid.uuid4().hex[:12]}"
-    description = _described(lock)
-    try:
-        try:
-            take_mark(lock)
-        except OSError:  # a file system without locks: named in its file, judged by that line
-            keep_unmarked(lock)
-        atomic.write_text(description, json.dumps({"pages": list(pages), "started": now(),
-                                                   "process": os.getpid()}), durable=False)
-    except OSError:
-        release_mark(lock)
-        return None
-    return ProposeMark(lock, description)
+    return mark_work(root, _PREFIX, {"pages": list(pages)})
 
 
 def unmark_propose(mark: ProposeMark, *, said: bool) -> None:
     """The Propose has ended: `said`, its window said how (through its pages, cancelled, stopped by a quota), and
     its mark goes; else (the app quit, another project opened) its description stays, to be said. The lock is
     given up all the same: this process may live on."""
-    if said:
-        with contextlib.suppress(OSError):
-            mark.description.unlink()
-    release_mark(mark.lock)
+    unmark_work(mark, done=said)
 
 
 def stopped_proposes(root: Path) -> list[StoppedPropose]:
-    """The Proposes over the new pages of the project at `root` that stopped part way, oldest first: their
-    description is there and no live process holds their lock (this process's own under way are not looked at)."""
-    try:
-        described = sorted((Path(root) / RUNNING_MARKS).glob(f"{_PREFIX}*{_DESCRIBED}"))
-    except OSError:
-        return []
-    stopped = [found for path in described if mark_gone(_lock_of(path)) and (found := _read(path)) is not None]
+    """The Proposes over the new pages of the project at `root` that stopped part way, oldest first
+    (`work_marks.stopped_work`)."""
+    stopped = [found for path, held in stopped_work(root, _PREFIX) if (found := _read(path, held)) is not None]
     return sorted(stopped, key=lambda found: found.started)
 
 
@@ -115,10 +82,7 @@ def forget_stopped_proposes(root: Path) -> None:
     for stopped in stopped_proposes(root):
         stopped.forget()
     # and the locks of those killed between taking their lock and describing themselves, which say nothing
-    with contextlib.suppress(OSError):
-        for lock in (Path(root) / RUNNING_MARKS).glob(f"{_PREFIX}*"):
-            if not lock.name.endswith(_DESCRIBED) and not _described(lock).exists() and mark_gone(lock):
-                lock.unlink(missing_ok=True)
+    remove_bare_locks(Path(root) / RUNNING_MARKS, _PREFIX)
 
 
 def stopped_proposes_said(root: Path, statuses: Mapping[str, str], again: str) -> list[str]:
@@ -127,19 +91,10 @@ def stopped_proposes_said(root: Path, statuses: Mapping[str, str], again: str) -
     return [said for found in stopped_proposes(root) if (said := found.message(statuses, again)) is not None]
 
 
-def _lock_of(description: Path) -> Path:
-    return description.with_name(description.name.removesuffix(_DESCRIBED))
-
-
-def _described(lock: Path) -> Path:
-    return lock.with_name(lock.name + _DESCRIBED)
-
-
-def _read(path: Path) -> StoppedPropose | None:
-    """A stopped Propose's description; None for one that cannot be read (half written by a power cut)."""
+def _read(path: Path, held: dict) -> StoppedPropose | None:
+    """A stopped Propose's description; None for one that does not say what a Propose's says."""
     try:
-        held = json.loads(path.read_text(encoding="utf-8"))
         return StoppedPropose(path, tuple(str(p) for p in held["pages"]), str(held.get("started", "")),
                               int(held.get("process", 0)))
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
