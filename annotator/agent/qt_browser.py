@@ -38,6 +38,7 @@ from ...core.agent import (
     find_target,
 )
 from ..qt.event_loop import spin
+from ..qt.widgets import web_input_widget
 from .site_browser import SiteBrowser
 
 # The capture's view: the boxes and screenshots of a run, of its references and of the site's stored pages are
@@ -190,7 +191,7 @@ class QtSiteBrowser:
         raise TargetNotFoundError(f"element {_name(target)} has no XPath or box to find it by on {self.url}")
 
     def _input(self):  # noqa: ANN202 - the view's focus proxy (a QWidget)
-        proxy = self.browser.view.focusProxy() if self.browser.view is not None else None
+        proxy = web_input_widget(self.browser.view)
         if proxy is None:
             raise TargetNotFoundError("the browser view is not shown, so it cannot be clicked")
         return proxy

@@ -53,6 +53,7 @@ from ...core.agent import (
 )
 from ..qt.event_loop import spin
 from ..qt.signals import emit
+from ..qt.widgets import web_input_widget
 from .site_browser import SiteBrowser, target_from_json
 from .trajectory_replay import describe
 
@@ -239,7 +240,7 @@ class Recorder(QObject):
         """Hear the keys typed into the page: they reach the view's focus proxy, which a new page may replace
         (installing the filter again on the same widget keeps one)."""
         view = self.browser.view
-        proxy = view.focusProxy() if view is not None else None
+        proxy = web_input_widget(view)
         if proxy is not None:
             proxy.installEventFilter(self)
 

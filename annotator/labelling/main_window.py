@@ -1081,7 +1081,7 @@ class MainWindow(QMainWindow):
         the page's keys is Chromium's, made anew as pages load, and a new one joins the chain at its end (after
         the buttons, before the filter): put back in place before each move (`focusNextPrevChild`)."""
         pages, view = self.page_list, self.page_view.view
-        page = [view.focusProxy() or view] if view is not None and Shiboken.isValid(view) else []  # not once shut
+        page = [self.page_view.input_widget() or view] if view is not None and Shiboken.isValid(view) else []
         for first, second in itertools.pairwise((pages.status_filter, pages.search, pages.list, *page, self.tabs)):
             QWidget.setTabOrder(first, second)
 

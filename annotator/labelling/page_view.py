@@ -30,6 +30,7 @@ from ..qt.event_loop import run_until_quit, settled_grab
 from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
 from ..qt.page_scripts import document_script
 from ..qt.signals import emit
+from ..qt.widgets import web_input_widget
 
 OVERLAY = "overlay.js"
 CHANNEL_OBJECT = "recordlens"  # the name overlay.js looks the bridge up by
@@ -544,7 +545,11 @@ class PageView(QWidget):
         """Whether the keys go to the page (the view or the widget it forwards them to)."""
         focus = QApplication.focusWidget()
         return self.view is not None and Shiboken.isValid(self.view) and focus is not None and (
-            focus is self.view or self.view.isAncestorOf(focus) or focus is self.view.focusProxy())
+            focus is self.view or self.view.isAncestorOf(focus) or focus is self.input_widget())
+
+    def input_widget(self) -> QWidget | None:
+        """The widget that takes the page's keys and wheel (`web_input_widget`)."""
+        return web_input_widget(self.view)
 
     def has_focus_frame(self) -> bool:
         return self._framed_focus

@@ -99,8 +99,7 @@ class ZoomControl(QObject):
     def _watch_wheel(self) -> None:
         """Ctrl+wheel over the page steps through the stops (Chromium's own wheel zoom would not be remembered).
         The view's input widget can change with each page, so it is looked up again after every load."""
-        view = self.window.page_view.view
-        target = view.focusProxy() if view is not None else None
+        target = self.window.page_view.input_widget()
         if target is None or target is self._watched:
             return
         if self._watched is not None:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+from shiboken6 import Shiboken
 
 Part = QWidget | QLayout | tuple[QWidget, int]  # a (widget, stretch) pair takes that share of the room left
 
@@ -129,3 +130,13 @@ def _keys_to(close: QPushButton, actions: Sequence[QPushButton], default: QPushB
     default.setDefault(True)
     for before, after in zip([*actions], [*actions[1:], close], strict=True):
         QWidget.setTabOrder(before, after)  # `after` moved to just after `before`: the parts come first still
+
+
+def web_input_widget(view: QWidget | None) -> QWidget | None:
+    """The widget that takes a web view's keys, clicks and wheel (its focus proxy), Chromium's, made anew as pages
+    load; None for no view, or one already deleted. Found among the view's children: `focusProxy()` leaves each one's
+    Python widget held by the view's for as long as the view lives (PySide's rule for a returned object), one dead
+    widget per page loaded."""
+    if view is None or not Shiboken.isValid(view):
+        return None
+    return next((child for child in reversed(view.children()) if isinstance(child, QWidget)), None)
