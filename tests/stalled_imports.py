@@ -44,10 +44,10 @@ def a_folder_of_pages(folder: Path, count: int) -> Path:
 
 
 @contextmanager
-def import_stalled(project: Path, folder: Path, stop_after: int) -> Iterator[int]:
-    """`recordlens import FOLDER --project PROJECT` under way in another process, `stop_after` pages in, for the
-    block (its process id); killed (kill -9) when the block ends."""
-    child = subprocess.Popen([sys.executable, "-c", STALLING_IMPORT, str(project), str(folder), str(stop_after)],
+def child_stalled(script: str, *args: str) -> Iterator[int]:
+    """`script` run in another process with `args`, under way once it says "waiting" (its first line), for the block
+    (its process id); killed (kill -9) when the block ends."""
+    child = subprocess.Popen([sys.executable, "-c", script, *args],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert first_line(child) == "waiting\n"
@@ -57,6 +57,14 @@ def import_stalled(project: Path, folder: Path, stop_after: int) -> Iterator[int
         child.wait(timeout=60)
         child.stdout.close()  # type: ignore[union-attr]
         child.stderr.close()  # type: ignore[union-attr]
+
+
+@contextmanager
+def import_stalled(project: Path, folder: Path, stop_after: int) -> Iterator[int]:
+    """`recordlens import FOLDER --project PROJECT` under way in another process, `stop_after` pages in, for the
+    block (its process id); killed (kill -9) when the block ends."""
+    with child_stalled(STALLING_IMPORT, str(project), str(folder), str(stop_after)) as pid:
+        yield pid
 
 
 def import_killed_part_way(project: Path, folder: Path, stop_after: int) -> int:

@@ -4,8 +4,6 @@ that Shift+P goes on with the rest. A Shift+P that goes through its pages takes 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,8 +12,7 @@ from recordlens.annotator import app
 from recordlens.annotator.program import PROG
 from recordlens.core.store.runs import RUNNING_MARKS
 from tests.app.window_helpers import imported_project, keep_app_state_private, key, said
-from tests.child_lines import first_line
-from tests.stalled_imports import PAGE
+from tests.stalled_imports import PAGE, child_stalled
 
 pytestmark = pytest.mark.app
 
@@ -38,16 +35,8 @@ with open_project(root) as project:
 
 def propose_killed_part_way(project: Path, proposed: int) -> int:
     """A Propose over the project's new pages killed (kill -9) once `proposed` pages have proposals: its pid."""
-    child = subprocess.Popen([sys.executable, "-c", STALLING_PROPOSE, str(project), str(proposed)],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert first_line(child) == "waiting\n"
-        return child.pid
-    finally:
-        child.kill()
-        child.wait(timeout=60)
-        child.stdout.close()  # type: ignore[union-attr]
-        child.stderr.close()  # type: ignore[union-attr]
+    with child_stalled(STALLING_PROPOSE, str(project), str(proposed)) as pid:
+        return pid
 
 
 def test_a_propose_killed_part_way_is_said_at_the_next_opening_and_shift_p_finishes_it(
