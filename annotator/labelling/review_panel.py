@@ -187,16 +187,6 @@ def _badge_said(badge: str) -> str:
     return f"{'true' if badge.startswith('T') else 'predicted'} record {badge[1:]}"
 
 
-def _elements_said(xpaths: Sequence[str], named: int) -> str:
-    """`element_words` in words: "2 elements", "1 element, 1 XPath naming nothing", "names no element"."""
-    if not xpaths:
-        return "no XPath"
-    if named == 0:
-        return "names no element"
-    nothing = len(xpaths) - named
-    return counted(named, "element") + (f", {counted(nothing, 'XPath')} naming nothing" if nothing else "")
-
-
 def wrapped(label: QLabel) -> QLabel:
     """A label whose text wraps to the panel's width and asks for none of its own: however long what it says (an
     annotator's name, a run's figures), it never widens the panel, nor the window."""
@@ -746,7 +736,7 @@ class ReviewPanel(QWidget):
         hallucinated = ", hallucinated" if self._hallucinated(record, index) else ""
         text = spoken_text(self._whole_text(record.xpaths, self._texts, index)) or "no text"
         return (f"{_badge_said(review_label(record, self.true_numbers))}, {record.kind}{paired}{decided}{hallucinated}"
-                f", {_elements_said(record.xpaths, named)}: {'predicted: ' if pair else ''}{text}")
+                f", {element_words(record.xpaths, named, spoken=True)}: {'predicted: ' if pair else ''}{text}")
 
     def _whole_text(self, xpaths: Sequence[str], texts: Sequence[str], index: int) -> str:
         """A record's whole text when the page's texts are given (`whole`), else its row's (`texts[index]`)."""
