@@ -310,7 +310,14 @@ def _failed_on_reading(summary: RunSummary, pages_dir: str) -> list[str]:
     if not failed:
         return []
     files = page_files(pages_dir)
-    return [name for name in failed if name in files and isinstance(read_page(files[name], name), PageNotRead)]
+    return [name for name in failed if name in files and _cannot_be_read(files[name], name)]
+
+
+def _cannot_be_read(page_file: Path, name: str) -> bool:
+    try:
+        return isinstance(read_page(page_file, name), PageNotRead)
+    except OSError:  # met for a moment (`read_page`): the page may well be read, by the same command again
+        return False
 
 
 def tokens_said(tokens: dict[str, int]) -> str:

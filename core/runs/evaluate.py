@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import statistics
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -118,11 +119,11 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     jobs = [job for job in jobs if job.name not in not_read]
     pages: list[PageScore] = [scored[job.name] for job in jobs]  # type: ignore[misc]
     # --- end engine dispatch ---
+    not_read = {name: not_read[name] for name in truths if name in not_read}  # in the ground truth's order
     if not_read and not pages:  # a mean over no page would read as a figure
         raise DatasetError(f"none of the {counted(len(truths), 'page')} with ground truth in {gt_dir} can be "
                            "scored: " + listed([f"{name}: {why}" for name, why in not_read.items()], total=True,
                                                sep="; "))
-    not_read = {name: not_read[name] for name in truths if name in not_read}  # in the ground truth's order
     unreadable = {name: why for name, why in unreadable.items() if name not in not_read}
     warnings += [f"{unreadable[job.name]}; scored as an empty prediction" for job in jobs if job.name in unreadable]
     warnings += [f"page {job.name}: the run failed on it ({failed[job.name][:300]}); scored as an empty prediction"
@@ -155,12 +156,22 @@ class PageNotRead:
     why: str
 
 
+# What reading a file may meet for a moment (a flaky share, too many files open): the scoring stops, to be run again,
+# rather than give figures over fewer pages
+_FOR_A_MOMENT = frozenset({errno.EIO, errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN, errno.EINTR,
+                           errno.ETIMEDOUT, errno.ESTALE})
+
+
 def read_page(page_file: Path, name: str) -> LoadedPage | PageNotRead:
     """The saved page `page_file` of page `name`, read as every command reads it, or why it cannot be (`load_page`'s
     words): the test by which `score` and `bench` leave a page out, which `extract` asks of the pages it failed on."""
     try:
         return load_page(page_file, name)
-    except (RecordLensError, OSError) as error:  # an empty file, a PNG named .mhtml, a file gone meanwhile
+    except OSError as error:
+        if error.errno in _FOR_A_MOMENT:  # the same command again may read it: not a page to leave out
+            raise
+        return PageNotRead(str(error))
+    except RecordLensError as error:  # an empty file, a PNG named .mhtml, a file gone meanwhile
         return PageNotRead(str(error))
 
 

@@ -118,3 +118,38 @@ def test_every_page_unreadable_is_refused_by_score_and_bench_alike(tmp_path: Pat
     code, out, err = run(capsys, "bench", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt"),
                          "--methods", "repeats", "--no-chart", "-q")
     assert code == 2 and out == "" and "none of the 2 pages with ground truth" in err and "2: " in err
+
+
+def test_a_page_met_with_a_passing_read_error_stops_the_scoring_rather_than_leave_it_out(
+        tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A read error that may pass (EIO of a flaky share, too many files open) is no page to leave out: figures over
+    fewer pages would be given where the same command again gives them over all; the scoring stops, to be run
+    again (the error said). A page that cannot be read for good is still left out."""
+    import errno
+
+    from recordlens.core.runs import evaluate
+
+    read = evaluate.load_page
+
+    def flaky(page_file, name=None, **kwargs):  # noqa: ANN001, ANN202
+        if name == "2":
+            raise OSError(errno.EIO, "Input/output error", str(page_file))
+        return read(page_file, name, **kwargs)
+
+    monkeypatch.setattr(evaluate, "load_page", flaky)
+    code, out, err = run(capsys, "score", "--pred", str(DEMO / "gt"), "--gt", str(DEMO / "gt"), "--pages",
+                         str(DEMO / "html"), "-q")
+    assert code != 0 and out == "", out
+    assert "Input/output error" in err and "2.html" in err and "left out" not in err
+
+
+def test_the_refusal_of_every_page_names_them_in_order(tmp_path: Path, capsys) -> None:
+    (tmp_path / "html").mkdir()
+    for name in ("1", "2", "3", "4"):
+        (tmp_path / "html" / f"{name}.html").write_bytes(b"")
+    shutil.copytree(DEMO / "gt", tmp_path / "gt")
+    code, _, err = run(capsys, "score", "--pred", str(DEMO / "gt"), "--gt", str(tmp_path / "gt"), "--pages",
+                       str(tmp_path / "html"), "-q")
+    assert code == 2
+    named = err[err.index("can be scored: "):]
+    assert named.index("1: ") < named.index("2: ") < named.index("3: ") < named.index("4: "), named
