@@ -23,7 +23,7 @@ when the step is made.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -37,7 +37,7 @@ from recordlens.core.store import Project, Provenance, open_project
 from tests.app.demo_project import ITEM
 from tests.app.list_projects import one_list, one_list_and_beas
 from tests.app.review_helpers import choose, kinds, review_bea
-from tests.app.window_helpers import key, open_window, recent_messages, said
+from tests.app.window_helpers import just_before_the_next_write, key, open_window, recent_messages, said
 
 pytestmark = pytest.mark.app
 
@@ -332,22 +332,6 @@ def test_a_decision_on_a_record_changed_elsewhere_before_the_review_looked_is_re
 
 
 # ---- undo and redo over a change committed just before their own write ----
-
-
-def just_before_the_next_write(window: MainWindow, monkeypatch, change: Callable[[], object]) -> None:  # noqa: ANN001
-    """The other writer's `change` committed right before the window's next write transaction begins: after
-    whatever the window looked at first."""
-    writing = window.project.writing
-    pending = [change]
-
-    @contextmanager
-    def then_writing():  # noqa: ANN202
-        if pending and not window.project.db.conn.in_transaction:
-            pending.pop()()
-        with writing() as db:
-            yield db
-
-    monkeypatch.setattr(window.project, "writing", then_writing)
 
 
 def reject_shown(window: MainWindow, number: int) -> None:

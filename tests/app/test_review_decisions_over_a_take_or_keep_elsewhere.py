@@ -25,8 +25,7 @@ from tests.app.test_edits_on_what_another_window_changed import (
     reviewing,
     states,
 )
-from tests.app.test_undo_over_a_change_made_just_before_its_write import just_before_the_next_write
-from tests.app.window_helpers import key, said
+from tests.app.window_helpers import just_before_the_next_write, key, said
 
 pytestmark = pytest.mark.app
 

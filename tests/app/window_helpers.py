@@ -5,7 +5,7 @@ says: in its status bar and in its recent messages."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -159,3 +159,19 @@ class Answering:
 
     def stop(self) -> None:
         self.timer.stop()
+
+
+def just_before_the_next_write(window: MainWindow, monkeypatch, change: Callable[[], object]) -> None:  # noqa: ANN001
+    """The other writer's `change` committed right before the window's next write transaction begins: after
+    whatever the window looked at first."""
+    writing = window.project.writing
+    pending = [change]
+
+    @contextmanager
+    def then_writing():  # noqa: ANN202
+        if pending and not window.project.db.conn.in_transaction:
+            pending.pop()()
+        with writing() as db:
+            yield db
+
+    monkeypatch.setattr(window.project, "writing", then_writing)
