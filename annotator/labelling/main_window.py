@@ -21,6 +21,7 @@ import shlex
 import socket
 import sys
 import time
+import warnings
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
@@ -1235,7 +1236,11 @@ class MainWindow(QMainWindow):
             return box.exec() == QMessageBox.StandardButton.Yes
         finally:
             if moot is not None:
-                moot_on.disconnect(moot)
+                # A job that ended while the box was open may be deleted already (`JobController`), its
+                # connections gone with it: nothing is left to disconnect, which PySide says in a warning
+                with warnings.catch_warnings(), contextlib.suppress(RuntimeError):
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    moot_on.disconnect(moot)
 
     def do_remove_page(self) -> None:
         """Take the page on show out of the project, once the user has said yes; what it held is kept."""

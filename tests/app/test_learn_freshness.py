@@ -247,6 +247,7 @@ def test_sigterm_while_learning_quits_without_asking(qtbot, tmp_path: Path, fold
         window.close()
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")  # the ended job, deleted meanwhile, is let go quietly
 def test_a_question_about_a_learn_that_ends_meanwhile_closes_as_a_yes(qtbot, tmp_path: Path, folder: Path,
                                                                        monkeypatch) -> None:
     """Learn ended while its quit question was on show: the question said "No model will be written" of a model
