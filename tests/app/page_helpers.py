@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from recordlens.annotator.labelling.page_view import PageView
 from recordlens.annotator.qt.event_loop import spin
+from recordlens.annotator.qt.widgets import web_input_widget
 
 
 def js(view: PageView, expression: str):
@@ -84,3 +85,14 @@ def turn_wheel(target: QWidget, deltas: Iterable[int], at: QPoint,
                             modifier, Qt.ScrollPhase.NoScrollPhase, False)
         QApplication.sendEvent(target, event)
         spin(30)
+
+
+def click_at(view: PageView, xpath: str, dx: float = 20, dy: float = 10) -> str:
+    """A real click at (dx, dy) inside the element's box; what the page's topmost element there is (its XPath)."""
+    x, y = js(view, f"""(() => {{
+        const r = __recordlens.resolve({json.dumps(xpath)}).getBoundingClientRect();
+        return [Math.round(r.left + {dx}), Math.round(r.top + {dy})]; }})()""")
+    top = view.offline.run_js(f"__recordlens.xpathOf(document.elementFromPoint({x}, {y}))")
+    QTest.mouseClick(web_input_widget(view.view), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     QPoint(x, y))
+    return top

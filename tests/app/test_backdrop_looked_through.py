@@ -5,15 +5,12 @@ not looked through. A verifier's finding: every click on the page made a record 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
-from tests.app.page_helpers import js
+from tests.app.page_helpers import click_at
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
@@ -43,30 +40,19 @@ def window(qtbot, tmp_path: Path):
     win.close()
 
 
-def click_at(window: MainWindow, xpath: str, dx: float = 20, dy: float = 10) -> str:
-    """A real click at (dx, dy) inside the element's box; what the page's topmost element there is."""
-    x, y = js(window.page_view, f"""(() => {{
-        const r = __recordlens.resolve({json.dumps(xpath)}).getBoundingClientRect();
-        return [Math.round(r.left + {dx}), Math.round(r.top + {dy})]; }})()""")
-    top = window.page_view.offline.run_js(f"__recordlens.xpathOf(document.elementFromPoint({x}, {y}))")
-    QTest.mouseClick(window.page_view.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
-                     QPoint(x, y))
-    return top
-
-
 def records(window: MainWindow) -> list[tuple[str, ...]]:
     return [label.xpaths for label in window.project.labels("1")]
 
 
 def test_a_click_through_a_see_through_backdrop_takes_the_card_beneath(qtbot, window):
     card = "/body[1]/div[2]/div[2]/h3[1]"
-    assert click_at(window, card) == "/body[1]/div[3]"  # the backdrop is on top there
+    assert click_at(window.page_view, card) == "/body[1]/div[3]"  # the backdrop is on top there
     qtbot.waitUntil(lambda: records(window) == [(card,)], timeout=10_000)
 
 
 def test_the_banners_dialog_is_still_clicked(qtbot, window):
     dialog = "/body[1]/div[3]/div[1]"
-    assert click_at(window, dialog, 10, 10) == dialog
+    assert click_at(window.page_view, dialog, 10, 10) == dialog
     qtbot.waitUntil(lambda: records(window) == [(dialog,)], timeout=10_000)
 
 
@@ -74,7 +60,7 @@ def test_an_absolutely_placed_cards_padding_is_the_card(qtbot, tmp_path):
     win = _window(qtbot, tmp_path, "transparent; display:none")
     try:
         placed = "/body[1]/div[1]/div[1]"
-        assert click_at(win, placed, 5, 5) == placed
+        assert click_at(win.page_view, placed, 5, 5) == placed
         qtbot.waitUntil(lambda: records(win) == [(placed,)], timeout=10_000)
     finally:
         win.close()
@@ -84,7 +70,7 @@ def test_an_opaque_cover_is_not_looked_through(qtbot, tmp_path):
     win = _window(qtbot, tmp_path, "#fff")
     try:
         card = "/body[1]/div[2]/div[2]/h3[1]"
-        assert click_at(win, card) == "/body[1]/div[3]"
+        assert click_at(win.page_view, card) == "/body[1]/div[3]"
         qtbot.waitUntil(lambda: records(win) == [("/body[1]/div[3]",)], timeout=10_000)
     finally:
         win.close()

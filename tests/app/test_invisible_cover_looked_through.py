@@ -7,15 +7,12 @@ a cover that holds something seen (a link in a link's own colour), and a dialog 
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
-from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
-from tests.app.page_helpers import js
+from tests.app.page_helpers import click_at
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
@@ -57,17 +54,6 @@ def _window(qtbot, tmp_path: Path, cover: str) -> MainWindow:
     return window
 
 
-def click_at(window: MainWindow, xpath: str, dx: float = 20, dy: float = 10) -> str:
-    """A real click at (dx, dy) inside the element's box; what the page's topmost element there is."""
-    x, y = js(window.page_view, f"""(() => {{
-        const r = __recordlens.resolve({json.dumps(xpath)}).getBoundingClientRect();
-        return [Math.round(r.left + {dx}), Math.round(r.top + {dy})]; }})()""")
-    top = window.page_view.offline.run_js(f"__recordlens.xpathOf(document.elementFromPoint({x}, {y}))")
-    QTest.mouseClick(window.page_view.view.focusProxy(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
-                     QPoint(x, y))
-    return top
-
-
 def records(window: MainWindow) -> list[tuple[str, ...]]:
     return [label.xpaths for label in window.project.labels("1")]
 
@@ -76,7 +62,7 @@ def records(window: MainWindow) -> list[tuple[str, ...]]:
 def test_a_click_through_a_cover_that_shows_nothing_takes_the_card_beneath(qtbot, tmp_path, case):
     window = _window(qtbot, tmp_path, LOOKED_THROUGH[case])
     try:
-        assert click_at(window, CARD).startswith("/body[1]/")  # the cover (or its words) is on top there
+        assert click_at(window.page_view, CARD).startswith("/body[1]/")  # the cover (or its words) is on top there
         qtbot.waitUntil(lambda: records(window) == [(CARD,)], timeout=10_000)
     finally:
         window.close()
@@ -87,7 +73,7 @@ def test_a_cover_that_shows_something_is_what_the_click_is_on(qtbot, tmp_path, c
     cover, on_top = TAKEN_AS_IS[case]
     window = _window(qtbot, tmp_path, cover)
     try:
-        assert click_at(window, CARD) == on_top
+        assert click_at(window.page_view, CARD) == on_top
         qtbot.waitUntil(lambda: records(window) == [(on_top,)], timeout=10_000)
     finally:
         window.close()
@@ -100,7 +86,7 @@ def test_a_dialog_on_a_cover_whose_own_text_is_unseen_is_still_clicked(qtbot, tm
              "</div>")
     window = _window(qtbot, tmp_path, cover)
     try:
-        assert click_at(window, dialog, 10, 10) == dialog
+        assert click_at(window.page_view, dialog, 10, 10) == dialog
         qtbot.waitUntil(lambda: records(window) == [(dialog,)], timeout=10_000)
     finally:
         window.close()
