@@ -12,25 +12,17 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.store import ChangedElsewhere, judge_as_shown
-from recordlens.core.store.files import store_snapshot
-from recordlens.core.store.project import Project, Provenance, init_project, open_project
+from recordlens.core.store.project import Project, Provenance
+from tests.core.two_windows import ANA, BEN, ITEM, two_windows
 
-ANA = Provenance.person("ana")
-BEN = Provenance.person("ben")
-HTML = b"<html><body><ul><li>a</li><li>b</li><li>c</li><li>d</li></ul></body></html>"
-ITEM = "/body[1]/ul[1]/li[{}]"
 SIBLINGS = [[ITEM.format(2)], [ITEM.format(3)], [ITEM.format(4)]]  # what G adds beside record 1 (item 1)
 
 
 @pytest.fixture
 def windows(tmp_path: Path) -> Iterator[tuple[Project, Project]]:
     """Two connections on a project whose page 12 holds one accepted record, item 1."""
-    with init_project(tmp_path / "p") as project:
-        digest = store_snapshot(project.root, HTML, ".html")
-        project.add_page("12", digest, ".html", len(HTML))
-        project.add_records("12", [[ITEM.format(1)]], ANA, status="accepted")
-    with open_project(tmp_path / "p") as first, open_project(tmp_path / "p") as second:
-        yield first, second
+    with two_windows(tmp_path / "p") as both:
+        yield both
 
 
 def records(project: Project) -> list[tuple[str, tuple[str, ...]]]:

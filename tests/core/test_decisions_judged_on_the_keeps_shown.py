@@ -11,13 +11,9 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.store import ChangedElsewhere, Kept, judge_as_shown
-from recordlens.core.store.files import store_snapshot
-from recordlens.core.store.project import Project, Provenance, init_project, open_project
+from recordlens.core.store.project import Project, Provenance
+from tests.core.two_windows import ANA, BEN, ITEM, two_windows
 
-ANA = Provenance.person("ana")
-BEN = Provenance.person("ben")
-HTML = b"<html><body><ul><li>a</li><li>b</li><li>c</li><li>d</li></ul></body></html>"
-ITEM = "/body[1]/ul[1]/li[{}]"
 THEIRS = Kept("bea", (ITEM.format(3),), None)  # a record only bea made: T adds it
 OURS = Kept("bea", None, (ITEM.format(1),))  # a record only the project made: T deletes it
 
@@ -25,13 +21,8 @@ OURS = Kept("bea", None, (ITEM.format(1),))  # a record only the project made: T
 @pytest.fixture
 def windows(tmp_path: Path) -> Iterator[tuple[Project, Project]]:
     """Two connections on a project whose page 12 holds one accepted record, item 1; bea labelled items 2 and 3."""
-    with init_project(tmp_path / "p") as project:
-        digest = store_snapshot(project.root, HTML, ".html")
-        project.add_page("12", digest, ".html", len(HTML))
-        project.add_records("12", [[ITEM.format(1)]], ANA, status="accepted")
-        project.annotators.set_page("bea", "12", [[ITEM.format(2)], [ITEM.format(3)]])
-    with open_project(tmp_path / "p") as first, open_project(tmp_path / "p") as second:
-        yield first, second
+    with two_windows(tmp_path / "p", (2, 3)) as both:
+        yield both
 
 
 def take(project: Project):  # noqa: ANN201 - T on bea's record of item 3
