@@ -34,7 +34,9 @@ root, said, mark = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
 said.with_suffix(".opening").write_text("", encoding="utf-8")
 db = sqlite3.connect(root / "project.db", timeout=60)
 version = db.execute("PRAGMA user_version").fetchone()[0]
-said.write_text(str(version), encoding="utf-8")
+# said whole or not at all: the test reads it as soon as it exists
+said.with_suffix(".saying").write_text(str(version), encoding="utf-8")
+said.with_suffix(".saying").replace(said)
 lock = owner_files.take(root / mark, attempts=1)
 sys.stdin.read()
 owner_files.release(lock)
