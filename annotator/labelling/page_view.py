@@ -508,11 +508,16 @@ class PageView(QWidget):
     def top_in_view(self, xpath: str, timeout_ms: int = 5_000) -> float | None:
         """Where the element at `xpath` starts on the page (document y, CSS px), if some of it shows in the view
         (synchronous). None: it is out of view, not found or shown nowhere, or the page did not answer in time."""
+        # one call to the page, so a renderer that hangs at quit holds the window for `timeout_ms` once, not twice
+        code = f"JSON.stringify([{_locate_js([xpath])}, document.documentElement.clientHeight])"
         try:
-            rect = _shown_rect(self.locate([xpath], timeout_ms))
-            view = self.offline.run_js("document.documentElement.clientHeight", timeout_ms)
+            answer = parse_js_result(self.offline.run_js(code, timeout_ms))
         except TimeoutError:
             return None
+        if not isinstance(answer, list) or len(answer) != 2:
+            return None
+        located, view = answer
+        rect = _shown_rect(_located(located))
         if rect is None or not isinstance(view, int | float):
             return None
         _, top, _, height = rect
