@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QItemSelectionModel, QSize, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QFocusEvent, QKeyEvent, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QApplication,
@@ -47,7 +47,7 @@ from ...core.records import (
 from ...core.store import RunInfo, StoredScore, method_settings, run_origin
 from ...core.wording import counted, shortened
 from ..qt.combo_keys import keeps_its_own_keys
-from ..qt.contrast import readable_on
+from ..qt.contrast import GRAPHICS, readable_on
 from ..qt.local_time import local_time
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
@@ -70,6 +70,11 @@ KEPT = "kept"  # a disagreement whose project's version was kept (O): listed apa
 KEPT_MEANING = ("kept: a disagreement decided for the project's version (O), or merged into it (Shift+T), no longer "
                 "open; the figures still count it. Unticked: hidden in the list and on the page")
 KEPT_COLOUR = "#868e96"
+# The legend's key to the hatching a missed record is drawn with on the page (overlay.js): what tells it from the
+# others without its colour, said where the colours are.
+HATCH_KEY = "hatched on the page: missed"
+HATCH_MEANING = ("hatched on the page (and dashed): a true record the run missed, told apart from the others "
+                 "whatever its colour looks like")
 TRUE_OUTLINE = "true"  # how the overlay draws a pair's true record apart from its predicted one (dashed)
 PREDICTED_KINDS = (MATCHED, PARTIAL, SPURIOUS)  # the classes whose row shows a predicted record
 DATA_ROLE = Qt.ItemDataRole.UserRole
@@ -193,6 +198,49 @@ def wrapped(label: QLabel) -> QLabel:
     label.setWordWrap(True)
     label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     return label
+
+
+class HatchKey(QLabel):
+    """The legend's key to the hatching: a hatched swatch before its words, as a class's toggle shows its dot before
+    its own, and named by its words as the toggles are. The swatch is drawn in the palette it is painted in (the
+    missed colour in the shade that shows on the panel at WCAG's 3:1 for graphics): it follows a switched theme."""
+
+    SWATCH = 14  # px, as a toggle's dot (`colour_dot`)
+    GAP = 4  # px between the swatch and the words
+    STRIPES = 5  # px from one stripe to the next, across the row
+
+    def __init__(self) -> None:
+        super().__init__(HATCH_KEY)
+        self.setToolTip(HATCH_MEANING)
+        self.setIndent(self.SWATCH + self.GAP)  # room for the swatch before the words
+        self.setMinimumHeight(self.SWATCH + 2)  # the swatch whole, with a font smaller than it
+
+    def swatch(self) -> QRect:
+        """Where the swatch is drawn: in the indent before the words, in the middle of the height. A label lays its
+        words out in their own direction, whatever the window's: the app's, left to right, so on the left."""
+        area = self.contentsRect()
+        return QRect(area.left(), area.center().y() - self.SWATCH // 2, self.SWATCH, self.SWATCH)
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        super().paintEvent(event)
+        colour = readable_on(STATE_COLOURS[MISSED], self.palette().color(QPalette.ColorRole.Window), GRAPHICS)
+        painter = QPainter(self)
+        _hatched(painter, self.swatch(), colour, self.STRIPES)
+        painter.end()
+
+
+def _hatched(painter: QPainter, area: QRect, colour: QColor, period: int) -> None:
+    """`area` hatched as the overlay hatches a missed record: stripes rising to the right (lines of x + y the
+    same), in `colour`, inside a dashed frame of it. Unsmoothed, so that each stripe is whole pixels."""
+    painter.save()
+    painter.setClipRect(area)
+    painter.setPen(QPen(colour, 1))
+    for start in range(area.left(), area.right() + area.height() + 1):
+        if (start - area.left()) % period < 2:  # each stripe two pixels wide
+            painter.drawLine(QPoint(start, area.top()), QPoint(start - area.height() + 1, area.bottom()))
+    painter.setPen(QPen(colour, 1, Qt.PenStyle.DashLine))
+    painter.drawRect(area.adjusted(0, 0, -1, -1))
+    painter.restore()
 
 
 class RunChooser(QComboBox):
@@ -349,7 +397,9 @@ class ReviewPanel(QWidget):
         grid.setContentsMargins(0, 0, 0, 0)
         for k, toggle in enumerate(self.kind_toggles.values()):
             grid.addWidget(toggle, k // 2, k % 2)
-        grid.addWidget(self.kept_toggle, len(KINDS) // 2, 0)
+        self.hatch_key = HatchKey()
+        grid.addWidget(self.hatch_key, len(KINDS) // 2, 0)  # under missed, the class it is drawn for
+        grid.addWidget(self.kept_toggle, len(KINDS) // 2, 1)
         # The runs as last listed (None: not yet): what the first change seen elsewhere is told against
         self.listed_runs: dict[int, RunInfo] | None = None
         self._review: PageReview | None = None
@@ -404,6 +454,7 @@ class ReviewPanel(QWidget):
         self.records.setAccessibleName("review records")
         self.worst.setAccessibleName("worst pages")
         show_focus(self.records, self.worst)
+        self.records.installEventFilter(self)  # a theme switched: the rows' colours follow
         self.score_button.clicked.connect(lambda: emit(self.score_requested, self.run_id()))
         self.take_all.clicked.connect(lambda: emit(self.take_all_requested))
         self.score_button.hide()
@@ -689,10 +740,33 @@ class ReviewPanel(QWidget):
             if identity in chosen.selected:
                 item.setSelected(True)
 
-    def _add_rows(self, review: PageReview, texts: Sequence[str], shown: frozenset[str]) -> None:
-        # The page's colours, in the shade that reads on the list's background (a dark palette's too)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.records and event.type() == QEvent.Type.PaletteChange:
+            self._colour_rows()
+        return False
+
+    def _row_colours(self) -> dict[str, QColor]:
+        """The page's colours (a class's, and the kept rows'), in the shade that reads on the list's background in
+        its palette now (a dark palette's too)."""
         base = self.records.palette().base().color()
-        colours = {kind: readable_on(colour, base) for kind, colour in (*STATE_COLOURS.items(), (KEPT, KEPT_COLOUR))}
+        return {kind: readable_on(colour, base) for kind, colour in (*STATE_COLOURS.items(), (KEPT, KEPT_COLOUR))}
+
+    def _row_kind(self, review: PageReview, index: int) -> str:
+        """What colours record `index`'s row: its class, or kept (dimmed: decided)."""
+        return KEPT if index in self.kept else review.records[index].kind
+
+    def _colour_rows(self) -> None:
+        """The rows in the colours that read on the list's palette now: the theme switched under them."""
+        review = self._review
+        if review is None:
+            return
+        colours = self._row_colours()
+        for row in range(self.records.count()):
+            item = self.records.item(row)
+            item.setForeground(colours[self._row_kind(review, int(item.data(DATA_ROLE)))])
+
+    def _add_rows(self, review: PageReview, texts: Sequence[str], shown: frozenset[str]) -> None:
+        colours = self._row_colours()
         for index, record in enumerate(review.records):
             kept = index in self.kept
             if not (self.shows_kept() if kept else record.kind in shown):
@@ -709,7 +783,7 @@ class ReviewPanel(QWidget):
             item = QListWidgetItem(f"■ {review_label(record, self.true_numbers):>4}{paired_with}  {record.kind}"
                                    f"{f' ({decided})' if decided else ''}{hallucinated}{overlap}  "
                                    f"{element_words(record.xpaths, named)}\n        {shown_text}")
-            item.setForeground(colours[KEPT if kept else record.kind])  # dimmed: decided
+            item.setForeground(colours[self._row_kind(review, index)])
             item.setToolTip(self._tip(record, index))
             item.setData(Qt.ItemDataRole.AccessibleTextRole, self._spoken(record, index, named))
             item.setData(DATA_ROLE, index)

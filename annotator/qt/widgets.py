@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import cache
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QAction, QColor, QIcon, QPainter, QPixmap
 from PySide6.QtWidgets import (
     QDialog,
@@ -92,6 +92,45 @@ def show_focus(*views: QWidget) -> None:
         # Qt's own class: a style sheet's selector does not know Python subclasses by name.
         kind = next(c.__name__ for c in type(view).__mro__ if c.__module__.startswith("PySide6"))
         view.setStyleSheet(FOCUS_STYLE.format(kind=kind))
+        _StyledAgainWithTheTheme(view)
+
+
+class _StyledAgainWithTheTheme(QObject):
+    """Styles its view (its parent, so it lives as long) again when the palette of the widget holding it changes:
+    the theme switched while the app runs. Qt hands a palette change on only to the children that have no style
+    sheet, so a framed list, its scroll bars and the highlight of its frame kept the theme it was first styled in
+    (white rows in a dark window, and the record list's dots and greys worked out for them). Its sheet taken off
+    and put back, the list takes the palette it is in now, and its own PaletteChange tells what draws its rows in
+    colours of their own (`RecordPanel`, `ReviewPanel`). The holder is the view's parent, followed as it is put in
+    a layout: the framed lists are made before they are laid out."""
+
+    def __init__(self, view: QWidget) -> None:
+        super().__init__(view)
+        self._view = view
+        self._holder: QWidget | None = None
+        view.installEventFilter(self)
+        self._watch(view.parentWidget())
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        kind = event.type()
+        if watched is self._view and kind == QEvent.Type.ParentChange:
+            self._watch(self._view.parentWidget())
+        elif kind == QEvent.Type.ApplicationPaletteChange or (watched is self._holder
+                                                               and kind == QEvent.Type.PaletteChange):
+            self._style_again()
+        return False
+
+    def _watch(self, holder: QWidget | None) -> None:
+        if self._holder is not None and Shiboken.isValid(self._holder):
+            self._holder.removeEventFilter(self)
+        self._holder = holder
+        if holder is not None:
+            holder.installEventFilter(self)
+
+    def _style_again(self) -> None:
+        sheet = self._view.styleSheet()
+        self._view.setStyleSheet("")  # unstyled, it takes its holder's palette, its scroll bars as well
+        self._view.setStyleSheet(sheet)
 
 
 def searchable(field: QLineEdit, name: str, clear: str) -> None:

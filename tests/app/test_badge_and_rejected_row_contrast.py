@@ -19,6 +19,7 @@ from recordlens.annotator.labelling.record_panel import STATUS_MARKS, RecordPane
 from recordlens.annotator.qt.contrast import READABLE, contrast
 from recordlens.core.store import REJECTED
 from tests.app.demo_project import CARD, DEMO
+from tests.app.themes import theme
 
 pytestmark = pytest.mark.app
 
@@ -58,15 +59,6 @@ def test_every_badge_s_number_reads_on_its_colour(page_view: PageView):
 def rows() -> list[RecordRow]:
     return [RecordRow(10 + k, k + 1, PALETTE[k], status, f"item {k + 1}", 1, 1, "mdr", False)
             for k, status in enumerate(("accepted", REJECTED, "proposed", REJECTED))]
-
-
-def theme(base: str, alternate: str, text: str) -> QPalette:
-    """A theme's palette for lists: rows in `base` and `alternate`, text in `text`."""
-    palette = QPalette(QColor(base))
-    for role, colour in ((QPalette.ColorRole.Base, base), (QPalette.ColorRole.AlternateBase, alternate),
-                         (QPalette.ColorRole.Text, text)):
-        palette.setColor(role, QColor(colour))
-    return palette
 
 
 @pytest.mark.parametrize("colours", [None, ("#1e1e1e", "#2a2a2a", "#e0e0e0"), ("#f6f5f4", "#e8e6e3", "#2e3436")],

@@ -13,20 +13,12 @@ from PySide6.QtGui import QColor, QPalette
 from recordlens.annotator.labelling.page_view import PALETTE
 from recordlens.annotator.labelling.record_panel import RecordPanel, RecordRow
 from recordlens.annotator.qt.contrast import GRAPHICS, contrast
+from tests.app.themes import theme
 
 pytestmark = pytest.mark.app
 
 DARK = ("#323232", "#2b2b2b", "#e0e0e0")  # the verifier's dark theme's rows, every other one a little darker
 LIGHT = ("#ffffff", "#f7f7f7", "#000000")
-
-
-def theme(base: str, alternate: str, text: str) -> QPalette:
-    """A theme's palette for lists: rows in `base` and `alternate`, text in `text`."""
-    palette = QPalette(QColor(base))
-    for role, colour in ((QPalette.ColorRole.Base, base), (QPalette.ColorRole.AlternateBase, alternate),
-                         (QPalette.ColorRole.Text, text)):
-        palette.setColor(role, QColor(colour))
-    return palette
 
 
 def rows() -> list[RecordRow]:
@@ -43,8 +35,8 @@ def dot(panel: RecordPanel, row: int) -> QColor:
 
 @pytest.fixture(params=[DARK, LIGHT], ids=["dark", "light"])
 def themed(request, qapp) -> Iterator[tuple[str, str, str]]:
-    """The application in a theme's palette while the test runs, as a theme chosen before the app starts (a list
-    whose focus frame is a style sheet keeps the palette it was polished in); the palette before it after."""
+    """The application in a theme's palette while the test runs, as a theme chosen before the app starts; the
+    palette before it after."""
     before = QPalette(qapp.palette())
     qapp.setPalette(theme(*request.param))
     yield request.param
