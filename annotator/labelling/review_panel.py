@@ -51,7 +51,7 @@ from ..qt.contrast import GRAPHICS, readable_on
 from ..qt.local_time import local_time
 from ..qt.row_lines import LinesInTheirOwnDirection, isolated
 from ..qt.signals import emit
-from ..qt.widgets import colour_dot, show_focus
+from ..qt.widgets import dot_that_shows, show_focus
 from ..settings import RowKey
 from .page_view import STATE_COLOURS
 from .record_panel import spoken_text, tip_text
@@ -205,7 +205,7 @@ class HatchKey(QLabel):
     its own, and named by its words as the toggles are. The swatch is drawn in the palette it is painted in (the
     missed colour in the shade that shows on the panel at WCAG's 3:1 for graphics): it follows a switched theme."""
 
-    SWATCH = 14  # px, as a toggle's dot (`colour_dot`)
+    SWATCH = 14  # px, as a toggle's dot (`dot_that_shows`)
     GAP = 4  # px between the swatch and the words
     STRIPES = 5  # px from one stripe to the next, across the row
 
@@ -384,7 +384,7 @@ class ReviewPanel(QWidget):
         self.score_button = QPushButton(SCORE)
         self.kind_toggles = {kind: self._kind_toggle(kind) for kind in KINDS}
         self.kept_toggle = QCheckBox(f"{KEPT} (0)")  # apart from the classes: not one of the review's, nor remembered
-        self.kept_toggle.setIcon(colour_dot(KEPT_COLOUR))
+        dot_that_shows(self.kept_toggle, KEPT_COLOUR)  # in the shade that shows on the theme, as it switches
         self.kept_toggle.setChecked(True)
         self.kept_toggle.setToolTip(KEPT_MEANING)
         self.kept_toggle.hide()
@@ -464,7 +464,7 @@ class ReviewPanel(QWidget):
     @staticmethod
     def _kind_toggle(kind: str) -> QCheckBox:
         toggle = QCheckBox(f"{kind} (0)")
-        toggle.setIcon(colour_dot(STATE_COLOURS[kind]))
+        dot_that_shows(toggle, STATE_COLOURS[kind])
         toggle.setChecked(True)
         toggle.setToolTip(f"{KIND_MEANINGS[kind]}. Unticked: its records are hidden in the list and on the page")
         return toggle
