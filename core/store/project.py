@@ -32,6 +32,7 @@ import difflib
 import gc
 import json
 import os
+import re
 import shutil
 import socket
 import sqlite3
@@ -40,7 +41,7 @@ import threading
 import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import sqlite_utils
@@ -49,6 +50,7 @@ from .. import atomic, owner_files
 from ..command_hints import hint_path
 from ..errors import full_disk, shortened
 from ..page.dataset import PAGE_SUFFIXES, LoadedPage, dataset_pages, load_page, natural_key
+from ..path_text import shown_bytes
 from .adjudication import KEEP, MERGED, Adjudication
 from .agent_data import AgentData
 from .db import (
@@ -98,6 +100,15 @@ UPGRADE_MARK = ".upgrading"
 # How long opening a project waits for another process's upgrade of it (a copy of a large database and its models)
 UPGRADE_WAIT_SECONDS = 600.0
 _UPGRADE_WAIT_PAUSE_SECONDS = 0.05
+# What the holder of `UPGRADE_MARK` says it does (`owner_files` purpose): a mark left by a process killed while it
+# held it tells an upgrade interrupted (said by the next opener) from a read's copy made (nothing to say)
+_UPGRADING, _READING = "upgrading", "reading"
+# In removed/: the database an upgrade keeps as it was (`project-schema-3.TIME.db`, TIME sortable as text) and its
+# models beside it (`project-schema-3.TIME-models`)
+_KEPT_STEM, _KEPT_MODELS = "project-schema-", "-models"
+_KEPT_NAME = re.compile(rf"{_KEPT_STEM}(?P<found>\d+)\.(?P<stamp>.+)\.db")
+# The commands of a message (`SchemaUpgrade.going_back`) a step further in than its lines: one each, to copy
+_COMMAND_INDENT = "  "
 # Where SQLite's header keeps the schema version (`PRAGMA user_version`): 4 bytes, big-endian, at byte 60
 _HEADER_VERSION = slice(60, 64)
 
@@ -207,26 +218,60 @@ class SchemaUpgrade:
     to: int            # the one it has now
     kept: Path         # the database as it was (in the project's removed/)
     models: Path | None = None  # a copy of its models/ as it was, beside `kept`; None: it had no learnt model
+    # an earlier upgrade of it killed before it ended (`UPGRADE_MARK` left behind): its process, as a message names
+    # it, and whether it had committed (this upgrade is its own, said for it: it could not say it) or not (redone)
+    interrupted: str = ""
+    made_by_interrupted: bool = False
 
     def message(self) -> str:
-        """What the user is told, once: the earlier RecordLens cannot open it now, and how to go back to it: every
-        file to put back, and those to delete."""
-        # SQLite replays a write-ahead log left beside the database (by a crash) onto the file put back: the
-        # project would be at this schema again, so going back deletes the log and its index too
-        database = self.root / PROJECT_DB
-        # A training here writes its model over the project's and the one it sets aside over the one set aside
-        # before, in a format the earlier RecordLens may not read: models/ goes back as it was too
-        models = self.root / _MODELS
-        put_models = (f"replace the folder {models} by {self.models}, which keeps its learnt models as they were"
-                      if self.models else f"delete the folder {models} if it is there (it had no learnt model)")
+        """What the user is told, once, a sentence a line, so that a terminal and a message box show it whole: the
+        earlier RecordLens cannot open it now, what is kept, and how to go back to it: commands that run as printed
+        (`going_back`). The project's folder as every message names a path (`shown_bytes`)."""
         # An earlier RecordLens that marked none of what it had open (its window, a command) could not be told from
         # none (`holders`): it would go on writing, unaware, into a schema it does not know
-        return (f"{self.root}: project brought up from schema {self.found} to {self.to}; earlier RecordLens versions "
-                "can no longer open it, and an earlier RecordLens that has it open still (a window, or a command "
-                f"begun before) must be closed now; the database as it was is kept in {self.kept}: to go back to "
-                f"them, put it back as {database}, delete {database}-wal and {database}-shm if they are there, and "
-                f"{put_models}, while no RecordLens has the project open (changes made since "
-                "are lost, models learnt since too)")
+        lines = [f"{self.root}: project brought up from schema {self.found} to {self.to}.",
+                 *self._interruption(),
+                 "Earlier RecordLens versions can no longer open it:",
+                 "an earlier RecordLens that has it open still (a window, or a command begun before) must be closed "
+                 "now.",
+                 f"The database as it was is kept in {self._named(self.kept)}.",
+                 f"Its learnt models as they were are kept in {self._named(self.models)}." if self.models
+                 else "It had no learnt model.",
+                 "To go back to an earlier version, put it back as project.db, and models/ as it was:",
+                 "run, while no RecordLens has the project open (the changes and models made since are lost):",
+                 *(f"{_COMMAND_INDENT}{command}" for command in self.going_back())]
+        return shown_bytes("\n  ".join(lines))
+
+    def going_back(self) -> list[str]:
+        """The commands (a POSIX shell's, as every hint) that put the project back as it was: run from its folder,
+        each name quoted for the shell (`hint_path`)."""
+        # SQLite replays a write-ahead log left beside the database (by a crash) onto the file put back: the
+        # project would be at this schema again, so the log and its index go first (what they hold since the
+        # upgrade is lost by going back all the same)
+        database = [f"rm -f {hint_path(PROJECT_DB + '-wal')} {hint_path(PROJECT_DB + '-shm')}",
+                    f"cp {hint_path(self._named(self.kept))} {hint_path(PROJECT_DB)}"]
+        # A training here writes its model over the project's and the one it sets aside over the one set aside
+        # before, in a format the earlier RecordLens may not read: models/ goes back as it was too (gone, if none)
+        models = [f"rm -rf {hint_path(_MODELS)}"]
+        if self.models:
+            models.append(f"cp -R {hint_path(self._named(self.models))} {hint_path(_MODELS)}")
+        return [f"cd {hint_path(self.root.absolute())}", *database, *models]
+
+    def _named(self, kept: Path) -> str:
+        """A file or folder kept in the project, named from the project's folder (`removed/NAME`: no space in it)."""
+        try:
+            return kept.relative_to(self.root).as_posix()
+        except ValueError:
+            return str(kept)
+
+    def _interruption(self) -> list[str]:
+        if not self.interrupted:
+            return []
+        if self.made_by_interrupted:
+            return [f"It was brought up by {self.interrupted}, which was interrupted (killed) before it could say so."]
+        return [f"An earlier upgrade of it, by {self.interrupted}, was interrupted (killed) before it finished.",
+                "Nothing of it was committed; it has now been done.",
+                "Anything it kept in removed/ is the project as it was then: go back to what is named below."]
 
 
 @dataclass(frozen=True)
@@ -236,12 +281,17 @@ class ReadAsItWas:
     root: Path
     found: int         # the schema version it has, and keeps
     to: int            # the one the copy read was brought up to
+    interrupted: str = ""  # an upgrade of it killed before it ended: its process, as a message names it
 
     def message(self) -> str:
         """What the user is told, once: the project was left as it was, and what will change that."""
-        return (f"{self.root}: project of an earlier RecordLens (schema {self.found}), read as it is and left as it "
+        said = (f"{self.root}: project of an earlier RecordLens (schema {self.found}), read as it is and left as it "
                 f"was (that RecordLens still opens it); a command that writes to it brings it up to schema {self.to}, "
                 "which earlier versions cannot open")
+        if self.interrupted:
+            said += (f"\n  An upgrade of it, by {self.interrupted}, was interrupted (killed) before it finished."
+                     "\n  Nothing of it was committed.")
+        return shown_bytes(said)
 
 
 _upgrades: list[SchemaUpgrade | ReadAsItWas] = []  # made by this process and not yet said (`take_upgrades`)
@@ -531,10 +581,12 @@ def _upgrading_alone(root: Path) -> Iterator[None]:
     be in the write-ahead log), and takes no mark. Where no mark can be had (a read-only folder, a file system
     without locks), the project is opened as before the mark."""
     if _header_version(root / PROJECT_DB) == SCHEMA_VERSION:
+        _mark_left_given_back(root)
         yield
         return
     try:
-        mark = owner_files.take(root / UPGRADE_MARK, attempts=int(UPGRADE_WAIT_SECONDS / _UPGRADE_WAIT_PAUSE_SECONDS),
+        mark = owner_files.take(root / UPGRADE_MARK, purpose=_READING if _reading else _UPGRADING,
+                                attempts=int(UPGRADE_WAIT_SECONDS / _UPGRADE_WAIT_PAUSE_SECONDS),
                                 pause_s=_UPGRADE_WAIT_PAUSE_SECONDS)
     except owner_files.Held as held:
         raise StoreError(f"{root} is being brought up to schema {SCHEMA_VERSION} by "
@@ -545,8 +597,63 @@ def _upgrading_alone(root: Path) -> Iterator[None]:
         mark = None
     try:
         yield
+        _said_interrupted(root, mark)
     finally:
         _given_back(mark)
+
+
+def _mark_left_given_back(root: Path) -> None:
+    """The mark an upgrade killed after its migration was committed left beside a database whose header says so
+    already (a checkpoint wrote it there), which no upgrade takes over now: taken, the upgrade said, and removed."""
+    if not (root / UPGRADE_MARK).exists():
+        return
+    try:
+        mark = owner_files.take(root / UPGRADE_MARK, attempts=1)
+    except (owner_files.Held, OSError):
+        return  # its holder runs (and gives it back), or no mark can be had here
+    try:
+        _said_interrupted(root, mark)
+    finally:
+        _given_back(mark)
+
+
+def _said_interrupted(root: Path, mark: owner_files.Lock | None) -> None:
+    """An upgrade of `root` killed before it ended, whose mark `mark` took over (its line says it was upgrading; a
+    read's copy changes nothing), said with what opening the project noted of it: the upgrade this process made (the
+    killed one had committed nothing: SQLite rolled its migration back), or its read as it is; nothing noted, the
+    killed one had committed its upgrade, said now for it as it could not (`_upgrade_left_unsaid`)."""
+    if mark is None or not mark.stale or mark.stale_purpose != _UPGRADING:
+        return
+    by = owner_files.owner_named(mark.stale[0])
+    with _upgrades_lock:
+        for k in reversed(range(len(_upgrades))):
+            if _upgrades[k].root == root:
+                _upgrades[k] = replace(_upgrades[k], interrupted=by)
+                return
+    left = _upgrade_left_unsaid(root, by)
+    if left is not None:
+        _noted(left)
+
+
+def _upgrade_left_unsaid(root: Path, by: str) -> SchemaUpgrade | None:
+    """The upgrade of `root` that the process `by` committed and was killed before saying: the newest database kept
+    in removed/ is the one it kept (every upgrade keeps one, under the mark), and its models beside it. None when
+    none is there (removed/ deleted by hand: there is nothing to go back to)."""
+    kept = sorted((found for found in map(_kept_database, _files_in(root / REMOVED)) if found is not None),
+                  key=lambda found: found[1])
+    if not kept:
+        return None
+    path, _, found = kept[-1]
+    models = path.with_name(f"{path.stem}{_KEPT_MODELS}")
+    return SchemaUpgrade(root, found, SCHEMA_VERSION, path, models if models.is_dir() else None, interrupted=by,
+                         made_by_interrupted=True)
+
+
+def _kept_database(path: Path) -> tuple[Path, str, int] | None:
+    """A database an upgrade kept in removed/ (`Project._keep_as_it_was`): its path, its time stamp (as the name
+    says it, sortable) and the schema it was of; None for another file."""
+    named = _KEPT_NAME.fullmatch(path.name)
+    return (path, named["stamp"], int(named["found"])) if named else None
 
 
 def _header_version(database: Path) -> int | None:
@@ -866,7 +973,7 @@ class Project(Connection):
         from .learnt_model import keep_learnt_models  # a module that opens projects: named on use
 
         try:
-            return keep_learnt_models(self.root, kept.parent, f"{kept.stem}-models")
+            return keep_learnt_models(self.root, kept.parent, f"{kept.stem}{_KEPT_MODELS}")
         except OSError as error:
             raise self._not_kept(found, kept.parent, error, "its learnt models as they were are kept") from None
 
@@ -874,7 +981,7 @@ class Project(Connection):
         """A copy of the database of schema `found`, in a new file of removed/, or why it is not migrated."""
         folder = self.root / REMOVED
         try:
-            return copy_database(self.root / PROJECT_DB, folder, stamped(f"project-schema-{found}", now()))
+            return copy_database(self.root / PROJECT_DB, folder, stamped(f"{_KEPT_STEM}{found}", now()))
         except (OSError, sqlite3.Error) as error:
             raise self._not_kept(found, folder, error, "its database as it was is kept") from None
 

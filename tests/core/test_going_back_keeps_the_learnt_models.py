@@ -7,8 +7,6 @@ delete). A copy of the models that cannot be made refuses the upgrade, nothing c
 from __future__ import annotations
 
 import errno
-import re
-import shutil
 import sqlite3
 from pathlib import Path
 
@@ -18,6 +16,7 @@ from recordlens.core.store import StoreError, learnt_model, open_project, take_u
 from recordlens.core.store.learnt_model import FORGOTTEN_MODEL, PROJECT_MODEL, save_project_model
 from tests.core.old_projects import a_version_3_project
 from tests.core.test_train_project_model_never_missing import a_model
+from tests.core.test_upgrade_message_reads_well import gone_back_as_said
 
 # What an earlier RecordLens wrote as the project's model and the one it set aside: a format this one does not read
 EARLIER = b'{"format": "recordlens-selector-0", "said": "earlier"}'
@@ -44,26 +43,10 @@ def trained_twice_here(old: Path) -> str:
     return upgrade.message()
 
 
-def gone_back_as_said(old: Path, said: str) -> None:
-    """What the message says to do to go back to the earlier RecordLens, done as a user does it."""
-    database = old / "project.db"
-    kept = Path(re.search(r"the database as it was is kept in (\S+?\.db)\b", said).group(1))
-    assert f"put it back as {database}" in said
-    shutil.copy(kept, database)
-    for named in re.findall(r"(\S+-(?:wal|shm))\b", said):
-        Path(named).unlink(missing_ok=True)
-    models = old / "models"
-    if (replaced := re.search(rf"replace the folder {re.escape(str(models))} by (\S+?),", said)) is not None:
-        shutil.rmtree(models)
-        shutil.copytree(replaced.group(1), models)
-    elif f"delete the folder {models} if it is there" in said:
-        shutil.rmtree(models, ignore_errors=True)
-
-
 def test_going_back_after_two_trainings_gives_the_earlier_models_back(tmp_path: Path) -> None:
     old = an_earlier_project_with_models(tmp_path / "old")
     said = trained_twice_here(old)
-    gone_back_as_said(old, said)
+    gone_back_as_said(said)
     assert (old / PROJECT_MODEL).read_bytes() == EARLIER
     assert (old / FORGOTTEN_MODEL).read_bytes() == SET_ASIDE_EARLIER
     assert sorted(path.name for path in (old / "models").iterdir()) == ["selector.forgotten.json", "selector.json"]
@@ -75,7 +58,7 @@ def test_going_back_after_two_trainings_gives_the_earlier_models_back(tmp_path: 
 def test_a_project_that_had_no_model_goes_back_without_the_models_learnt_since(tmp_path: Path) -> None:
     old = a_version_3_project(tmp_path / "old")
     said = trained_twice_here(old)
-    gone_back_as_said(old, said)
+    gone_back_as_said(said)
     assert not (old / "models").exists()
 
 

@@ -107,14 +107,19 @@ def test_every_command_that_writes_says_the_upgrade_once(tmp_path: Path, capsys:
     code, out, err = run(capsys, "project", "remove-page", "7", "--project", str(old))
     assert code == 0 and "brought up" not in out
     (kept,) = kept_databases(old)
-    said = [line for line in err.splitlines() if "brought up" in line]
-    assert said == [f"recordlens: {old}: project brought up from schema 3 to {SCHEMA_VERSION}; earlier RecordLens "
-                    "versions can no longer open it, and an earlier RecordLens that has it open still (a window, or a "
-                    f"command begun before) must be closed now; the database as it was is kept in {kept}: to go back "
-                    f"to them, put it back as {old / 'project.db'}, delete {old / 'project.db'}-wal and "
-                    f"{old / 'project.db'}-shm if they are there, and delete the folder {old / 'models'} if it is "
-                    "there (it had no learnt model), while no RecordLens has the project open (changes made since are "
-                    "lost, models learnt since too)"]
+    said = err[err.index("recordlens: "):]
+    assert said == (f"recordlens: {old}: project brought up from schema 3 to {SCHEMA_VERSION}.\n"
+                    "  Earlier RecordLens versions can no longer open it:\n"
+                    "  an earlier RecordLens that has it open still (a window, or a command begun before) must be "
+                    "closed now.\n"
+                    f"  The database as it was is kept in removed/{kept.name}.\n"
+                    "  It had no learnt model.\n"
+                    "  To go back to an earlier version, put it back as project.db, and models/ as it was:\n"
+                    "  run, while no RecordLens has the project open (the changes and models made since are lost):\n"
+                    f"    cd {old}\n"
+                    "    rm -f project.db-wal project.db-shm\n"
+                    f"    cp removed/{kept.name} project.db\n"
+                    "    rm -rf models\n")
     assert "brought up" not in run(capsys, "runs", "--project", str(old))[2]  # once
     other = a_version_3_project(tmp_path / "other")
     code, _, err = run(capsys, "runs", "--project", str(other), "--add", str(tmp_path / "no-such-run"))

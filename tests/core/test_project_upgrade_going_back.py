@@ -4,7 +4,6 @@ a crash left a write-ahead log beside it; and a refusal to keep it says a full d
 from __future__ import annotations
 
 import errno
-import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -14,6 +13,7 @@ import pytest
 from recordlens.core.store import StoreError, open_project, take_upgrades
 from recordlens.core.store import project as project_module
 from tests.core.old_projects import OLD_HASH, old_project
+from tests.core.test_upgrade_message_reads_well import gone_back_as_said
 
 
 def a_version_6_project(folder: Path) -> Path:
@@ -32,10 +32,7 @@ def test_going_back_as_said_undoes_the_upgrade_even_after_a_crash(tmp_path: Path
     project.close()
     shutil.copy(tmp_path / "wal", old / "project.db-wal")
 
-    said = upgrade.message()
-    shutil.copy(upgrade.kept, old / "project.db")  # "put it back as P/project.db"
-    for named in re.findall(r"(\S+-(?:wal|shm))\b", said):  # and delete what it names beside it
-        Path(named).unlink(missing_ok=True)
+    gone_back_as_said(upgrade.message())  # its commands, which delete the log beside the database put back
     with sqlite3.connect(old / "project.db") as db:
         assert db.execute("PRAGMA user_version").fetchone()[0] == 6
         assert db.execute("SELECT name FROM pages").fetchall() == [("7",)]
