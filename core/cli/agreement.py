@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 
+from ..command_hints import hint_words
 from ..errors import RecordLensError
 from ..records.agreement import Agreement, Disagreement, Holding, PageAgreement
 from ..records.record_sizes import element_words
@@ -166,7 +166,7 @@ def format_agreement(result: Agreement) -> str:
         lines.append(f"{cell('mean', width)} {result.precision:6.3f} {result.recall:6.3f} {result.f1:6.3f}")
         # The app's Review shows an annotator as predicted against the project's labels: the other order
         lines.append(f"(P: how much of {result.a}'s records {result.b} also made; R: the other way round; "
-                     f"`--between {shlex.quote(result.b)} {shlex.quote(result.a)}` swaps them)")
+                     f"`{hint_words(['--between', result.b, result.a])}` swaps them)")
     for name, pages in ((result.a, result.only_a_pages), (result.b, result.only_b_pages)):
         if pages:
             lines.append(f"labelled by {name} only (not compared): {', '.join(map(visible, pages))}")

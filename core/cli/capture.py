@@ -7,9 +7,9 @@ The crawl is core's (core/agent/capture.py); the rendering is the app's Chromium
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
+from dataclasses import replace
 
 from ..agent.capture import (
     CAPTURE_NO_SITE,
@@ -27,7 +27,9 @@ from ..agent.capture import (
     check_not_capturing,
     check_root,
 )
+from ..command_hints import hint_path
 from ..output_paths import writable_folder
+from .output import print_json
 
 DEFAULT_TIMEOUT_S = PAGE_TIMEOUT_S
 BAR = 24
@@ -129,8 +131,8 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
     except KeyboardInterrupt as interruption:  # the pages saved so far are kept (core's crawl indexed them)
         if isinstance(interruption, CaptureInterrupted):  # what it did until then, as a stopped capture says it
             _print_summary(interruption.summary, args)
-        print(f"recordlens: the capture into {args.site} stopped; its saved pages are kept, and running the same "
-              "command again continues it", file=sys.stderr)
+        print(f"recordlens: the capture into {hint_path(args.site)} stopped; its saved pages are kept, and running "
+              "the same command again continues it", file=sys.stderr)
         raise
     _print_summary(summary, args)
     if summary.no_site():  # "0 page(s) saved" with status 0 would read as a capture that worked
@@ -145,9 +147,10 @@ def _print_summary(summary: CaptureSummary, args: argparse.Namespace) -> None:
     for note in summary.notes:
         print(f"warning: {note}", file=sys.stderr)
     if args.json:
-        print(json.dumps(summary.as_dict() | {"message": summary.message()}, ensure_ascii=False), flush=True)
+        print_json(summary.as_dict() | {"message": summary.message()}, indent=None)
+        sys.stdout.flush()
         return
-    print(summary.message())
+    print(replace(summary, folder=hint_path(summary.folder)).message())  # the folder named as a hint names it
     for url in summary.saved:
         print(f"  saved    {url}")
     for url, why in summary.skipped:

@@ -106,7 +106,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     # the pages' own warnings (the reference's blind spots), both ways: a stored score keeps them too
     partial = (_say_warnings(args, warnings + scores.warnings) if stored is None
                else warn_each(warnings + scores.warnings))
-    inside = _in_sample(args, scores.unreadable)
+    inside = _in_sample(args, scores.unreadable, scores.not_read)
     if inside is not None:
         warn(inside.message())
     if scores.not_read:  # said on stderr too: a table read past, or --json, would otherwise pass for every page
@@ -163,10 +163,12 @@ def _say_warnings(args: argparse.Namespace, messages: list[str]) -> bool:
     return unfinished is not None
 
 
-def _in_sample(args: argparse.Namespace, unreadable: Mapping[str, str]) -> InSample | None:
+def _in_sample(args: argparse.Namespace, unreadable: Mapping[str, str], not_read: Mapping[str, str]
+               ) -> InSample | None:
     """The scored pages a selector run's model was trained on, or a repeats run's rules were tuned on (their
     figures are in-sample), for either form. A page whose prediction file cannot be read (`unreadable`) was
-    scored as predicting nothing: it is no page scored with a prediction."""
+    scored as predicting nothing: it is no page scored with a prediction; nor is a page left out of the figures
+    (`not_read`)."""
     if args.project:
         from ..store import open_project
         from ..store.importer import synthetic_sources_of
@@ -177,7 +179,7 @@ def _in_sample(args: argparse.Namespace, unreadable: Mapping[str, str]) -> InSam
             if run.method not in LEARNS_FROM_PAGES:
                 return None
             predicted = set(project.runs.page_names(args.run)) - set(project.runs.errors(args.run))
-            scored = [name for name in labelled_page_names(project) if name in predicted]
+            scored = [name for name in labelled_page_names(project) if name in predicted and name not in not_read]
             # each page's digest as remembered beside its label check (a page parsed only when it was not)
             return in_sample(run.method, _inner(run.parameters),
                              ((name, project.label_checks.training_digest(name)) for name in scored),
@@ -205,10 +207,9 @@ def _label_check(args: argparse.Namespace) -> CheckReport:
         return progress(items, total, label="ceiling", enabled=not args.quiet)
 
     total = None if args.project else len(record_files(args.gt))
-    # of a dataset, over the pages that can be read, as the figures are (`LEFT_OUT_UNREAD`): those that cannot are
-    # said by the score
-    unread: list[str] | None = None if args.project else []
-    return summarise(list(bar(label_checks(args, scored_only=True, unreadable=unread), total)))
+    # over the pages that can be read, as the figures are (`LEFT_OUT_UNREAD`), of a dataset or a project: those that
+    # cannot are said by the score
+    return summarise(list(bar(label_checks(args, scored_only=True, unreadable=[]), total)))
 
 
 def _ceiling_dict(report: CheckReport) -> dict[str, object]:

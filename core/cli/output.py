@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
 from .. import atomic
+from ..command_hints import hint_path
 from ..errors import RecordLensError
 from ..path_text import json_text, shown_bytes
 
@@ -51,7 +52,7 @@ class Replacing:
 
     def said(self) -> None:
         if self.existed:
-            print(f"replaced the earlier {self.path}", file=sys.stderr)
+            print(f"replaced the earlier {hint_path(self.path)}", file=sys.stderr)
 
 
 def write_document(text: str, out: str | None) -> None:

@@ -8,13 +8,12 @@ and raise RecordLensError for anything a user must fix, like every other command
 from __future__ import annotations
 
 import argparse
-import shlex
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Sized
 from pathlib import Path
 from typing import TypeVar
 
-from ..command_hints import hint_option
+from ..command_hints import hint_option, hint_words
 from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..page.dataset import UNFINISHED_EXPORT
@@ -68,7 +67,7 @@ class _DashedNamesParser(argparse.ArgumentParser):
             names = [a for i, a in enumerate(given) if i not in taken]
             flags = [a for i, a in enumerate(given) if i in taken]
             message += (f" (a name that begins with a dash reads as an option: give it after `--`, as in "
-                        f"`{shlex.join([*self.prog.split(), *flags, '--', *names])}`)")
+                        f"`{hint_words([*self.prog.split(), *flags, '--', *names])}`)")
         super().error(message)
 
     def _option(self, given: str) -> argparse.Action | None:
@@ -219,7 +218,8 @@ def score_project_run(args: argparse.Namespace, progress: Progress = lambda name
         raise RecordLensError("score --project needs --run ID, and --run needs --project DIR")
     with open_project(args.project) as project:
         _refuse_a_run_of_other_pages(project, args.run)  # before any score is stored
-        return score_stored_run(project, args.run, progress)  # which refuses a run of two settings
+        # which refuses a run of two settings; a page whose saved copy cannot be read is left out, as a dataset's is
+        return score_stored_run(project, args.run, progress, leave_out_unread=True)
 
 
 def _refuse_a_run_of_other_pages(project, run_id: int) -> None:  # noqa: ANN001 - a Project

@@ -7,10 +7,10 @@ RecordLensError for anything a user must fix, like every other command.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..errors import RecordLensError
 from ..runs.progress import progress
 from ..synth.pipeline import (
@@ -121,7 +121,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
         print(stopped_line(report), file=sys.stderr)
         raise
     if report.replaced:
-        print(f"{report.out}: replaced an earlier synthetic dataset ({report.replaced} file(s))", file=sys.stderr)
+        print(f"{hint_path(report.out)}: replaced an earlier synthetic dataset ({report.replaced} file(s))",
+              file=sys.stderr)
     empty = [page.name for page in report.pages if page.records_in and not page.records_out]
     # Every warning, said on stderr and listed in --json's `problems` alike: the pages left out, what each source
     # page's labels lack and each variant's own, and the variants left without a record.
@@ -146,9 +147,9 @@ def cmd_synth(args: argparse.Namespace) -> int:
         "without_records": empty,
     }
     if args.json:
-        print(json.dumps(summary, indent=2))
+        print_json(summary)
     else:
-        print(f"{report.out}: {summary['pages']} pages ({options.variants} variant(s) of {sources.count}), "
+        print(f"{hint_path(report.out)}: {summary['pages']} pages ({options.variants} variant(s) of {sources.count}), "
               f"{summary['records']} records, {summary['dropped_xpaths']} XPath(s) dropped, "
               f"{report.seconds:.1f} s ({report.pages_per_second:.1f} pages/s)")  # the result, as --json's is
     # As import: a command that did part of its work says so. A label dropped, or a variant whose structure is its
@@ -219,6 +220,6 @@ def style_sheets_line(pages: list[WrittenPage]) -> str | None:
 def stopped_line(report: SynthReport) -> str:
     """What a synth stopped part way (Ctrl+C, SIGTERM) left, and what to do."""
     planned_files = report.planned * report.files_per_page
-    return (f"{report.out}: synth stopped after {len(report.pages)} of {report.planned} pages ({report.files} of "
-            f"{planned_files} files written); {MANIFEST} names each page written and its source page, and says "
-            "complete: false; run the same command again to make the whole dataset (it starts over)")
+    return (f"{hint_path(report.out)}: synth stopped after {len(report.pages)} of {report.planned} pages "
+            f"({report.files} of {planned_files} files written); {MANIFEST} names each page written and its source "
+            "page, and says complete: false; run the same command again to make the whole dataset (it starts over)")

@@ -35,9 +35,10 @@ from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, m
 from ..agent.references import Reference
 from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
-from ..command_hints import hint_option
+from ..command_hints import hint_option, hint_path
 from ..errors import AgentError
 from ..output_paths import is_chart, writable_file
+from ..path_text import json_text
 from ..signals_held import signals_held
 from ..wording import listed
 from .output import Replacing, print_json, warn
@@ -125,8 +126,9 @@ def cmd_generate(args: argparse.Namespace) -> int:
     check_seeds(seeds, site)  # before the key is looked for: the seeds alone are wrong
     descriptions = _descriptions(args.categories) if args.categories else None
     for category in categories_without_seeds(seeds, descriptions or {}):  # said before any request
-        print(f"warning: {category}: described in {args.categories}, but no seed of {args.seeds} is of this "
-              "category: not asked (a category is asked with its seeds)", file=sys.stderr)
+        print(f"warning: {category}: described in {hint_path(args.categories)}, but no seed of "
+              f"{hint_path(args.seeds)} is of this category: not asked (a category is asked with its seeds)",
+              file=sys.stderr)
     caller = _generation_caller(args)
     settings = caller.settings
     partial = GenerationPartial(args.out, {"site": site.name, "model": settings.model,
@@ -150,14 +152,15 @@ def cmd_generate(args: argparse.Namespace) -> int:
     finish = f"; {partial.how_to_finish()}" if shortfall else ""
     if not candidates:  # every answer unusable: nothing written, an earlier file of candidates stays as it was
         if report.interrupted:  # said, then the stop goes on as an interruption (exit 130, 143)
-            print(f"recordlens: no candidate task: {shortfall}; {args.out} not written{finish}", file=sys.stderr)
+            print(f"recordlens: no candidate task: {shortfall}; {hint_path(args.out)} not written{finish}",
+                  file=sys.stderr)
             raise report.interrupted
         if shortfall and not report.items_alone_dropped:  # the exit status says why, as for a partial generation
-            print(f"recordlens: error: no candidate task: {shortfall}; {args.out} not written{finish}",
+            print(f"recordlens: error: no candidate task: {shortfall}; {hint_path(args.out)} not written{finish}",
                   file=sys.stderr)
             return report.exit_status()
         raise AgentError(f"no candidate task: none of the answers could be kept (warnings above); "
-                         f"{args.out} not written{finish}")
+                         f"{hint_path(args.out)} not written{finish}")
     with writing_candidates(args.out) as notes:  # not in the middle of another's verdict
         for note in notes:
             warn(note)
@@ -167,7 +170,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     with_none = f" ({listed(report.empty)} with no task)" if report.empty else ""
     earlier = f", {len(report.resumed)} of them by the run resumed{_held_said(elsewhere, resumed)}" \
         if report.resumed else ""
-    print(f"{args.out}: {len(candidates)} candidate(s) from {len(seeds)} seed(s), {report.answered} of "
+    print(f"{hint_path(args.out)}: {len(candidates)} candidate(s) from {len(seeds)} seed(s), {report.answered} of "
           f"{report.categories} categories answered{earlier}{with_none}; {len(flagged)} with a gold answer found in "
           "no saved page (flagged for review" + (f": {listed(flagged)})" if flagged else ")"))
     if shortfall:  # partial work: the exit status says why (3 a budget, 4 an endpoint, 1 a refused category or an
@@ -187,7 +190,7 @@ def _held_said(elsewhere: dict[str, str], resumed: dict[str, tuple[list[Candidat
     by_file: dict[str, list[str]] = {}
     for category, path in elsewhere.items():
         by_file.setdefault(path, []).append(category)
-    said = [f"{sum(len(resumed[c][0]) for c in categories)}{' candidate(s)' * (not n)} are in {_near(path)} "
+    said = [f"{sum(len(resumed[c][0]) for c in categories)}{' candidate(s)' * (not n)} are in {hint_path(_near(path))} "
             f"({listed(categories)})" for n, (path, categories) in enumerate(by_file.items())]
     return f", whose {' and '.join(said)}, not written again" if said else ""
 
@@ -211,9 +214,9 @@ def _resuming(args: argparse.Namespace, partial: GenerationPartial) -> dict:
     reviewed = _reviewed(args.out)
     if reviewed:
         stopped = args.resume_from or args.out
-        raise AgentError(f"{args.out} exists{reviewed}: give {hint_option('--resume-from', stopped)} --out OTHER.jsonl "
-                         f"(in place of --resume) to resume into another file, leaving {args.out} and its verdicts "
-                         "as they are, or --replace to start over")
+        raise AgentError(f"{hint_path(args.out)} exists{reviewed}: give {hint_option('--resume-from', stopped)} "
+                         "--out OTHER.jsonl (in place of --resume) to resume into another file, leaving "
+                         f"{hint_path(args.out)} and its verdicts as they are, or --replace to start over")
     resumed = partial.resumed()
     for said in partial.set_aside_said:
         print(f"warning: {said}", file=sys.stderr)
@@ -233,19 +236,20 @@ def _refuse_what_came_meanwhile(args: argparse.Namespace, partial: GenerationPar
         return
     else:
         held = _reviewed(args.out)
-    raise AgentError(f"{args.out} was written by another command while this generation ran (it now exists{held}): "
-                     f"not written over; the answers of this generation are kept in {partial.path}: give "
-                     f"{hint_option('--resume-from', args.out)} --out OTHER.jsonl to write them into another file, "
-                     f"asking the model only for the categories not answered, and leaving {args.out} as it is")
+    raise AgentError(f"{hint_path(args.out)} was written by another command while this generation ran (it now "
+                     f"exists{held}): not written over; the answers of this generation are kept in "
+                     f"{hint_path(partial.path)}: give {hint_option('--resume-from', args.out)} --out OTHER.jsonl to "
+                     "write them into another file, asking the model only for the categories not answered, and "
+                     f"leaving {hint_path(args.out)} as it is")
 
 
 def _starting_over(args: argparse.Namespace, partial: GenerationPartial) -> dict:
     """A generation from the first category: refused over an existing --out or a stopped generation's answers unless
     --replace (which drops them). Said before any model request."""
     if partial.path.exists() and not args.replace:
-        raise AgentError(f"a generation into {args.out} stopped part-way ({partial.path} keeps the categories it "
-                         "answered): --resume asks only the others, --replace starts over and asks every category "
-                         "again")
+        raise AgentError(f"a generation into {hint_path(args.out)} stopped part-way ({hint_path(partial.path)} keeps "
+                         "the categories it answered): --resume asks only the others, --replace starts over and asks "
+                         "every category again")
     _refuse_to_write_over(args.out, args.replace, _reviewed(args.out))
     partial.remove()
     return {}
@@ -285,19 +289,19 @@ class GenerationPartial:
         when there is none, or it was made otherwise); the others set aside, and said (`set_aside_said`)."""
         self._refuse_two_stopped()
         if not self.source.exists():
-            raise AgentError(f"no stopped generation to resume: {self.source} is not there (a generation that "
-                             "answered every category leaves none)")
+            raise AgentError(f"no stopped generation to resume: {hint_path(self.source)} is not there (a generation "
+                             "that answered every category leaves none)")
         try:
             data = json.loads(self.source.read_text(encoding="utf-8"))
             recorded, categories = data["settings"], dict(data["categories"])
             kept = {category: ([Candidate.from_dict(c) for c in part["candidates"]], [str(w) for w in part["dropped"]])
                     for category, part in categories.items()}
         except (OSError, ValueError, KeyError, TypeError, AgentError) as error:
-            raise AgentError(f"cannot read {self.source} to resume: {error}") from None
+            raise AgentError(f"cannot read {hint_path(self.source)} to resume: {error}") from None
         changed = [f"{key} {recorded.get(key)!r} (now {value!r})" for key, value in self.settings.items()
                    if recorded.get(key) != value]
         if changed:
-            raise AgentError(f"{self.source} was made with another " + ", ".join(changed) +
+            raise AgentError(f"{hint_path(self.source)} was made with another " + ", ".join(changed) +
                              ": give the same options to resume, or --replace to start over")
         moving = self.source != self.path
         if moving:  # written into STOPPED_OUT at its stop (unless held in a file before it: a resume of a resume)
@@ -335,8 +339,8 @@ class GenerationPartial:
         """--resume-from into an --out that has a stopped generation of its own: which one to go on with is not
         known, and moving the other's answers there would lose its own."""
         if self.source != self.path and self.path.exists():
-            raise AgentError(f"a generation into this --out stopped part-way too ({self.path} keeps its answers): "
-                             "--resume (without --resume-from) goes on with it, or give another --out")
+            raise AgentError(f"a generation into this --out stopped part-way too ({hint_path(self.path)} keeps its "
+                             "answers): --resume (without --resume-from) goes on with it, or give another --out")
 
     def _not_used_because(self, category: str, part: dict) -> str:
         """Why the stopped run's answer of `category` is not used now ("" when it is): no seed is of the category now,
@@ -355,13 +359,15 @@ class GenerationPartial:
         where they are."""
         if not unused:
             return
-        lines = [json.dumps({"category": category, "why": why, "settings": self.settings,
-                             "candidates": [c.as_dict() for c in candidates], "dropped": dropped},
-                            ensure_ascii=False) + "\n" for category, (why, (candidates, dropped)) in unused.items()]
+        lines = [json_text(json.dumps({"category": category, "why": why, "settings": self.settings,
+                                       "candidates": [c.as_dict() for c in candidates], "dropped": dropped},
+                                      ensure_ascii=False)) + "\n"
+                 for category, (why, (candidates, dropped)) in unused.items()]
         earlier = self.set_aside_path.read_text(encoding="utf-8") if self.set_aside_path.exists() else ""
         atomic.write_text(self.set_aside_path, earlier + "".join(lines))
         self.set_aside_said = [f"{category}: answered by the stopped generation, {why}; its {len(candidates)} "
-                               f"candidate(s) are kept in {self.set_aside_path}, not in the candidates written"
+                               f"candidate(s) are kept in {hint_path(self.set_aside_path)}, not in the candidates "
+                               "written"
                                for category, (why, (candidates, _)) in unused.items()]
 
     def keep(self, category: str, candidates: list[Candidate], dropped: list[str]) -> None:
@@ -370,8 +376,9 @@ class GenerationPartial:
         self._write()
 
     def _write(self) -> None:
-        atomic.write_text(self.path, json.dumps({"settings": self.settings, "categories": self.categories},
-                                                ensure_ascii=False) + "\n")
+        # json_text: the file the candidates are held in (`held_in`) may be named in bytes that are not UTF-8
+        atomic.write_text(self.path, json_text(json.dumps({"settings": self.settings, "categories": self.categories},
+                                                          ensure_ascii=False)) + "\n")
 
     def remove(self) -> None:
         self.path.unlink(missing_ok=True)
@@ -381,7 +388,8 @@ class GenerationPartial:
         if not self.path.exists():
             return "run the same command again to ask every category"
         again = "with --resume in place of --resume-from" if self.source != self.path else "with --resume"
-        return (f"the categories answered are kept in {self.path}: the same command {again} asks only the others")
+        return (f"the categories answered are kept in {hint_path(self.path)}: the same command {again} asks only "
+                "the others")
 
 
 def _candidate_ids(path: str) -> set[str]:
@@ -405,7 +413,7 @@ def _refuse_to_write_over(out: str, replace: bool, holding: str = "") -> None:
     file perhaps the experts' seeds. Said before any work (for generate, before any model request)."""
     if replace or not Path(out).exists():
         return
-    raise AgentError(f"{out} exists{holding}: give another --out, or --replace to write over it")
+    raise AgentError(f"{hint_path(out)} exists{holding}: give another --out, or --replace to write over it")
 
 
 def _holding(out: str, held: Callable[[str], str]) -> str:
@@ -443,9 +451,9 @@ def _descriptions(path: str) -> dict[str, str]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise AgentError(f"cannot read the categories file {path}: {error}") from None
+        raise AgentError(f"cannot read the categories file {hint_path(path)}: {error}") from None
     if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
-        raise AgentError(f"{path} must be a JSON object: category -> description")
+        raise AgentError(f"{hint_path(path)} must be a JSON object: category -> description")
     return {str(k): v for k, v in data.items()}
 
 
@@ -456,8 +464,8 @@ def cmd_filter(args: argparse.Namespace) -> int:
     against_file = args.against or args.seeds
     if against_file and _same_file(against_file, args.candidates):
         option = "--against" if args.against else "--seeds"
-        raise AgentError(f"{option} {against_file} is the candidates file itself: each task would be found a "
-                         f"near-duplicate of itself. Leave {option} out to compare the candidates with one another, "
+        raise AgentError(f"{hint_option(option, against_file)} is the candidates file itself: each task would be found "
+                         f"a near-duplicate of itself. Leave {option} out to compare the candidates with one another, "
                          "or give the seeds in a file of their own")
     against = load_tasks(against_file) if against_file else []
     embedder = make_embedder(args.embedder)  # (its model loaded before the file is held)
@@ -473,7 +481,7 @@ def cmd_filter(args: argparse.Namespace) -> int:
     for c in marked:
         print(f"  similar  {c.id} -> {c.similar_to} ({c.similarity:.3f}): {c.task.instruction}")
     kept = sum(c.status == "candidate" for c in filtered)
-    said = [f"{out}: {len(marked)} near-duplicate(s) marked similar at threshold {args.threshold:g} with "
+    said = [f"{hint_path(out)}: {len(marked)} near-duplicate(s) marked similar at threshold {args.threshold:g} with "
             f"{embedder.name}"]
     if earlier:  # marks of an earlier run are not verdicts: said what became of them
         lifted = [i for i in earlier if i not in {c.id for c in marked}]  # in the file's order
@@ -502,7 +510,7 @@ def cmd_review(args: argparse.Namespace) -> int:
         candidates = load_candidates(args.candidates)
         index = next((i for i, c in enumerate(candidates) if c.id == args.task_id), None)
         if index is None:
-            raise AgentError(f"no candidate {args.task_id} in {args.candidates}")
+            raise AgentError(f"no candidate {args.task_id} in {hint_path(args.candidates)}")
         candidates[index] = candidates[index].reviewed(args.status, args.reason, instruction=args.instruction,
                                                        answer=args.answer)
         save_candidates(args.candidates, candidates)
@@ -516,10 +524,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     _refuse_to_write_over(args.out, args.replace, _tasks_held(args.out))
     tasks = [c.task for c in load_candidates(args.candidates) if c.status == "accepted"]
     if not tasks:
-        raise AgentError(f"{args.candidates} has no accepted candidate yet: review them first")
+        raise AgentError(f"{hint_path(args.candidates)} has no accepted candidate yet: review them first")
     replacing = Replacing(args.out)
     save_tasks(args.out, tasks)
-    print(f"{args.out}: {len(tasks)} task(s)")
+    print(f"{hint_path(args.out)}: {len(tasks)} task(s)")
     replacing.said()
     return 0
 
@@ -542,21 +550,22 @@ def cmd_report(args: argparse.Namespace) -> int:
         with open_project(args.project) as project:
             if not candidates and not args.candidates:
                 candidates = _hand_made(project.agent.tasks())
-                print(f"counting the {len(candidates)} task(s) of project {args.project} (it holds the tasks recorded "
-                      "or run on); --tasks FILE counts every task of a tasks file", file=sys.stderr)
+                print(f"counting the {len(candidates)} task(s) of project {hint_path(args.project)} (it holds the "
+                      "tasks recorded or run on); --tasks FILE counts every task of a tasks file", file=sys.stderr)
             references, current = _project_references(project, candidates)
     if args.references:  # a file's reference is its task's newest; its version is not known
         from ..agent.model import read_references
 
         references += [Reference(t) for t in read_references(Path(args.references)).values()]
     if not candidates:  # a table of zeros alone reads as a benchmark whose every task was dropped
-        where = args.candidates or args.tasks or f"project {args.project}"
+        given = args.candidates or args.tasks
+        where = hint_path(given) if given else f"project {hint_path(args.project)}"
         print(f"{where} holds no task: every count below is zero (candidates come from `agent tasks generate`; a "
               "project's tasks from the agent window's Tasks tab, or `agent run --tasks`)", file=sys.stderr)
     table = funnel(candidates, references, current=current)
     if args.chart:
         write_funnel_chart(table, args.chart)
-        print(f"wrote {args.chart}", file=sys.stderr)
+        print(f"wrote {hint_path(args.chart)}", file=sys.stderr)
     if args.json:
         print_json(table.as_dict())
     else:
@@ -605,6 +614,6 @@ def _checked_candidates(args: argparse.Namespace) -> list[Candidate]:
         other = named_tasks([task_key(c) for c in unchecked if not c.edited], sites)
         which = "; ".join(part for part in (f"edited at review: {listed(edited)}" if edited else "",
                                             f"never checked: {listed(other)}" if other else "") if part)
-        print(f"{len(unchecked)} candidate(s) of {args.candidates} have an answer no one has looked for on the site "
-              f"({which}); they are not counted as not found. --site DIR looks for them", file=sys.stderr)
+        print(f"{len(unchecked)} candidate(s) of {hint_path(args.candidates)} have an answer no one has looked for on "
+              f"the site ({which}); they are not counted as not found. --site DIR looks for them", file=sys.stderr)
     return candidates

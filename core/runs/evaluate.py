@@ -7,6 +7,7 @@ import statistics
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from ..command_hints import hint_option
 from ..errors import DatasetError, RecordLensError
@@ -45,6 +46,7 @@ from .run_files import (
 )
 
 Progress = Callable[[Iterable[str]], Iterable[str]]
+T = TypeVar("T")
 # What `score` says of a run's pages whose records other settings than the run's made (`made_otherwise_message`)
 MADE_OTHERWISE_SCORED = ("scored as they are, though they are not this run's: its extract command run again without "
                          f"--restart {EXTRACTS_THEM_AGAIN}")
@@ -120,10 +122,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     pages: list[PageScore] = [scored[job.name] for job in jobs]  # type: ignore[misc]
     # --- end engine dispatch ---
     not_read = {name: not_read[name] for name in truths if name in not_read}  # in the ground truth's order
-    if not_read and not pages:  # a mean over no page would read as a figure
-        raise DatasetError(f"none of the {counted(len(truths), 'page')} with ground truth in {gt_dir} can be "
-                           "scored: " + listed([f"{name}: {why}" for name, why in not_read.items()], total=True,
-                                               sep="; "))
+    refuse_figures_of_no_page(not_read, pages, str(gt_dir))
     unreadable = {name: why for name, why in unreadable.items() if name not in not_read}
     warnings += [f"{unreadable[job.name]}; scored as an empty prediction" for job in jobs if job.name in unreadable]
     warnings += [f"page {job.name}: the run failed on it ({failed[job.name][:300]}); scored as an empty prediction"
@@ -165,14 +164,30 @@ _FOR_A_MOMENT = frozenset({errno.EIO, errno.EMFILE, errno.ENFILE, errno.ENOMEM, 
 def read_page(page_file: Path, name: str) -> LoadedPage | PageNotRead:
     """The saved page `page_file` of page `name`, read as every command reads it, or why it cannot be (`load_page`'s
     words): the test by which `score` and `bench` leave a page out, which `extract` asks of the pages it failed on."""
+    return page_or_why(lambda: load_page(page_file, name))
+
+
+def page_or_why(read: Callable[[], T]) -> T | PageNotRead:
+    """What `read` reads of a saved page (a dataset's page file, a project's saved copy), or why it cannot be read:
+    `read_page`'s test, for any reader of a page."""
     try:
-        return load_page(page_file, name)
+        return read()
     except OSError as error:
         if error.errno in _FOR_A_MOMENT:  # the same command again may read it: not a page to leave out
             raise
         return PageNotRead(str(error))
     except RecordLensError as error:  # an empty file, a PNG named .mhtml, a file gone meanwhile
         return PageNotRead(str(error))
+
+
+def refuse_figures_of_no_page(not_read: Mapping[str, str], pages: Sequence[PageScore], where: str) -> None:
+    """`LEFT_OUT_UNREAD`'s one refusal: when no page with ground truth in `where` can be read (`not_read`, and no
+    page scored), there is no figure to give, and every such page is named with why: a mean over no page would read
+    as a figure."""
+    if not not_read or pages:
+        return
+    raise DatasetError(f"none of the {counted(len(not_read), 'page')} with ground truth in {where} can be scored: "
+                       + listed([f"{name}: {why}" for name, why in not_read.items()], total=True, sep="; "))
 
 
 def format_not_read(not_read: Mapping[str, str]) -> list[str]:

@@ -12,13 +12,18 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 
+from ..command_hints import hint_path
 from ..page.dom import Page
 from ..page.snapshot import read_file_bytes
 from ..records.model import TextKeyIndex
 from ..records.score import DatasetScore, PageScore, score_page
 from ..runs.evaluate import (
+    PageNotRead,
     no_prediction_messages,
+    page_or_why,
+    refuse_figures_of_no_page,
     truth_naming_nothing,
     unscored_predictions_message,
     why_no_prediction,
@@ -34,7 +39,7 @@ from ..wording import counted, listed
 from .db import TRIES_WHILE_IT_CHANGES, StoreError, now
 from .exporter import changed_since_import, saved_copies_missing
 from .files import content_hash
-from .project import Project
+from .project import Project, snapshot_row_problem
 from .run_matching import stopped_on as stopped_on_pages
 from .run_settings_check import refuse_a_stored_run_of_other_settings
 from .runs import RunInfo, StoredScore
@@ -44,16 +49,22 @@ Progress = Callable[[Sequence[str]], Iterable[str]]
 Scored = tuple[DatasetScore, list[str], dict[str, str]]
 
 
-def score_stored_run(project: Project, run_id: int, progress: Progress = lambda names: names) -> Scored:
+def score_stored_run(project: Project, run_id: int, progress: Progress = lambda names: names, *,
+                     leave_out_unread: bool = False) -> Scored:
     """Score run `run_id` page by page, store the per-page scores in the project; return them, warnings, and
     the scored pages the run holds no records for (page -> why: it failed on them, or never extracted them),
     which the scores count as empty predictions.
 
     A page whose saved copy is gone from `snapshots/` stops the score before anything is stored, named, as it
-    stops an export. A page whose stored score still holds (`_still_scored`) keeps it, unparsed: after labels
-    changed on a few pages of a thousand, those few are scored again, with the figures a score of every page
-    gives. A page whose prediction was stored anew (by another process, or a job of the app) while it was scored
-    (`_stored_anew`) keeps no score of the prediction as it was read: it is scored again from the run as it is then."""
+    stops an export (Review and `runs --compare`, whose means would be over fewer pages unsaid); with
+    `leave_out_unread` (`recordlens score`), it is left out of the figures instead, by the rule of `score` and
+    `bench` for a dataset's page (`evaluate.LEFT_OUT_UNREAD`), as is a copy that cannot be read (an empty file): in
+    the scores' `not_read`, with why, the other pages scored and stored, any score stored of it kept as it was.
+
+    A page whose stored score still holds (`_still_scored`) keeps it, unparsed: after labels changed on a few pages
+    of a thousand, those few are scored again, with the figures a score of every page gives. A page whose
+    prediction was stored anew (by another process, or a job of the app) while it was scored (`_stored_anew`)
+    keeps no score of the prediction as it was read: it is scored again from the run as it is then."""
     # a run of two settings' records scores as none (`runs --add` refuses its folder): refused before anything is
     # stored, for `score --project`, `runs --compare` and the app's Review alike (once: what a try stores anew is
     # stored by `runs --add` or Propose, with the run's own settings)
@@ -63,7 +74,7 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     # on, a Propose session going on): each time only the pages stored anew are scored again (the others' scores,
     # stored, are kept), and a page still stored anew at the last is left without a score, said
     for _ in range(TRIES_WHILE_IT_CHANGES):
-        (result, warnings, left_out), moved = _score_once(project, run_id, progress)
+        (result, warnings, left_out), moved = _score_once(project, run_id, progress, leave_out_unread)
         if not moved:
             break
         stored_anew |= dict.fromkeys(moved)
@@ -88,7 +99,8 @@ def _stored_anew_words(run_id: int, stored_anew: Sequence[str], moving: Sequence
             "until scored again)")
 
 
-def _score_once(project: Project, run_id: int, progress: Progress) -> tuple[Scored, list[str]]:
+def _score_once(project: Project, run_id: int, progress: Progress, leave_out_unread: bool
+                ) -> tuple[Scored, list[str]]:
     """`score_stored_run` once, and the pages whose prediction was stored anew while it ran, whose scores of
     what it read are not stored (`_stored_anew`)."""
     run = project.runs.get(run_id)
@@ -97,7 +109,11 @@ def _score_once(project: Project, run_id: int, progress: Progress) -> tuple[Scor
     truth_pages = _scored_pages(project)
     if not truth_pages:
         raise StoreError(f"the project {project.root} has no page marked labelled or reviewed to score against")
-    _refuse_unreadable_copies(project, truth_pages)
+    if leave_out_unread:  # `LEFT_OUT_UNREAD`, as of a dataset's pages
+        not_read = copies_not_read(project, truth_pages)
+    else:
+        _refuse_unreadable_copies(project, truth_pages)
+        not_read = {}
     predictions = project.runs.predictions(run_id)
     errors = project.runs.errors(run_id)
     labelled = set(truth_pages)
@@ -107,10 +123,21 @@ def _score_once(project: Project, run_id: int, progress: Progress) -> tuple[Scor
     otherwise = [name for name in made_on_other_pages(run.cost) if name in labelled]
     if otherwise:
         warnings.append(other_pages_message(otherwise, "the project's"))
+    # a page left out is not scored from its copy as it was either: a score stored of it is not taken for one
+    kept = _still_scored(project, run, labelled - set(not_read))
+    fresh, changed = {}, []
+    for name in progress([name for name in truth_pages if name not in kept and name not in not_read]):
+        page = _page_to_score(project, name, changed, leave_out_unread)
+        if isinstance(page, PageNotRead):
+            not_read[name] = page.why
+            continue
+        fresh[name] = score_page(predictions.get(name, []), project.true_records(name), TextKeyIndex(page.text_map),
+                                 name)
+    scored = [name for name in truth_pages if name not in not_read]
     left_out: dict[str, str] = {}
     finished = ran_to_its_end(stored_run_description(run.method, run.status, run.parameters, run.cost))
     stopped_on = stopped_on_pages(run.cost)  # the page it stopped on part way: said so, as of its folder
-    for name in truth_pages:
+    for name in scored:
         if name in errors:
             warnings.append(f"page {name}: run {run_id} ({run.method}) failed on it; scored as an empty prediction")
             left_out[name] = errors[name]
@@ -121,24 +148,29 @@ def _score_once(project: Project, run_id: int, progress: Progress) -> tuple[Scor
                                        left_out_pages(run.cost), f"run {run_id}", f"run {run.id} ({run.method})",
                                        files_of=f"run {run_id}'s folder",
                                        then=", then `runs --add` of the folder stores it")
-    kept = _still_scored(project, run, labelled)
-    fresh, changed = {}, []
-    for name in progress([name for name in truth_pages if name not in kept]):
-        keys = TextKeyIndex(_page_as_it_is(project, name, changed).text_map)
-        fresh[name] = score_page(predictions.get(name, []), project.true_records(name), keys, name)
     # as `labels check` and `export` say it: the figures are of the page as it is, not as it was labelled
-    warnings += [changed_since_import(name, "scored as it is now") for name in changed]
-    result = DatasetScore([fresh[name] if name in fresh else kept[name] for name in truth_pages])
+    warnings += [changed_since_import(name, "scored as it is now") for name in changed if name in fresh]
+    result = DatasetScore([fresh[name] if name in fresh else kept[name] for name in scored],
+                          not_read={name: not_read[name] for name in truth_pages if name in not_read})
+    refuse_figures_of_no_page(result.not_read, result.pages, f"the project {hint_path(project.root)}")
     warnings += [said for said in map(truth_naming_nothing, result.pages) if said]  # as `score` of folders says
     with project.writing():  # the new scores and the old ones dropped, at once
         # As for labels (`changes_seen`): a prediction stored anew since it was read dropped its page's score when
         # it committed (`add_predictions`); a score of what it was would be put back as if current
-        moved = _stored_anew(project, run_id, truth_pages, (predictions, errors))
+        moved = _stored_anew(project, run_id, scored, (predictions, errors))
         current = [score for name, score in fresh.items() if name not in moved]
         project.runs.add_scores(run_id, DatasetScore(current), changes_seen=changes_seen, at=started)
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
         project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
     return (result, warnings, left_out), moved
+
+
+def _page_to_score(project: Project, name: str, changed: list[str], leave_out_unread: bool) -> Page | PageNotRead:
+    """The page's saved copy as it is now (`_page_as_it_is`); with `leave_out_unread`, why it cannot be read instead of
+    the error (an empty file, a folder in its place), as `score` and `bench` read a dataset's page (`page_or_why`)."""
+    if not leave_out_unread:
+        return _page_as_it_is(project, name, changed)
+    return page_or_why(partial(_page_as_it_is, project, name, changed))
 
 
 def _stored_anew(project: Project, run_id: int, pages: Sequence[str],
@@ -152,6 +184,21 @@ def _stored_anew(project: Project, run_id: int, pages: Sequence[str],
     now_predictions, now_errors = project.runs.predictions(run_id), project.runs.errors(run_id)
     return [name for name in pages
             if (predictions.get(name), errors.get(name)) != (now_predictions.get(name), now_errors.get(name))]
+
+
+def copies_not_read(project: Project, pages: Sequence[str]) -> dict[str, str]:
+    """Of `pages`, those whose saved copy cannot be read, with why (said after the page's name, as `score` lists the
+    pages it leaves out): its row in the database changed by hand so that it names none, or the file gone from
+    `snapshots/`, its path written as a hint writes it."""
+    not_read = {}
+    for name in pages:
+        problem = snapshot_row_problem(project.page(name))
+        if problem is None and not (path := project.snapshot_file(name)).is_file():
+            problem = (f"its saved copy {hint_path(path)} is missing (deleted by hand?): put it back, or take the "
+                       "page out of the project (recordlens project remove-page)")
+        if problem is not None:
+            not_read[name] = problem
+    return not_read
 
 
 def _refuse_unreadable_copies(project: Project, truth_pages: Sequence[str]) -> None:
@@ -187,9 +234,12 @@ def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[st
     stale = set(project.runs.stale_pages(run.id))
     # A score that says no label change comes back with a removed page's copy made before schema 8, when a change
     # of predictions did not drop it: it holds only if made after the run's end
-    scores = {s.page: _as_scored(project, s) for s in project.runs.scores(run.id)
-              if s.page in labelled and s.page not in stale
-              and (s.changes_seen is not None or s.scored_at >= run.ended_at)}
+    held = [s for s in project.runs.scores(run.id) if s.page in labelled and s.page not in stale
+            and (s.changes_seen is not None or s.scored_at >= run.ended_at)]
+    # A copy that cannot be parsed to check its labels again (emptied by hand) keeps no score: the page is scored
+    # again, where what cannot be read of it is said
+    scores = {s.page: scored for s in held
+              if not isinstance(scored := page_or_why(partial(_as_scored, project, s)), PageNotRead)}
     # A saved copy changed by hand (its bytes no longer those its name hashes, as the label check `_as_scored` read
     # finds it, and as export finds it): the score stored may be of the copy as it was, and the page is scored
     # again as it is now, and said, as `labels check` and `export` take it

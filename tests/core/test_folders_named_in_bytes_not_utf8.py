@@ -54,7 +54,7 @@ def test_a_run_added_from_such_a_folder_is_stored_and_its_folder_found_again(tmp
     assert code == 0, err
     assert f"{SHOWN}/run-\\xe9 as run 1" in err and "\\udc" not in err and "Traceback" not in err
     assert "from run-\\xe9" in out and "\\udc" not in out  # the table names the folders as the messages do
-    assert f"--project '{tmp_path}/{SHOWN}/P' --run 1" in out
+    assert f"--project $'{tmp_path}/{SHOWN}/P' --run 1" in out  # as bash reads the bytes back
     with open_project(project) as opened:
         source = Path(str(opened.runs.get(1).parameters["source"]))
     assert source == folder.resolve() and source.is_dir()  # the very path, to be read again

@@ -1,8 +1,8 @@
 """A project whose database was edited by hand at one page's snapshot row (a snapshot that is no hash, no row of
 the snapshot, a suffix that is a path, warnings that are no JSON) or whose saved copy is gone: the commands that
 walk every page say that page, with what is wrong, and go on with the others (`labels check`: exit 1; the page
-list lists every page), or, for `score` of a run (a mean over fewer pages would pass for the run's), name every
-such page at once and score nothing (exit 2). Nothing of the project's pages is changed."""
+list lists every page; `score` of a run, as of a dataset's page it cannot read: the figures over the others, said
+as over N of M pages, exit 1). Nothing of the project's pages is changed."""
 
 from __future__ import annotations
 
@@ -78,21 +78,21 @@ def test_labels_check_says_a_copy_gone_and_checks_the_others(tmp_path: Path,
 
 
 @pytest.mark.parametrize("edit", sorted(EDITS))
-def test_score_names_every_such_page_and_scores_nothing(edit: str, tmp_path: Path,
-                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_score_names_every_such_page_and_scores_the_others(edit: str, tmp_path: Path,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
     statements, wrong = EDITS[edit]
     project = edited(tmp_path, capsys, statements)
     with open_project(project) as opened:
         opened.snapshot_file("3").unlink()  # and another page's copy gone: both said at once
     before = pages_and_snapshots(project)
-    code, _, err = run(capsys, "score", "--project", str(project), "--run", "1", "-q")
-    assert code == 2
-    message = " ".join(err.split())
-    assert f"page 2: {wrong}" in message and "nothing scored" in message
-    assert "saved copy of page(s) 3 is missing" in message
+    code, out, err = run(capsys, "score", "--project", str(project), "--run", "1", "-q")
+    assert code == 1
+    assert f"  2: {wrong}" in out and "pages 2 of 4 (2 left out, below)" in out
+    assert "  3: its saved copy" in out and "is missing" in out
+    assert "2 pages of 4 with ground truth cannot be scored" in err
     assert "Traceback" not in err
     with open_project(project) as opened:
-        assert opened.runs.scores(1) == []
+        assert [score.page for score in opened.runs.scores(1)] == ["1", "4"]
     assert pages_and_snapshots(project) == before
 
 
