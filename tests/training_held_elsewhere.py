@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.child_lines import first_line
+
 # Takes the lock, says so on stdout, and holds it until its stdin closes
 HOLDER = """
 import sys
@@ -28,7 +30,7 @@ def training_held_elsewhere(project_dir: Path) -> Iterator[int]:
     child = subprocess.Popen([sys.executable, "-c", HOLDER, str(project_dir)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        line = child.stdout.readline() if child.stdout is not None else ""
+        line = first_line(child)  # a child that never takes the lock fails the test, not hangs it
         if line.strip() != "held":
             child.kill()
             raise AssertionError(f"the training lock was not taken: {line!r} {child.communicate(timeout=60)}")

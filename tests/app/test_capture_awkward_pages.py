@@ -178,8 +178,9 @@ def test_a_page_whose_capture_hangs_is_given_up_within_its_timeout_and_the_margi
     assert reason.startswith("capturing it took too long:") and "--timeout" in reason, (summary, stderr[-2000:])
     assert f"and {margin_s} s more to be captured" in reason, reason  # the margin given, not the default
     assert {urlsplit(u).path for u in summary["saved"]} == {"/", "/after.html"}, stderr[-2000:]  # not held up
-    # Chromium's start and end take a few seconds; each DevTools call used to wait 60 s of its own.
-    assert took < 3 + margin_s + 20, took
+    # Chromium's start and end, and the two other pages, take some 12 s here (more on a busy machine); each
+    # DevTools call used to wait 60 s of its own.
+    assert took < 3 + margin_s + 45, took
 
 
 def test_a_page_too_large_for_its_tree_is_kept_with_a_note_instead_of_the_tree(tmp_path: Path) -> None:

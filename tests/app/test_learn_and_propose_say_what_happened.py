@@ -22,6 +22,7 @@ from recordlens.core.records.model import save_records
 from recordlens.core.store import import_paths, init_project
 from recordlens.core.store.learnt_model import TRAINING_LOCK
 from tests.app.window_helpers import key, open_window, recent_messages
+from tests.child_lines import first_line
 from tests.core.catalogue_pages import catalogue
 
 pytestmark = [pytest.mark.app, pytest.mark.usefixtures("quick_fits")]
@@ -105,7 +106,7 @@ def test_learn_says_in_the_window_that_it_took_over_a_killed_trainings_lock(qtbo
     lock.parent.mkdir(exist_ok=True)
     training = subprocess.Popen([sys.executable, "-c", TRAINING, str(lock)], stdout=subprocess.PIPE, text=True)
     try:
-        assert training.stdout is not None and training.stdout.readline().strip() == "training"
+        assert first_line(training).strip() == "training"
     finally:
         training.kill()  # kill -9: its lock file stays behind, naming it
         training.wait(timeout=30)

@@ -7,7 +7,6 @@ while it compares writes no model."""
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -55,18 +54,20 @@ def test_learn_from_three_pages_says_the_shipped_model_did_better_on_them(qtbot,
 @pytest.mark.timeout(300)
 def test_cancel_while_learn_compares_writes_no_model(qtbot, tmp_path: Path, monkeypatch) -> None:
     folder, _ = project_with_policy(tmp_path / "p", with_secondary=False, labelled=3)
-    comparing = threading.Event()
+    comparing, cancelled = threading.Event(), threading.Event()
     fits: list[int] = []
     real_fit = training.fit
 
-    def slow_fold_fit(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - a fold's fit, 5 s slower
+    def held_fold_fit(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202 - a fold's fit, held until Cancel
         fits.append(1)
         if len(fits) > 1:  # the first fit is Learn's own model; the comparison's folds come after it
             comparing.set()
-            time.sleep(5)
+            # Until the test has pressed Cancel (at most two minutes), not a fixed 5 s: a busy machine could
+            # take longer than that to press it, and the next fold would start
+            cancelled.wait(120)
         return real_fit(*args, **kwargs)
 
-    monkeypatch.setattr(training, "fit", slow_fold_fit)
+    monkeypatch.setattr(training, "fit", held_fold_fit)
     window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
     try:
         key(window, "Ctrl+Shift+L")
@@ -76,11 +77,13 @@ def test_cancel_while_learn_compares_writes_no_model(qtbot, tmp_path: Path, monk
         qtbot.waitUntil(comparing.is_set, timeout=120_000)
         qtbot.waitUntil(lambda: any(w.startswith("comparing with the shipped model ") for w in said), timeout=10_000)
         key(window, "Ctrl+.")
+        cancelled.set()
         qtbot.waitUntil(lambda: window.job is None, timeout=60_000)
         assert window.statusBar().currentMessage() == (
             "learning cancelled: no model written; Propose still uses the shipped model")
         assert not project_model_path(folder).exists()
         assert len(fits) == 2  # Learn's model and one fold: the other folds were not fitted
     finally:
+        cancelled.set()
         window.close()
         window.shutdown()

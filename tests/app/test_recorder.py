@@ -209,18 +209,23 @@ def test_a_scroll_that_moves_nothing_is_no_step(qtbot, short):
     recorder.stop()
 
 
-def test_a_steps_time_is_the_time_since_the_step_before_even_while_that_one_is_handled(qtbot, short):
+def test_a_steps_time_is_the_time_since_the_step_before_even_while_that_one_is_handled(qtbot, short, monkeypatch):
     """A click made while a Wait was being carried out got 0.0 s and its time went to the next step."""
     from PySide6.QtCore import QTimer
 
+    from recordlens.annotator.agent import recorder as recorder_module
+
+    # The Wait carried out for 3 s, not its 1 s: the click 0.4 s into it, told apart from a time counted to the
+    # Wait's end, with room for a busy machine's late timer and the page's late report of the click
+    monkeypatch.setattr(recorder_module, "WAIT_MS", 3000)
     recorder = Recorder(short, actor="person:test")
     recorder.start(TASK)
-    QTimer.singleShot(400, lambda: click_at(short, "inner"))  # during the Wait's second
+    QTimer.singleShot(400, lambda: click_at(short, "inner"))  # while the Wait is carried out
     recorder.wait()
-    qtbot.waitUntil(lambda: len(recorder.steps) == 2, timeout=10_000)
+    qtbot.waitUntil(lambda: len(recorder.steps) == 2, timeout=20_000)
     wait, click_step = recorder.steps
     assert wait.action == "wait" and click_step.action == "click"
-    assert 0.3 <= click_step.seconds < 1.0, click_step.seconds
+    assert 0.3 <= click_step.seconds < 3.0, click_step.seconds
     recorder.stop()
 
 

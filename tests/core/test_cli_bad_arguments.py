@@ -182,18 +182,37 @@ def test_a_project_another_process_is_writing_to_is_said_in_one_line_and_its_run
 
 
 def test_a_command_that_waits_for_another_process_s_write_says_so_then_does_its_work(
-        tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, project: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3
     import threading
+    import time
+
+    from recordlens.core.cli import command
 
     holder = sqlite3.connect(project / "project.db", isolation_level=None, check_same_thread=False)
-    holder.execute("BEGIN IMMEDIATE")  # another process's write, for a second
-    released = threading.Timer(1.0, lambda: holder.execute("ROLLBACK"))
+    holder.execute("BEGIN IMMEDIATE")  # another process's write, until the command has said that it waits for it
+    # Let go once said, not after a fixed second: on a busy machine the command could reach its write after that
+    # second, find the lock free and have nothing to say
+    said_waiting = threading.Event()
+    say_waiting = command._say_waiting
+
+    def said() -> None:
+        say_waiting()
+        said_waiting.set()
+
+    def let_go_once_said() -> None:
+        said_waiting.wait(120)
+        time.sleep(0.5)  # a moment more, which the command waits through (its length is not the point)
+        holder.execute("ROLLBACK")
+
+    monkeypatch.setattr(command, "_say_waiting", said)
+    released = threading.Thread(target=let_go_once_said)
     released.start()
     try:
         code, out, err = run(capsys, "project", "remove-page", "1", "--project", str(project))
     finally:
-        released.join()
+        said_waiting.set()  # never said: let go all the same, for the test to end
+        released.join(120)
         holder.close()
     assert code == 0 and out.startswith("removed page 1")
     assert err.count("waiting for the project's database: another process") == 1

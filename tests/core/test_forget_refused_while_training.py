@@ -24,6 +24,7 @@ from recordlens.core.store.learnt_model import (
     project_model_path,
     training_the_project,
 )
+from tests.child_lines import first_line
 from tests.training_held_elsewhere import training_held_elsewhere
 
 
@@ -98,7 +99,7 @@ def test_a_training_refused_while_the_model_is_set_aside_is_told_that_not_a_trai
     child = subprocess.Popen([sys.executable, "-c", SETTING_ASIDE, str(with_a_model)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert child.stdout is not None and child.stdout.readline() == "setting aside\n", child.communicate(timeout=60)
+        assert first_line(child) == "setting aside\n", child.communicate(timeout=60)
         holding = (f"the learnt model of the project {with_a_model} is being set aside by process {child.pid} on "
                    f"{socket.gethostname()} right now ({with_a_model / TRAINING_LOCK})")
         with pytest.raises(RecordLensError) as training, training_the_project(with_a_model):

@@ -149,4 +149,7 @@ def test_a_retry_after_date_without_a_date_header_is_measured_against_the_local_
         caller = GeminiCaller(CallSettings(base_url=base_url(server)), api_key=KEY, sleep=waits.append,
                               notify=lambda message: None)
         caller.generate("a page")
-    assert len(waits) == 1 and waits[0] == pytest.approx(20, abs=1.5)
+    # Measured against this clock when the answer is read: the date's cut second, and however long a busy machine
+    # took from the server's header to the client's reading of it, come off the 20 s (not so with a Date header,
+    # where both times are the server's)
+    assert len(waits) == 1 and waits[0] == pytest.approx(20, abs=5)

@@ -23,6 +23,7 @@ from recordlens.core.page.mhtml_writer import mhtml_bytes
 from recordlens.core.page.snapshot import read_snapshot
 from recordlens.core.store.files import SNAPSHOTS
 from recordlens.core.store.project import init_project, open_project
+from tests.child_lines import first_line
 
 PAGE = ("<html><head><title>Shop</title></head><body><ul><li>apples</li><li>pears</li><li>plums</li></ul>"
         "</body></html>")
@@ -254,7 +255,7 @@ def test_the_next_import_removes_what_an_import_killed_a_moment_ago_left(tmp_pat
             "time.sleep(600)")
     writer = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
     try:
-        assert writer.stdout is not None and writer.stdout.readline() == "writing\n"
+        assert first_line(writer) == "writing\n"
         (tmp_path / "1.html").write_text(PAGE, encoding="utf-8")
         with open_project(tmp_path / "P") as project:
             from recordlens.core.store.importer import import_paths
@@ -263,7 +264,7 @@ def test_the_next_import_removes_what_an_import_killed_a_moment_ago_left(tmp_pat
         assert leftover.exists() and while_writing.imported == ["1"]  # a live write's file is left alone
     finally:
         writer.send_signal(signal.SIGKILL)
-        writer.wait()
+        writer.wait(timeout=60)
         if writer.stdout is not None:
             writer.stdout.close()
     (tmp_path / "2.html").write_text(OTHER, encoding="utf-8")

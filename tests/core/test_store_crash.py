@@ -17,6 +17,7 @@ import pytest
 
 from recordlens.core.store.files import store_snapshot
 from recordlens.core.store.project import Project, init_project, open_project
+from tests.child_lines import first_line
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
@@ -137,7 +138,7 @@ def test_two_processes_write_at_once_without_locking_errors(tmp_path: Path) -> N
     children = [spawn(folder, page, 500, seed, go, other)
                 for seed, (page, other) in enumerate([("a", "b"), ("b", "a")])]
     for child in children:
-        assert child.stdout.readline().strip() == "ready"
+        assert first_line(child).strip() == "ready"
     go.touch()
     outputs = [child.communicate(timeout=120) for child in children]
     for child, (out, err) in zip(children, outputs, strict=True):

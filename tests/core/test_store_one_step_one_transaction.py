@@ -15,6 +15,7 @@ import pytest
 
 from recordlens.core.store.files import store_snapshot
 from recordlens.core.store.project import Project, Provenance, init_project, open_project
+from tests.child_lines import first_line
 from tests.conftest import ROOT
 
 PERSON = Provenance.person("ana")
@@ -85,8 +86,7 @@ def test_a_step_killed_part_way_leaves_none_of_it(tmp_path: Path) -> None:
     child = subprocess.Popen([sys.executable, "-c", _CHILD, str(tmp_path / "p"), str(REFUSED_AT)], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert child.stdout is not None
-        line = child.stdout.readline()
+        line = first_line(child)
         assert line == "part way\n", (line, child.stderr.read() if child.stderr else "")
     finally:
         child.send_signal(signal.SIGKILL)

@@ -16,6 +16,7 @@ import pytest
 from recordlens.core.agent.candidates import load_candidates
 from recordlens.core.llm.gemini import GeminiCaller
 from tests.candidates_writers import ReviewInBetween
+from tests.child_lines import LINE_TIMEOUT_S
 from tests.core.cli_runs import run
 from tests.core.generation_answers import CATEGORIES, SEEDS, category_of, generate_tasks, two_tasks, without_round
 from tests.fake_gemini import FakeGemini, Step, answer_with, status
@@ -244,7 +245,9 @@ def test_a_verdict_given_while_a_resume_asks_the_model_is_not_written_over(
     with ReviewInBetween(out, first, "accepted", "") as shell:
         def reviewed_meanwhile(body: dict) -> str:
             if category_of(body) == "retrieval":  # the resume's first request: the reviewer at work meanwhile
-                shell.go()
+                # its verdict written before the answer comes (nothing holds the file meanwhile): waited for to its
+                # end, not for a second, which a busy machine could outlast, the resume then writing first
+                shell.go(wait_s=LINE_TIMEOUT_S)
             return two_tasks(category_of(body))
 
         with FakeGemini(default=answer_with(reviewed_meanwhile)) as server:

@@ -21,6 +21,7 @@ from recordlens.core.store import StoreError, open_project, take_upgrades
 from recordlens.core.store import project as project_module
 from recordlens.core.store.project import APP_OPEN_MARK
 from recordlens.core.store.schema import SCHEMA_VERSION
+from tests.child_lines import first_line
 from tests.core.old_projects import a_version_3_project
 
 # An earlier RecordLens opening the project (argv[1]): it reads the schema version, says it (to the file argv[2]),
@@ -115,7 +116,7 @@ def test_an_earlier_recordlens_with_the_database_open_and_no_mark_is_met(
     child = subprocess.Popen([sys.executable, "-c", UNMARKED_OPENER, str(old / "project.db")], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert child.stdout is not None and child.stdout.readline() == "3\n"
+        assert first_line(child) == "3\n"
         with pytest.raises(StoreError) as refused:
             open_project(old)
         said = str(refused.value)

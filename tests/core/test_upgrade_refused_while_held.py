@@ -22,6 +22,7 @@ from recordlens.core.store.learnt_model import TRAINING_LOCK
 from recordlens.core.store.project import APP_OPEN_MARK
 from recordlens.core.store.runs import RUNNING_MARKS
 from recordlens.core.store.schema import SCHEMA_VERSION
+from tests.child_lines import first_line
 from tests.core.cli_runs import run
 from tests.core.old_projects import a_version_3_project
 
@@ -45,7 +46,7 @@ def held_by_another_process(path: Path) -> Iterator[subprocess.Popen[str]]:
     child = subprocess.Popen([sys.executable, "-c", HOLDER, str(path)], stdin=subprocess.PIPE,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        assert child.stdout is not None and child.stdout.readline() == "held\n", child.communicate(timeout=60)
+        assert first_line(child) == "held\n", child.communicate(timeout=60)
         yield child
     finally:
         child.communicate(timeout=60)
