@@ -148,6 +148,7 @@ CAPTURE_MARGIN_S = 10.0  # what a page may take beyond its --timeout: a page loa
 MAX_TREE_ELEMENTS = 20_000  # a page of more elements (frames included) keeps a note instead of its tree
 LOGIN_NEEDED = "HTTP 401 Unauthorized (the page needs a login)"
 NO_CONTENT = (204, 205)  # answers that carry no page: Chromium ends their load as aborted
+EMPTY_ERROR_ANSWER = "ERR_HTTP_RESPONSE_CODE_FAILURE"  # how Chromium fails an error status sent with no body
 MAX_CLIENT_HOPS = 5  # navigations a page's script or meta refresh starts (as it loads or settles), followed in a row
 LOOP_REQUESTS = 2  # times a page's chain (redirects, meta refreshes, scripts) may request one URL: more is a loop
                    # (twice: a check page sends the page back once), and so is taking one step of it again
@@ -401,7 +402,7 @@ class ChromiumRenderer(OnlinePage):
             raise PageFailed(too_large, unreachable=False)
         pending = [] if loaded else self._cut_short()
         if self._login_asked:
-            raise PageFailed(LOGIN_NEEDED)
+            raise PageFailed(LOGIN_NEEDED, status=401)
         if self._finished is False:
             # A load ended as failed (a 204 ends as aborted) may come before the network's events of its answer,
             # which reach us on another channel, late on a busy machine: its status is read once they are here.
@@ -425,10 +426,12 @@ class ChromiumRenderer(OnlinePage):
             # Chromium refuses a redirect to file: (ERR_UNSAFE_REDIRECT) and cannot load ftp: (ERR_ABORTED) before
             # the guard is asked: the page is skipped for it with the rules' reason, as the guard's refusal would be
             raise PageFailed(self.guard.check(elsewhere) or failure, redirected_to=elsewhere)
-        if failure:  # (an error status with no body fails as ERR_HTTP_RESPONSE_CODE_FAILURE)
-            raise PageFailed(failure, at=failed_at if not _same_url(failed_at, [url]) else "", retry_after=retry_after)
-        if status is not None and status >= 400:
-            raise PageFailed(f"HTTP {status}{status_phrase(status)}", retry_after=retry_after)
+        error_status = status is not None and status >= 400
+        if failure and not (error_status and EMPTY_ERROR_ANSWER in failure):
+            raise PageFailed(failure, at=failed_at if not _same_url(failed_at, [url]) else "", retry_after=retry_after,
+                             status=status)
+        if error_status:  # (with a body or without one, which Chromium fails as EMPTY_ERROR_ANSWER: said the same)
+            raise PageFailed(f"HTTP {status}{status_phrase(status)}", retry_after=retry_after, status=status)
         if not self._finished and not pending:
             raise PageFailed("the page failed to load")
         return pending
@@ -1201,23 +1204,24 @@ def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
                 viewport: tuple[int, int] = DEFAULT_VIEWPORT, scripts: bool = True,
                 timeout_s: float = DEFAULT_TIMEOUT_S,
                 progress: Callable[[int, int, str], None] | None = None, refresh: bool = False,
-                max_page_mib: float | None = None) -> CaptureSummary:
+                max_page_mib: float | None = None, retry_dead: bool = False) -> CaptureSummary:
     """Capture in this process, which must not have a QApplication yet: its Chromium is set up online (the
-    app's flags minus the offline proxy) with DevTools on a loopback port. `refresh`: capture every page again
-    (core's `capture_site`); `max_page_mib`: how large a page's document may be (None: MAX_PAGE_MIB)."""
+    app's flags minus the offline proxy) with DevTools on a loopback port. `refresh`: capture every page again,
+    `retry_dead`: ask for the dead links of before again (core's `capture_site`); `max_page_mib`: how large a
+    page's document may be (None: MAX_PAGE_MIB)."""
     from PySide6.QtWidgets import QApplication
 
     if QApplication.instance() is not None:
         raise CaptureError("capturing needs a process of its own (the app's Chromium is offline)")
     with _quiet_stderr():
         return _run_online(roots, folder, rules, viewport=viewport, scripts=scripts, timeout_s=timeout_s,
-                           progress=progress, refresh=refresh, max_page_mib=max_page_mib)
+                           progress=progress, refresh=refresh, max_page_mib=max_page_mib, retry_dead=retry_dead)
 
 
 def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, viewport: tuple[int, int],
                 scripts: bool, timeout_s: float,
                 progress: Callable[[int, int, str], None] | None, refresh: bool,
-                max_page_mib: float | None = None) -> CaptureSummary:
+                max_page_mib: float | None = None, retry_dead: bool = False) -> CaptureSummary:
     from PySide6.QtWidgets import QApplication
 
     flags = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
@@ -1245,7 +1249,7 @@ def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, vi
             # robots.txt is given the page --timeout too, and a Ctrl+C ends its wait at once (`cancelled`)
             summary = capture_site(roots, folder, renderer, rules, progress=progress, cancelled=interruption.check,
                                    sleep=lambda seconds: _pause(seconds, interruption.check), refresh=refresh,
-                                   timeout_s=timeout_s)
+                                   timeout_s=timeout_s, retry_dead=retry_dead)
         finally:
             renderer.close()
             app.processEvents()

@@ -31,6 +31,12 @@ every page: a stopped capture started again with the same folder continues where
 was being written when it stopped is captured again under the same names, never twice. Run again with other
 rules, the new rules replace the stored ones, and the summary's notes name each that changed (old → new).
 
+A page the site answers with HTTP 4xx (404, 410, 401, 403, …), but 408 and 429, which ask to come back, is a dead
+link: the site's answer is final, and asking again gets it again. It is no failure: it is recorded as the URL's
+outcome (`dead` in capture.json and in the summary, with the answer), a crawl whose only misses are dead links is
+complete, and a capture run again does not ask for it again unless told to (`retry_dead`, --retry-dead). The pages
+that failed (no answer, 5xx, 408, 429, a renderer that broke, robots.txt that could not be fetched) are tried again.
+
 The pace: --delay between two pages, or the `Crawl-delay` of the host's robots.txt when it is longer (at most
 `MAX_WAIT_S`); a page answered 429 or 503 with a Retry-After of at most `MAX_WAIT_S` is tried once more after it.
 Pages of a root's host that get no answer within the --timeout, five in a row, stop the crawl ("the site stopped
@@ -71,7 +77,7 @@ from ..errors import AgentError, RecordLensError
 from ..output_paths import writable_folder
 from ..wording import listed
 from . import axtree
-from .page_twins import PageCopy, link_key, page_shape, same_page
+from .page_twins import PageCopy, link_key, page_document, page_shape, same_page
 from .robots import ROBOTS_TIMEOUT_S, WEB_SCHEMES, Robots, RobotsCancelled, origin_of, same_site
 from .site_files import SAVED_SUFFIX, free_site_file_name, site_file_name
 from .sites import (
@@ -99,7 +105,8 @@ CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
 # the site browser's save of one page).
 PAGE_TIMEOUT_S = 60.0
 MAX_PAGE_MIB = 50.0  # how large a page's document (or a frame's) may be, decoded: a larger one fails at once
-CAPTURE_SOME_FAILED = 1  # `site capture`'s exit status when a page failed (its summary is printed all the same)
+CAPTURE_SOME_FAILED = 1  # `site capture`'s exit status when a page failed (its summary is printed all the same);
+                         # a dead link is no failure
 # ... when it leaves no site (no page saved, the folder's pages gone, or no index built over the pages saved): an
 # error, said why
 CAPTURE_NO_SITE = 2
@@ -118,6 +125,9 @@ _TIMED_OUT = re.compile(r"within [0-9.]+ s|ERR_(CONNECTION_)?TIMED_OUT")
 # The longest a site's Crawl-delay or Retry-After is waited for: a longer one is not (a Retry-After page fails, and
 # is tried again when the capture runs again; a Crawl-delay is cut to it, said in a note).
 MAX_WAIT_S = 30.0
+# The answers of 4xx that ask to come back (Request Timeout, Too Many Requests): a page answered so failed, and is
+# tried again; any other 4xx makes it a dead link.
+COME_BACK_LATER = (408, 429)
 DEFAULT_MAX_PAGES = 50
 STATE_VERSION = 1
 
@@ -142,15 +152,24 @@ class PageFailed(Exception):  # noqa: N818 - an outcome more than an error: the 
     that failed when it is not the one asked for (a redirect's target): whose server did not answer.
     `redirected_to`: the redirect target that `refuse_redirect` refused, never requested (the message is the
     refusal's reason): the page is skipped, not failed. `retry_after`: the seconds a 429 or 503 asked to wait
-    (its Retry-After), None when it asked nothing."""
+    (its Retry-After), None when it asked nothing. `status`: the HTTP status the page's document was answered
+    with, None when it got no answer (or the renderer does not say it): a 4xx makes the page a dead link
+    (`dead_link`), not a failure."""
 
     def __init__(self, reason: str, *, unreachable: bool | None = None, at: str = "",
-                 redirected_to: str = "", retry_after: float | None = None) -> None:
+                 redirected_to: str = "", retry_after: float | None = None, status: int | None = None) -> None:
         super().__init__(reason)
         self.unreachable = bool(_UNREACHABLE.search(reason)) if unreachable is None else unreachable
         self.at = at
         self.redirected_to = redirected_to
         self.retry_after = retry_after
+        self.status = status
+
+    @property
+    def dead_link(self) -> bool:
+        """Whether the site's answer is final (a 4xx but those that ask to come back): asking again gets it
+        again."""
+        return self.status is not None and 400 <= self.status < 500 and self.status not in COME_BACK_LATER
 
 
 @dataclass(frozen=True)
@@ -213,6 +232,9 @@ class CaptureSummary:
     saved: list[str] = field(default_factory=list)            # final URLs, in capture order
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (url, rule)
     failed: list[tuple[str, str]] = field(default_factory=list)   # (url, reason)
+    # (url, the site's answer) of the dead links met; run again on a complete crawl, those of the crawl, which
+    # were not asked again
+    dead: list[tuple[str, str]] = field(default_factory=list)
     duplicates: list[tuple[str, str]] = field(default_factory=list)  # (url, the saved page's URL it redirects to)
     same_content: list[tuple[str, str]] = field(default_factory=list)  # (url, the saved page whose HTML it has)
     beyond_depth: int = 0   # distinct URLs linked from pages at --depth that a larger --depth would follow
@@ -231,6 +253,8 @@ class CaptureSummary:
     def message(self) -> str:
         text = (f"{self.folder}: {len(self.saved)} page(s) saved, {len(self.skipped)} skipped by rule, "
                 f"{len(self.failed)} failed"
+                + (f", {len(self.dead)} dead link(s) (answered HTTP 4xx: not asked again unless --retry-dead)"
+                   if self.dead else "")
                 + (f", {len(self.duplicates)} redirected to a page saved already" if self.duplicates else "")
                 + (f", {len(self.same_content)} duplicate(s) kept as aliases (the same content as a page saved "
                    "already)" if self.same_content else "")
@@ -257,17 +281,22 @@ class CaptureSummary:
         said = f"{self.folder} holds no site: no page was saved"
         if self.stopped and self.queued:
             return f"{said}: the capture stopped before its first page; run the same command again to continue it"
-        skipped = [f"{url} skipped: {reason}" for url, reason in self.skipped]
-        failed = [f"{url} failed: {reason}" for url, reason in self.failed]
-        if skipped or failed:  # up to three of each kind shown, so that many of one do not hide the other
-            why = skipped[:3] + failed[:3] + skipped[3:] + failed[3:]
-            said += f" ({listed(why, len(skipped[:3] + failed[:3]), total=True, sep='; ')})"
+        kinds = [[f"{url} skipped: {reason}" for url, reason in self.skipped],
+                 [f"{url} failed: {reason}" for url, reason in self.failed],
+                 [f"{url} is a dead link: {reason}" for url, reason in self.dead]]
+        if any(kinds):  # up to three of each kind shown, so that many of one do not hide another
+            shown = [text for kind in kinds for text in kind[:3]]
+            rest = [text for kind in kinds for text in kind[3:]]
+            said += f" ({listed(shown + rest, len(shown), total=True, sep='; ')})"
         todo = []
         if self.skipped:
             todo.append("capture from the address a root leads to, or with rules that let it in (--include, "
                         "--exclude, --any-host, --ignore-robots)")
         if self.failed:
             todo.append("check the address and that the site answers, then run the same command again")
+        if self.dead:
+            todo.append("check the address (a dead link is not asked for again: the same command with "
+                        "--retry-dead asks again)")
         if not todo:
             todo.append("check the addresses and the rules, then run again (--refresh captures every page again)")
         return f"{said}; {', or '.join(todo)}"
@@ -374,7 +403,8 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
                  *, progress: Callable[[int, int, str], None] | None = None,
                  cancelled: Callable[[], bool] = lambda: False, robots: Robots | None = None,
                  sleep: Callable[[float], None] = time.sleep, refresh: bool = False,
-                 probe: Callable[[str], bool] | None = None, timeout_s: float | None = None) -> CaptureSummary:
+                 probe: Callable[[str], bool] | None = None, timeout_s: float | None = None,
+                 retry_dead: bool = False) -> CaptureSummary:
     """Crawl from `roots` into the site folder (module notes), then index the site (`site.json`).
 
     `progress(done, total, text)` after every URL (done: URLs settled, total: settled + queued). Resumes the
@@ -383,7 +413,8 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     `probe(url)`: whether the server of `url` answers now, asked when its pages in a row got no answer within the
     --timeout: a site that answers is slow on those pages, and the crawl goes on. Without `robots`, robots.txt is
     fetched from the web, within `timeout_s` (the page --timeout) and ended by `cancelled`, and `probe` is its
-    `Robots.answers` unless given; a `robots` given (a canned web's) probes nothing unless `probe` is given."""
+    `Robots.answers` unless given; a `robots` given (a canned web's) probes nothing unless `probe` is given.
+    `retry_dead`: ask again for the dead links of the runs before (else they stay as they were)."""
     rules = rules or CaptureRules()
     patterns = rules.compiled()  # a bad --include or --exclude pattern is refused before the folder is made
     checked = [check_root(u) for u in roots]  # before anything is made: a wrong address leaves no folder
@@ -401,7 +432,8 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
             probe = probe or robots.answers
         try:
             summary = _crawl(checked, root, renderer, rules, patterns, progress=progress, cancelled=cancelled,
-                             robots=robots, sleep=sleep, refreshing=str(kept or ""), probe=probe)
+                             robots=robots, sleep=sleep, refreshing=str(kept or ""), probe=probe,
+                             retry_dead=retry_dead)
         except BaseException as error:
             # Ctrl+C, a renderer that broke: a refresh that saved nothing leaves the old site as it was.
             if kept is not None and not _holds_a_page(root):
@@ -484,7 +516,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
            patterns: tuple[list[re.Pattern[str]], list[re.Pattern[str]]], *,
            progress: Callable[[int, int, str], None] | None, cancelled: Callable[[], bool], robots: Robots,
            sleep: Callable[[float], None], refreshing: str = "",
-           probe: Callable[[str], bool] | None = None) -> CaptureSummary:
+           probe: Callable[[str], bool] | None = None, retry_dead: bool = False) -> CaptureSummary:
     """`capture_site`'s crawl, in a folder it holds the lock of (`patterns`: the rules' compiled include and
     exclude; `refreshing`: where a refresh starting now set the capture before aside)."""
     include, exclude = patterns
@@ -499,7 +531,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
         summary.notes.extend(_widen(state, rules, root))
     retried: set[str] = set()  # the URLs that failed last time, tried again this run (after the queued ones)
     if state.resumed:
-        summary.notes.extend(_try_again(state, root, rules, retried))
+        summary.notes.extend(_try_again(state, root, rules, retried, retry_dead=retry_dead))
     hosts = {urlsplit(normalise_url(u)).netloc for u in [*checked, *state.roots]}
     for url in checked:
         key = normalise_url(url)
@@ -510,10 +542,14 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
             state.queue.append([url, 0])
     if state.resumed and not state.queue:  # nothing left to do: the snapshot stays as it was captured
         summary.complete_since = _completed_when(state)
+        summary.dead = [(str(o["url"]), str(o.get("reason") or "")) for o in state.outcomes.values()
+                        if o.get("outcome") == "dead"]
         summary.notes.append(
             f"the capture of this folder was already complete (finished {summary.complete_since}): nothing was "
-            "loaded again; to capture every page again (the site changed), run the same command with --refresh "
-            f"(the pages captured before are kept in {root / SET_ASIDE_FOLDER}), or capture into a new --site folder")
+            + (f"loaded again, its {len(summary.dead)} dead link(s) not asked again either (--retry-dead asks for "
+               "them)" if summary.dead else "loaded again")
+            + "; to capture every page again (the site changed), run the same command with --refresh (the pages "
+            f"captured before are kept in {root / SET_ASIDE_FOLDER}), or capture into a new --site folder")
     state.save(rules)
 
     def on_hosts(url: str) -> bool:
@@ -581,6 +617,13 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
         state.outcomes[normalise_url(url)] = {"url": url, "outcome": "failed", "reason": why, "depth": depth}
         summary.failed.append((url, why))
         return f"failed {url}: {why}"
+
+    def dead(url: str, depth: int, answer: PageFailed) -> str:
+        """A dead link: the site's answer is the URL's outcome, not a failure to try again."""
+        state.outcomes[normalise_url(url)] = {"url": url, "outcome": "dead", "reason": str(answer),
+                                              "status": answer.status, "depth": depth}
+        summary.dead.append((url, str(answer)))
+        return f"dead link {url}: {answer}"
 
     said: set[str] = set()  # the notes said once per run (a host's Crawl-delay, its slow pages)
 
@@ -665,7 +708,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                         unreachable[urlsplit(key).netloc] = 0
                         text = skip(url, depth, f"redirects to {failure.redirected_to}: {failure}")
                     else:
-                        text = fail(url, depth, str(failure))
+                        text = dead(url, depth, failure) if failure.dead_link else fail(url, depth, str(failure))
                         # Charged to the server that did not answer (a redirect's target is not the site's own).
                         own = urlsplit(key).netloc
                         host = urlsplit(normalise_url(failure.at)).netloc if failure.at else own
@@ -872,30 +915,35 @@ def _busy(root: Path, owner: tuple[str, int] | None) -> CaptureError:
                         "page twice")
 
 
-def _try_again(state: _State, root: Path, rules: CaptureRules, retried: set[str]) -> list[str]:
+def _try_again(state: _State, root: Path, rules: CaptureRules, retried: set[str], *,
+               retry_dead: bool = False) -> list[str]:
     """A capture run again tries the pages that failed last time (a server that was down, a page slower than the
     --timeout then), after the pages still queued, so that the same old failures cannot stop every run before
     it gets further (their keys go into `retried`), and captures again first those whose saved files are gone
-    from the folder. Said in the notes."""
+    from the folder. The dead links are asked for again only with `retry_dead`, after the failures. Said in the
+    notes."""
     failed = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "failed"]
+    dead = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "dead"] if retry_dead else []
     missing = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "saved"
                and not all(f.is_file() for f in [root / str(o.get("file", "")),
                                                  *side_files(root / str(o.get("file", ""))).values()])]
-    retried.update(key for key, _ in failed)
+    retried.update(key for key, _ in [*failed, *dead])
     _queue_again(state, missing, rules.depth, first=True)
-    _queue_again(state, failed, rules.depth, first=False)
+    _queue_again(state, [*failed, *dead], rules.depth, first=False)
     notes = []
     if failed:
         notes.append(f"{len(failed)} page(s) that failed last time are tried again")
+    if dead:
+        notes.append(f"{len(dead)} dead link(s) of before are asked for again (--retry-dead)")
     if missing:
         notes.append(f"{len(missing)} page(s) saved before whose files are gone from the folder are captured again")
     return notes
 
 
 def _queue_again(state: _State, settled: list[tuple[str, dict[str, Any]]], max_depth: int, *, first: bool) -> None:
-    """Put URLs settled in an earlier run (skipped, failed, saved but deleted) back in the queue, in the order they
-    were met: first, or after what is queued. A URL whose depth was not recorded (an older capture.json, a saved
-    page) is queued at `max_depth`, so that it follows no links: never past --depth."""
+    """Put URLs settled in an earlier run (skipped, failed, dead, saved but deleted) back in the queue, in the order
+    they were met: first, or after what is queued. A URL whose depth was not recorded (an older capture.json, a
+    saved page) is queued at `max_depth`, so that it follows no links: never past --depth."""
     for key, _ in settled:
         del state.outcomes[key]
     queued = [[str(o["url"]), int(o.get("depth", max_depth))] for _, o in settled]
@@ -991,7 +1039,7 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
         return f"{url} redirects to {page.final_url}, saved already"
     state.seen.add(final_key)
     snapshot = _rendered_snapshot(page)
-    html = snapshot.html if snapshot is not None else None
+    html = page_document(snapshot) if snapshot is not None else None
     shape = page_shape(html) if html is not None else ""
     # The same document under another URL (/about, /About, a session id in the query), reaching the same pages: an
     # alias of the page saved, as a redirect is; not a page more (nor one counted against --max-pages), and its
@@ -1127,7 +1175,7 @@ def _same_as_saved(page: RenderedPage, html: str, saved: dict[str, Any], state: 
     if not inside_site(root, file):
         return False
     try:
-        saved_html = read_snapshot(root / file).html
+        saved_html = page_document(read_snapshot(root / file))
     except (RecordLensError, OSError, ValueError):
         return False
     saved_at = str(saved.get("final_url") or saved.get("url"))
