@@ -533,8 +533,9 @@ class SiteBrowser(QWidget):
     def _navigations_started(self, shown: int, deadline: float) -> int | None:
         """How many navigations the page on show says it started (site_events.js); None when a page was asked for
         before it answered (the document asked may be gone, and its answer with it), it did not answer in time, or
-        the page before it answered: Qt can report the failed load of a navigation refused there (one to mailto:)
-        after the next page's load began, and that page is then not loading as far as `loading` knows."""
+        the page before it answered. Qt reports the failed load of a navigation refused there (one to mailto:) at
+        times after the next page's load began; OfflinePage takes it for no load's outcome, so `loading` holds until
+        the next page is in, and the check of the answering page's URL stays as a guard should a report mislead it."""
         answers: list[object] = []
         self.offline.run_js_async(_STARTED_JS, answers.append)
         _spin_until(lambda: bool(answers) or not self._unchanged(shown), deadline - time.monotonic())

@@ -8,7 +8,10 @@ other request: the snapshot's remote images, scripts, frames and fetches never l
 process. Injected JavaScript runs in ApplicationWorld, the only world that works once page scripts are off.
 A saved page never navigates itself away: a `<meta http-equiv=refresh>` (which Chromium follows with scripts
 off), a link or a form may not take the main frame anywhere but the page being shown, and a client redirect
-(a refresh of the page itself, in a loop) is refused too; refused URLs are kept in `refused_navigations`.
+(a refresh of the page itself, in a loop) is refused too; refused URLs are kept in `refused_navigations`. Chromium
+goes to `about:blank` without asking the guard: the snapshot is then put back, and that navigation counted as refused.
+Qt reports each refused navigation as a failed load, at times after the next load began: a load's outcome is the one
+Qt reports for its own URL.
 No download ever starts: Chromium fetches a download past RequestBlocker (a `file:` one straight from the disk),
 so each way a page has to start one is closed before it asks (`SANDBOX`, `DOWNLOAD_GUARD`), and the address of
 one refused is counted as blocked when it leaves the snapshot.
@@ -29,10 +32,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, QUrl, Signal, Slot
+from PySide6.QtCore import QBuffer, QByteArray, QEventLoop, QIODevice, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtWebChannel import QWebChannel
 from PySide6.QtWebEngineCore import (
     QWebEngineDownloadRequest,
+    QWebEngineLoadingInfo,
     QWebEngineNavigationRequest,
     QWebEnginePage,
     QWebEngineProfile,
@@ -49,6 +53,7 @@ from .event_loop import run_until_quit
 from .signals import emit
 
 APPLICATION_WORLD = QWebEngineScript.ScriptWorldId.ApplicationWorld
+_LOAD = QWebEngineLoadingInfo.LoadStatus
 HTML_CONTENT_TYPE = b"text/html;charset=utf-8"
 # Every document served is sandboxed without `allow-downloads`, so Chromium refuses, before any request, the
 # downloads a page starts without a modifier key: a link marked `download` to the page's own address or to a
@@ -58,6 +63,11 @@ HTML_CONTENT_TYPE = b"text/html;charset=utf-8"
 # top (each a person's action the site browser follows), the page's own origin (its archived resources).
 SANDBOX = (b"sandbox allow-same-origin allow-scripts allow-forms allow-popups "
            b"allow-top-navigation-by-user-activation")
+# A document put back after the page went to about:blank (see `OfflinePage._on_emptied`) is served without
+# `allow-scripts`: Chromium then follows no `<meta http-equiv=refresh>` of it (a sandboxed document's refresh needs
+# scripts allowed), so a page whose refresh goes to about:blank is put back once, not reloaded in a loop. The app's
+# own scripts, in ApplicationWorld, still run.
+PUT_BACK_SANDBOX = SANDBOX.replace(b" allow-scripts", b"")
 # Chromium downloads a link's or a form's target on an Alt+click (or Alt+Enter), sandbox or not, fetched past
 # RequestBlocker. DOWNLOAD_GUARD, in every frame, prevents such a click's default action and reports the address
 # as a console line starting DOWNLOAD_REFUSED (the console is the one channel every frame has; the page's own
@@ -198,14 +208,21 @@ class RequestBlocker(QWebEngineUrlRequestInterceptor):
 
 
 class MemorySchemeHandler(QWebEngineUrlSchemeHandler):
-    """Serves registered bytes with a stated Content-Type; any other URL of the scheme fails at once."""
+    """Serves registered bytes with a stated Content-Type (under SANDBOX); any other URL of the scheme fails at once."""
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._documents: dict[str, tuple[bytes, bytes]] = {}
+        self._documents: dict[str, tuple[bytes, bytes, bytes]] = {}  # URL -> data, Content-Type, sandbox
 
     def put(self, url: QUrl, data: bytes, content_type: bytes) -> None:
-        self._documents[_without_fragment(url)] = (data, content_type)
+        self._documents[_without_fragment(url)] = (data, content_type, SANDBOX)
+
+    def serve_put_back(self, url: QUrl) -> None:
+        """Serve `url`'s document from now on under PUT_BACK_SANDBOX (nothing when it holds none)."""
+        key = _without_fragment(url)
+        if key in self._documents:
+            data, content_type, _sandbox = self._documents[key]
+            self._documents[key] = (data, content_type, PUT_BACK_SANDBOX)
 
     def clear(self) -> None:
         self._documents.clear()
@@ -215,8 +232,8 @@ class MemorySchemeHandler(QWebEngineUrlSchemeHandler):
         if document is None:
             job.fail(QWebEngineUrlRequestJob.Error.UrlNotFound)
             return
-        data, content_type = document
-        job.setAdditionalResponseHeaders({QByteArray(b"Content-Security-Policy"): [QByteArray(SANDBOX)]})
+        data, content_type, sandbox = document
+        job.setAdditionalResponseHeaders({QByteArray(b"Content-Security-Policy"): [QByteArray(sandbox)]})
         # The job owns the buffer: Qt reads it after this method returns and deletes both together.
         buffer = QBuffer(job)
         buffer.setData(QByteArray(data))
@@ -335,14 +352,14 @@ class OfflinePage(QObject):
         self._kept: list[QObject] = []
         self._loading = False
         self._load_ok: bool | None = None
+        self._on_show = QUrl()  # the URL of the last load started: the page on show, or on its way
         self._wait_loop: QEventLoop | None = None
         self._closed = False
         self._archive_folder: Path | None = None  # where archives made in memory are written for Chromium
         self._archive = False  # whether the page on show is an MHTML archive (of which no request is counted)
         self.refused_navigations: list[str] = []
         self._image_of: dict[str, str] = {}  # a responsive image's addresses -> its first (see `blocked_count`)
-        self._refusals_to_absorb = 0
-        self.page.loadFinished.connect(self._on_load_finished)
+        self.page.loadingChanged.connect(self._on_loading_changed)
         self.page.navigationRequested.connect(self._guard_navigation)
 
     # -- what was blocked -------------------------------------------------------------------------------
@@ -398,7 +415,7 @@ class OfflinePage(QObject):
         return self.load_mhtml(path)
 
     def _start(self, url: QUrl) -> None:
-        self._refusals_to_absorb = 0
+        self._on_show = url
         self.blocker.allow_only(url)
         self._loading = True
         self._load_ok = None
@@ -410,9 +427,7 @@ class OfflinePage(QObject):
             return  # a frame's load reaches RequestBlocker, which lets only the archive's parts through
         redirect = request.navigationType() == QWebEngineNavigationRequest.NavigationType.RedirectNavigation
         if redirect or not self.blocker.allows(request.url()):
-            request.reject()
-            # Qt still reports the refused navigation as a load that failed, after the page's own load.
-            self._refusals_to_absorb += 1
+            request.reject()  # Qt still reports it as a load that failed, of its URL (see _on_loading_changed)
             self.refused_navigations.append(request.url().toString())
             _log.debug("refused a navigation away from the snapshot to %s", request.url().toString())
 
@@ -434,10 +449,46 @@ class OfflinePage(QObject):
             _log.warning("cancelled a download no guard refused: %s", request.url().toString())
             self._count_if_leaving(request.url())
 
-    def _on_load_finished(self, ok: bool) -> None:
-        if not ok and self._refusals_to_absorb and not self._loading:
-            self._refusals_to_absorb -= 1
-            return  # the refused navigation's "failed load": the page on show is still the one loaded
+    def _on_loading_changed(self, info: QWebEngineLoadingInfo) -> None:
+        if info.url().scheme() == "about":
+            self._on_emptied(info)
+        elif info.status() != _LOAD.LoadStartedStatus:
+            self._on_load_ended(info)
+
+    def _on_load_ended(self, info: QWebEngineLoadingInfo) -> None:
+        ok = info.status() == _LOAD.LoadSucceededStatus
+        if not ok and not self._is_the_load(info.url()):
+            # A refused navigation's "failed load", which Qt may report after the next load began (one to mailto:
+            # followed by the site browser): the load under way, or the page on show, is not what failed.
+            return
+        self._finish(ok)
+
+    def _is_the_load(self, url: QUrl) -> bool:
+        """Whether `url` is that of the load under way (once it has ended, no failure is: the page on show stays)."""
+        return self._loading and _without_fragment(url) == _without_fragment(self._on_show)
+
+    def _on_emptied(self, info: QWebEngineLoadingInfo) -> None:
+        """The page went to about:blank (a link to it, a form sent to it, a refresh or a script going there), which
+        Chromium does without a navigation request: refused as the guard refuses others, by putting the snapshot
+        back, meanwhile loading as far as callers know. Only once the empty page is in: Chromium may start such a
+        navigation and drop it, the page left as it was."""
+        url = QUrl(self._on_show)
+        if url.isEmpty() or info.status() == _LOAD.LoadStartedStatus or self.page.url().scheme() != "about":
+            return  # nothing was ever shown (an empty page is what there is), or the snapshot is still on show
+        self.refused_navigations.append(info.url().toString())
+        _log.debug("put the snapshot back after a navigation to %s", info.url().toString())
+        self._loading = True
+        self._load_ok = None
+        QTimer.singleShot(0, self, lambda: self._put_back(url))  # not inside Qt's loading callback
+
+    def _put_back(self, url: QUrl) -> None:
+        if self._closed or url != self._on_show:
+            return  # closed, or another page was asked for meanwhile
+        self.scheme_handler.serve_put_back(url)
+        self.page.load(url)
+
+    def _finish(self, ok: bool) -> None:
+        """The load under way (or an accepted navigation's) ended: say so once."""
         self._loading = False
         self._load_ok = ok
         if self._wait_loop is not None:
@@ -447,7 +498,7 @@ class OfflinePage(QObject):
     def wait_until_loaded(self, timeout_ms: int = 30_000) -> bool:
         """Spin the event loop until the current load finishes; its success. TimeoutError if it does not."""
         if self._loading:
-            # _on_load_finished quits the loop held in _wait_loop.
+            # _finish quits the loop held in _wait_loop.
             run_until_quit(timeout_ms, lambda loop: setattr(self, "_wait_loop", loop))
             if self._loading:
                 raise TimeoutError(f"page did not finish loading within {timeout_ms} ms: {self.page.url()}")
