@@ -83,7 +83,8 @@ PAGE_EDGE = "#adb5bd"  # the screenshot's edge, where a page as light as the win
 ScreenshotLookup = Callable[[str], bytes | None]
 # Why an episode was cut, by its stop (loop.CUT_STOPS), as a tooltip says it.
 CUT_WHY = {"model budget": "the model budget (--max-requests) ran out",
-           "model error": "the model endpoint failed for good (unreachable, or an error after the retries)"}
+           "model error": "the model endpoint failed for good (unreachable, or an error after the retries)",
+           "interrupted": "its run was stopped or killed during this episode; a resume runs it again"}
 
 
 def is_cut(trajectory: Trajectory) -> bool:

@@ -21,7 +21,8 @@ Definitions (the README publishes them):
   each is named. One whose version is not known (stored before versions were kept, or read from a file) is
   compared with.
 - Complete runs only: a run index is *incomplete* when one of the run's tasks has no episode in it, or one of its
-  episodes was cut (by the model budget or a failing model endpoint: `loop.CUT_STOPS`). By default the figures
+  episodes was cut (by the model budget, a failing model endpoint, or the run stopped or killed during it, which
+  keeps the calls it paid for: `loop.CUT_STOPS`). By default the figures
   are those of the complete run indices, and the incomplete ones are named with their reasons; an agent run
   without an end time (interrupted) is flagged too. Of two episodes of the same task and run index (a resumed
   run), the last uncut one counts. Asked to count the incomplete runs too, it counts their finished episodes;

@@ -16,13 +16,15 @@ eval judges by: a candidates file holding an earlier version of a task the proje
 
 A task id is a site's own (site A's t1 and site B's t1 are two tasks): the tasks the notes list are kept as (site,
 task id), the JSON gives each list's sites beside its ids (`without_reference_sites` beside `without_reference_ids`),
-and the text names each task's site whenever the tasks counted are of more than one site (`named_tasks`).
+and the text names each task's site whenever the tasks counted are of more than one site (`named_tasks`). A task that
+names no site (a seed a person wrote) is counted on the site a project holds it under, when the report has one: the
+site `agent run` ran it on (`on_stored_sites`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from ..runs.charts import write_png
@@ -147,6 +149,37 @@ def named_tasks(keys: Sequence[TaskKey], sites: Collection[str]) -> list[str]:
     if len(set(sites)) <= 1:
         return _ids(keys)
     return [f"{task_id} ({f'site {site}' if site else 'no site'})" for site, task_id in keys]
+
+
+@dataclass
+class StoredSites:
+    """The tasks counted, each that names no site on the one a project holds it under (`on_stored_sites`), and the
+    ids of those left of no site: the project holds none of that id, or holds it on several sites (-> their names)."""
+
+    candidates: list[Candidate]
+    not_in_project: list[str] = field(default_factory=list)
+    on_several: dict[str, list[str]] = field(default_factory=dict)
+
+
+def on_stored_sites(candidates: Sequence[Candidate], stored: Sequence[Task]) -> StoredSites:
+    """`agent run` runs a task that names no site on the site it is given and stores it under that site's name, as
+    every task it runs: the project's copy of the task (`stored`, the project's tasks) says which site ran it, and a
+    report over the project counts the task there, not on a site of its own. A task the project does not hold is
+    never run nor recorded there, and one it holds on several sites cannot be told apart: both stay of no site."""
+    sites_of: dict[str, list[str]] = {}
+    for task in stored:
+        sites_of.setdefault(task.id, []).append(task.site)
+    placed = StoredSites([])
+    for candidate in candidates:
+        sites = sites_of.get(candidate.id, []) if not candidate.task.site else [candidate.task.site]
+        if len(sites) == 1:
+            candidate = replace(candidate, task=replace(candidate.task, site=sites[0]))
+        elif not sites:
+            placed.not_in_project.append(candidate.id)
+        else:
+            placed.on_several[candidate.id] = sorted(sites)
+        placed.candidates.append(candidate)
+    return placed
 
 
 def funnel(candidates: Sequence[Candidate], references: Mapping[str, Trajectory] | Sequence[Reference] | None = None,

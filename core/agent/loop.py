@@ -6,13 +6,15 @@ episode goes on. It ends at ANSWER, at the step budget (failed steps count), aft
 in a row, when the model budget is used up ("model budget") or when the model endpoint fails for good after its
 retries ("model error"). The last two *cut* the episode: it says nothing about the agent, and `run_agent` stops
 the run (a failing endpoint raises ModelEndpointError, after the cut episode is handed to `on_trajectory`).
-Every step and every raw model call is kept in the trajectory. A password typed into a password field is a secret
-of the episode (actions.masked_step): once a Type reaches such a field, its text is masked in every step and stored
-call of the episode, those before it (a failed attempt, `Type [7]; pw` on a number the page has not) as well as
-those after it (a thought that says it again), so no later prompt shows it. A Type that fails before its field is
-known (a number the page has not) cannot tell whether it aimed at a password field: its text is kept as typed
-until the same text reaches a password field in the episode; a prompt already sent with it in its memory is then
-masked as stored, though the model did see it.
+Every step and every raw model call is kept in the trajectory. After each model call, before its action is carried
+out, `on_call` (when given) sees the episode as it stands, cut as INTERRUPTED: a caller that stores it there keeps
+every answer it paid for, and read, though its process is killed (SIGKILL) before the episode ends.
+A password typed into a password field is a secret of the episode (actions.masked_step): once a Type reaches such a
+field, its text is masked in every step and stored call of the episode, those before it (a failed attempt,
+`Type [7]; pw` on a number the page has not) as well as those after it (a thought that says it again), so no later
+prompt shows it. A Type that fails before its field is known (a number the page has not) cannot tell whether it
+aimed at a password field: its text is kept as typed until the same text reaches a password field in the episode; a
+prompt already sent with it in its memory is then masked as stored, though the model did see it.
 
 Each run index of `run_agent` is an independent draw: run r calls the model with seed `seed + r`.
 """
@@ -57,8 +59,11 @@ LOOP_RULES = {"fails_unmoved_scroll": True, "fails_unmoved_go_back": True, "fail
               "masks_typed_passwords": True, "text_leaves_invisible_out": True, "numbers_closed_details_summary": True,
               "types_without_enter_when_said": True}
 
+# An episode as it stands after a model call, before it ends (`on_call`): stored so, it is one whose run was stopped,
+# or killed, part way; a resume runs it again.
+INTERRUPTED = "interrupted"
 # Stops that cut an episode short for reasons outside the agent: such an episode is not a result.
-CUT_STOPS = ("model budget", "model error")
+CUT_STOPS = ("model budget", "model error", INTERRUPTED)
 
 
 class ModelEndpointError(AgentError):
@@ -108,10 +113,12 @@ def run_agent(tasks: Sequence[Task], browser_factory: Callable[[Task], Browser],
               runs: int = 3, settings: AgentSettings | None = None,
               on_trajectory: Callable[[Trajectory], None] | None = None,
               cancelled: Callable[[], bool] = lambda: False, seed: int | None = None,
-              done_already: Callable[[Task, int], bool] = lambda task, run: False) -> list[Trajectory]:
+              done_already: Callable[[Task, int], bool] = lambda task, run: False,
+              on_call: Callable[[Trajectory], None] | None = None) -> list[Trajectory]:
     """Every task `runs` times (run-major: all tasks of run 0, then of run 1...). `on_trajectory` sees each
-    finished episode at once (to store it), so an interrupted run keeps what it did; `done_already` skips the
-    episodes a resumed run has. With a `seed`, run r sends seed + r (when the caller has settings to set)."""
+    finished episode at once (to store it), so an interrupted run keeps what it did, and `on_call` the episode in
+    flight after each of its model calls (`run_episode`); `done_already` skips the episodes a resumed run has. With
+    a `seed`, run r sends seed + r (when the caller has settings to set)."""
     settings = settings or AgentSettings()
     done: list[Trajectory] = []
     for run in range(runs):
@@ -121,7 +128,7 @@ def run_agent(tasks: Sequence[Task], browser_factory: Callable[[Task], Browser],
                 continue
             if cancelled():
                 return done
-            trajectory = run_episode(task, browser_factory(task), caller, settings, run=run)
+            trajectory = run_episode(task, browser_factory(task), caller, settings, run=run, on_call=on_call)
             done.append(trajectory)
             if on_trajectory is not None:
                 on_trajectory(trajectory)
@@ -180,7 +187,9 @@ def system_prompt(send_screenshot: bool, observations: Sequence[str] | None = No
 
 
 def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSettings, *,
-                run: int = 0) -> Trajectory:
+                run: int = 0, on_call: Callable[[Trajectory], None] | None = None) -> Trajectory:
+    """One episode of `task`. `on_call` sees it as it stands after each model call, before the call's action is
+    carried out (`stopped_now`: what a process killed there leaves)."""
     trajectory = Trajectory(task_id=task.id, actor=settings.actor, run=run)
     system = system_prompt(settings.send_screenshot, settings.observations)
     template = read_resource("prompts", "agent-user.md")
@@ -198,7 +207,8 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
         prompt = build_prompt(template, task, observation, trajectory.steps, settings, position)
         images = [observation.screenshot] if settings.observes("screenshot") and observation.screenshot else []
         kept = _Kept(len(trajectory.steps), len(trajectory.calls), len(secrets))
-        step, stop = _take_step(caller, browser, prompt, system, images, observation, trajectory, position, secrets)
+        step, stop = _take_step(caller, browser, prompt, system, images, observation, trajectory, position, secrets,
+                                on_call)
         if stop is None and step.action != "answer":
             seen, observation = observation, browser.observe()
             step = _failed_if_unmoved(step, seen, observation)
@@ -265,10 +275,37 @@ def _keep_secrets(trajectory: Trajectory, secrets: Sequence[str], kept: _Kept) -
 
 
 def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, images: list[bytes],
-               observation: Observation, trajectory: Trajectory, position: int,
-               secrets: list[str]) -> tuple[Step, str | None]:
+               observation: Observation, trajectory: Trajectory, position: int, secrets: list[str],
+               on_call: Callable[[Trajectory], None] | None = None) -> tuple[Step, str | None]:
     """One model call and the action it asks for: (the step, why the episode must stop or None). A Type into a
-    password field adds its text to `secrets`; the step comes back in clear, for run_episode to mask."""
+    password field adds its text to `secrets`; the step comes back in clear, for run_episode to mask. `on_call` sees
+    the episode once the call is kept and its secret known, before the action is carried out (`stopped_now`)."""
+    step, stop = _asked_step(caller, prompt, system, images, observation, trajectory, position)
+    acting = stop is None and not step.failed and step.action != "answer"
+    if acting and types_a_password(browser, step) and step.value not in secrets:  # asked before Enter moves the page
+        secrets.append(step.value or "")
+    if on_call is not None:
+        on_call(stopped_now(trajectory, secrets))
+    if acting:
+        try:
+            browser.perform(step)
+        except RecordLensError as error:  # the browser's refusals are RecordLensErrors; anything else is a bug
+            step = replace(step, error=str(error))
+    return step, stop
+
+
+def stopped_now(trajectory: Trajectory, secrets: Sequence[str]) -> Trajectory:
+    """The episode as a stop now would leave it: its steps and calls so far, every secret known masked in them (module
+    notes: the answer that types a password is masked before anything stores it), cut as INTERRUPTED."""
+    now = replace(trajectory, steps=list(trajectory.steps), calls=list(trajectory.calls), stop=INTERRUPTED)
+    _keep_secrets(now, secrets, _Kept(0, 0, 0))  # every secret is new to a copy: all of it masked
+    return now
+
+
+def _asked_step(caller: Caller, prompt: str, system: str, images: list[bytes], observation: Observation,
+                trajectory: Trajectory, position: int) -> tuple[Step, str | None]:
+    """One model call, kept in the trajectory, and the step it asks for, its target found on the page, not carried
+    out: (the step, why the episode must stop or None)."""
     url = observation.url
     try:
         # `about` names the episode in what is said of a retry's wait, as extract names the page
@@ -298,14 +335,6 @@ def _take_step(caller: Caller, browser: Browser, prompt: str, system: str, image
         if found is None:
             return replace(step, error=f"no element [{step.target.label}] {numbered_where(observation)}"), None
         step = replace(step, target=found)
-    if step.action == "answer":
-        return step, None
-    if types_a_password(browser, step) and step.value not in secrets:  # asked before Enter moves the page on
-        secrets.append(step.value or "")
-    try:
-        browser.perform(step)
-    except RecordLensError as error:  # the browser's refusals are RecordLensErrors; anything else is a bug
-        step = replace(step, error=str(error))
     return step, None
 
 

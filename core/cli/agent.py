@@ -10,8 +10,8 @@ import argparse
 import contextlib
 import hashlib
 import sys
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from .. import owner_files
@@ -62,6 +62,7 @@ from ..command_hints import hint_option
 from ..errors import AgentError, RecordLensError
 from ..llm import api_key_from_environment, required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
+from ..llm.gemini import Budget
 from ..output_paths import is_chart, writable_file
 from ..path_text import shown_bytes
 from ..runs.engines import ClusterLostError, EngineError, LostWithWorkers
@@ -296,10 +297,10 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             running.enter_context(_running_the_agent_run(folder, run_id))
 
         spent = _SessionCost(caller, earlier)
+        stored = _StoredAsTheyGo(project, rows, run_id, spent)
 
         def keep(trajectory: Trajectory) -> None:
-            project.agent.add_trajectory(rows[trajectory.task_id], trajectory, agent_run_id=run_id)
-            spent.record(project, run_id)
+            stored.finished(trajectory)
             # A cut episode (model budget, failing endpoint) says nothing about the agent: not "wrong".
             verdict = "cut" if trajectory.stop in CUT_STOPS else "ok" if trajectory.success else "wrong"
             print(f"run {trajectory.run} {trajectory.task_id}: {verdict} in {counted(len(trajectory.steps), 'step')} "
@@ -314,9 +315,11 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                         on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept,
                         on_failure=lambda episode, reason: print(f"episode {episode} failed: {reason}",
                                                                  file=sys.stderr), lost=spent.lost)
-            else:
+            else:  # each request and each answer written as it goes: a process killed (SIGKILL) keeps them
+                spent.written_before_each_request(project, run_id)
                 done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent,
-                                 on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept)
+                                 on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept,
+                                 on_call=stored.so_far)
             # --- end engine dispatch ---
         except COMMAND_STOPS:  # Ctrl+C, SIGTERM, stdout gone (`| head`): the run stays without an end time
             # (incomplete): say how to finish it. The calls of the episode cut short were paid for too.
@@ -447,7 +450,9 @@ class _SessionCost:
     in one call (on Ray, one question to the budget every worker shares, once per episode stored); the figures
     never go down, so a driver's budget that a lost cluster never gave the shared counts back (it reads as before
     the run) leaves the cost last written as it is; a budget that cannot be read (its Ray actor is gone) is said
-    once, and the figures last read are kept."""
+    once, and the figures last read are kept. A local run writes it before each request is sent
+    (`written_before_each_request`) and as each answer comes (`_StoredAsTheyGo`); a Ray run as each episode is
+    stored."""
 
     def __init__(self, caller: object, earlier: dict[str, object]) -> None:
         self._caller, self._earlier = caller, earlier
@@ -469,6 +474,13 @@ class _SessionCost:
             project.agent.record_cost(run_id, cost)
             self._written = cost
 
+    def written_before_each_request(self, project, run_id: int) -> None:  # noqa: ANN001 - a Project
+        """Have the caller's budget store the run's cost each time it lets a request go, before it is sent: a
+        request is paid for once sent, and a process killed (SIGKILL) while it waits for the answer can write
+        nothing after (SIGTERM and Ctrl+C write the cost on their way out, that request counted)."""
+        budget = self._caller.budget  # type: ignore[attr-defined]
+        self._caller.budget = _RequestsWritten(budget, lambda: self.record(project, run_id))  # type: ignore[attr-defined]
+
     def _read(self) -> tuple[int, int] | None:
         if self._unreadable:  # a budget's actor does not come back: not asked again
             return None
@@ -482,6 +494,45 @@ class _SessionCost:
                  f"and {tokens:,} tokens this session)")
             return None
         return int(counts[0]), int(counts[1])
+
+
+class _RequestsWritten(Budget):
+    """A budget (its limits and counts taken from `budget`) that calls `written` each time it lets a request go,
+    before the request is sent (`_SessionCost.written_before_each_request`)."""
+
+    def __init__(self, budget: Budget, written: Callable[[], None]) -> None:
+        super().__init__(**{f.name: getattr(budget, f.name) for f in fields(budget)
+                            if f.init and not f.name.startswith("_")})  # a lock of its own
+        self._written = written
+
+    def reserve_request(self) -> None:
+        super().reserve_request()
+        self._written()
+
+
+class _StoredAsTheyGo:
+    """The run's episodes, stored as they go: the one in flight after each of its model calls (cut, as
+    `loop.stopped_now` hands it), with the run's cost, so that a process killed (SIGKILL) keeps every answer it read
+    and its raw call; then the finished episode in the place of what was stored of it. A resume runs an episode
+    stored cut again and keeps both (`_finished_episodes`): both were paid for, and the cost counts both."""
+
+    def __init__(self, project, rows: dict[str, int], run_id: int,  # noqa: ANN001 - a Project
+                 spent: _SessionCost) -> None:
+        self._project, self._rows, self._run_id, self._spent = project, rows, run_id, spent
+        self._in_flight: int | None = None  # the row of the episode in flight, once one of its calls is stored
+
+    def so_far(self, trajectory: Trajectory) -> None:
+        self._in_flight = self._store(trajectory)
+
+    def finished(self, trajectory: Trajectory) -> None:
+        self._store(trajectory)
+        self._in_flight = None
+
+    def _store(self, trajectory: Trajectory) -> int:
+        row = self._project.agent.add_trajectory(self._rows[trajectory.task_id], trajectory,
+                                                 agent_run_id=self._run_id, replacing=self._in_flight)
+        self._spent.record(self._project, self._run_id)
+        return row
 
 
 def _resume_command(args: argparse.Namespace, run_id: int, key: str) -> str:

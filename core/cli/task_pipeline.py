@@ -29,7 +29,15 @@ from ..agent.candidates import (
     save_candidates,
     writing_candidates,
 )
-from ..agent.funnel import HAND_MADE, format_funnel, funnel, named_tasks, task_key, write_funnel_chart
+from ..agent.funnel import (
+    HAND_MADE,
+    format_funnel,
+    funnel,
+    named_tasks,
+    on_stored_sites,
+    task_key,
+    write_funnel_chart,
+)
 from ..agent.model import Task
 from ..agent.near_duplicates import DEFAULT_THRESHOLD, filter_near_duplicates, make_embedder, wording_note
 from ..agent.references import Reference
@@ -552,6 +560,7 @@ def cmd_report(args: argparse.Namespace) -> int:
                 candidates = _hand_made(project.agent.tasks())
                 print(f"counting the {len(candidates)} task(s) of project {hint_path(args.project)} (it holds the "
                       "tasks recorded or run on); --tasks FILE counts every task of a tasks file", file=sys.stderr)
+            candidates = _on_the_sites_they_ran_on(project, candidates, args)
             references, current = _project_references(project, candidates)
     if args.references:  # a file's reference is its task's newest; its version is not known
         from ..agent.model import read_references
@@ -573,14 +582,31 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _on_the_sites_they_ran_on(project, candidates: list[Candidate],  # noqa: ANN001 - a Project
+                              args: argparse.Namespace) -> list[Candidate]:
+    """The tasks counted, each that names no site on the site the project ran it on (`on_stored_sites`); those that
+    stay of no site are said, with why."""
+    placed = on_stored_sites(candidates, project.agent.tasks())
+    source, folder = hint_path(args.tasks or args.candidates), hint_path(args.project)
+    counted = f"task(s) of {source} name no site and project {folder}"
+    if placed.not_in_project:
+        print(f"note: {len(placed.not_in_project)} {counted} holds none of that id (never run nor recorded there): "
+              f"counted as of no site: {listed(placed.not_in_project)}", file=sys.stderr)
+    if placed.on_several:
+        several = [f"{task_id} ({', '.join(sites)})" for task_id, sites in placed.on_several.items()]
+        print(f"note: {len(several)} {counted} holds that id on several sites, which cannot be told apart: counted as "
+              f"of no site, with the references of every site: {listed(several)}", file=sys.stderr)
+    return placed.candidates
+
+
 def _project_references(project, candidates: list[Candidate]  # noqa: ANN001
                         ) -> tuple[list[Reference], dict[tuple[str, str], Task]]:
     """The `project`'s references of the tasks counted, oldest first, each from its task's own site (a task id is a
     site's own, so site A's reference of t1 does not count for site B's t1), with the version of the task each was
     recorded for; and the project's copy of each task counted, which `funnel` judges a reference's version by, as
     `agent eval` does (a candidates file may hold a version of the task the project has changed since). A task
-    naming no site of the project (a tasks file written without one, or naming the site's folder) takes its id's
-    references and copy from any site, as before."""
+    naming no site of the project (one it never ran, or holds on several sites: `_on_the_sites_they_ran_on`; or
+    naming the site's folder) takes its id's references and copy from any site, as before."""
     sites = {task.site for task in project.agent.tasks()}
     versions = project.agent.recorded_versions()
     references: dict[tuple[int, str], Reference] = {}  # by row and the site counted: oldest first once sorted

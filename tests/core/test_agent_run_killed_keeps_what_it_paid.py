@@ -1,0 +1,125 @@
+"""An agent run killed with SIGKILL part way keeps in its recorded cost every model request it made, and the raw
+call of every answer it read, the episode in flight's too: each request is written to the run's cost before it is
+sent, each answer with its raw call as it arrives. A resume runs that episode again, so its calls are paid twice,
+and the cost counts both. (SIGTERM and Ctrl+C write the cost on the way out; SIGKILL leaves no way out.) A real
+process against the loopback fake of Gemini, on the demo site in core's text browser."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from recordlens.core.agent.loop import INTERRUPTED
+from recordlens.core.store.project import open_project
+from tests.child_lines import LINE_TIMEOUT_S
+from tests.demo_agent import SITE_DIR, TASKS_FILE, respond
+from tests.fake_gemini import FakeGemini, answer_with
+
+KEY = "test-key-not-real-agent-kill"
+AGENT_CHILD = """
+import sys
+from recordlens.core.cli.command import main
+sys.exit(main(sys.argv[1:]))
+"""
+# lookup-1 takes 3 model calls (two clicks and its answer), rules-1 2 (a click and its answer): the 4th request is
+# rules-1's first, answered; the 5th, rules-1's second, is held until the run has been killed.
+ANSWERED_BEFORE_THE_KILL = 4
+TOKENS_PER_ANSWER = 100 + 20  # the fake's usage of every answer
+
+
+class HoldingOne:
+    """The fake model's answers (`demo_agent.respond`), counting every request that comes in; request `held` is
+    held until `go`: the run is killed while it waits for that answer, its earlier ones all read."""
+
+    def __init__(self, held: int) -> None:
+        self.held = held
+        self.asked = 0
+        self.arrived = threading.Event()
+        self.go = threading.Event()
+        self._counting = threading.Lock()
+
+    def __call__(self, body: dict) -> str:
+        with self._counting:
+            self.asked += 1
+            number = self.asked
+        if number == self.held:
+            self.arrived.set()
+            self.go.wait(LINE_TIMEOUT_S * 4)
+        return respond(body)
+
+
+def agent_run(project: Path, tmp_path: Path, *extra: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-c", AGENT_CHILD, "agent", "run", "--project", str(project), "--site", str(SITE_DIR),
+         "--tasks", str(TASKS_FILE), *extra],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "HOME": str(tmp_path), "GEMINI_API_KEY": KEY})
+
+
+def model_requests(server: FakeGemini) -> int:
+    """The generateContent requests the endpoint was sent: each one paid for, answered or not."""
+    return sum(not r.path.endswith(":countTokens") for r in server.requests)
+
+
+def stored_calls(project: Path) -> int:
+    with sqlite3.connect(project / "project.db") as db:
+        return int(db.execute("SELECT COUNT(*) FROM model_calls").fetchone()[0])
+
+
+def stored_stops(project: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(project / "project.db") as db:
+        return db.execute("SELECT t.external_id, tr.stop FROM trajectories tr JOIN tasks t ON t.id = tr.task_id "
+                          "ORDER BY tr.id").fetchall()
+
+
+def test_a_run_killed_part_way_keeps_every_request_and_answer_and_a_resume_adds_its_own(tmp_path: Path) -> None:
+    project = tmp_path / "P"
+    holding = HoldingOne(held=ANSWERED_BEFORE_THE_KILL + 1)
+    with FakeGemini(default=answer_with(holding)) as server:
+        child = agent_run(project, tmp_path, "--task", "lookup-1", "--task", "rules-1", "--runs", "1",
+                          "--browser", "text", "--base-url", server.url)
+        try:
+            if not holding.arrived.wait(LINE_TIMEOUT_S * 2):
+                child.kill()
+                raise AssertionError(f"the held request never came: {child.communicate(timeout=LINE_TIMEOUT_S)}")
+            child.send_signal(signal.SIGKILL)  # no way out: nothing is written after this
+            child.communicate(timeout=LINE_TIMEOUT_S)
+        finally:
+            holding.go.set()
+        deadline = time.monotonic() + LINE_TIMEOUT_S
+        while model_requests(server) < ANSWERED_BEFORE_THE_KILL + 1 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        paid_before_the_kill = model_requests(server)
+
+        with open_project(project) as opened:
+            run = opened.agent.runs()[-1]
+        assert child.returncode == -signal.SIGKILL
+        # every request sent, the one in flight at the kill too, as a SIGTERM'd run counts it
+        assert paid_before_the_kill == ANSWERED_BEFORE_THE_KILL + 1
+        assert run.cost["requests"] == paid_before_the_kill
+        # every answer read: its tokens and its raw call, the episode in flight's (kept, cut: run again) too
+        assert run.cost["tokens"] == ANSWERED_BEFORE_THE_KILL * TOKENS_PER_ANSWER
+        assert stored_calls(project) == ANSWERED_BEFORE_THE_KILL
+        assert stored_stops(project) == [("lookup-1", "answer"), ("rules-1", INTERRUPTED)]
+
+        again = agent_run(project, tmp_path, "--resume", str(run.id))
+        out, err = again.communicate(timeout=LINE_TIMEOUT_S * 4)
+        paid = model_requests(server)
+
+    assert again.returncode == 0, err
+    with open_project(project) as opened:
+        run = opened.agent.run(run.id)
+    assert run.status == "finished"
+    # rules-1 was run again (2 more requests): paid twice, counted twice, each session's apart
+    assert paid == paid_before_the_kill + 2
+    assert run.cost["requests"] == paid
+    assert [session["requests"] for session in run.cost["sessions"]] == [paid_before_the_kill, 2]
+    assert stored_calls(project) == ANSWERED_BEFORE_THE_KILL + 2
+    assert stored_stops(project) == [("lookup-1", "answer"), ("rules-1", INTERRUPTED), ("rules-1", "answer")]
+    assert f"agent run {run.id}: 2 of 2 episodes succeeded" in out
