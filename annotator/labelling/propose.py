@@ -24,6 +24,7 @@ from PySide6.QtCore import Signal
 
 from ...core import extract
 from ...core.errors import RecordLensError
+from ...core.extract import trimmed
 from ...core.llm import BudgetExceededError
 from ...core.runs import (
     DONE,
@@ -138,6 +139,22 @@ class ProposeWorker(BackgroundJob):
         self.stored_run: ProposalRun | None = None  # the project's run of a Gemini session
 
     def _propose(self, project: Project, job: BackgroundJob) -> None:
+        # Each page is read in a thread of its own, and the C allocator keeps the high-water mark of the largest
+        # parse for the process, arena by arena (tens of MB after one large page): given back as the job ends
+        # (bench/propose_memory.py). The allocator trimmed alone, without Learn's full collection first: as much
+        # memory back, in under a millisecond rather than tens, and no collection in a job's thread (the GUI
+        # thread's, `main_thread_gc`). Cancelled, the traceback that holds the page being read is let go first.
+        cancelled = False
+        try:
+            self._propose_session(project)
+        except Cancelled:
+            cancelled = True
+        finally:
+            trimmed()
+        if cancelled:
+            raise Cancelled
+
+    def _propose_session(self, project: Project) -> None:
         # Gemini's calls stop at Cancel, and its waits and retries are said as they happen.
         hooks = {"cancel": self._cancel, "notify": self.say} if self.method == GEMINI else {}
         extractor = extract.create(self.method, **self._params, **hooks)

@@ -14,11 +14,11 @@ from pathlib import Path
 
 from ..errors import RecordLensError
 from .base import Extraction, Extractor, refuse_unknown_parameters
-from .training_progress import TrainingProgress, examples_kept_apart, given_back
+from .training_progress import TrainingProgress, examples_kept_apart, given_back, trimmed
 
 __all__ = [
     "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "model_stages",
-    "register", "TrainingProgress", "examples_kept_apart", "given_back",
+    "register", "TrainingProgress", "examples_kept_apart", "given_back", "trimmed",
 ]
 
 DEFAULT_METHOD = "selector"  # what `extract` and the app's Propose use: offline, deterministic, a small shipped model
