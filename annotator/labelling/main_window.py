@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import shlex
 import socket
 import sys
 import time
@@ -48,6 +47,7 @@ from PySide6.QtWidgets import (
 from shiboken6 import Shiboken
 
 from ...core import owner_files
+from ...core.command_hints import hint_words
 from ...core.errors import RecordLensError
 from ...core.records import PageReview, click_effect, whole_page
 from ...core.store import (
@@ -1274,8 +1274,7 @@ class MainWindow(QMainWindow):
             self.open_page(after)
         else:
             self._show_no_page()
-        restore = shlex.join(["recordlens", "project", "restore-page", str(removed.kept), "--project",
-                              str(self.project.root)])
+        restore = hint_words(["recordlens", "project", "restore-page", removed.kept, "--project", self.project.root])
         self.message(f"page {name} removed; what it held is kept in {removed.kept} (`{restore}` puts it back)",
                      15000)
 

@@ -19,7 +19,7 @@ from ..output_paths import writable_folder
 from ..page.dataset import UNFINISHED_EXPORT
 from ..path_text import shown_bytes
 from ..records.score import DatasetScore
-from ..runs.evaluate import seed_runs, seeds_asked, seeds_that_ran
+from ..runs.evaluate import format_not_read, pages_not_read_message, seed_runs, seeds_asked, seeds_that_ran
 from ..runs.progress import progress
 from ..runs.run_files import (
     STOPPED,
@@ -174,7 +174,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "first as a run folder in DIR/removed/runs/, which --add stores again). With "
                                    "--compare A B, each labelled page's F1 in A and in B and the difference, and the "
                                    "means; a run not scored yet, or whose pages' labels changed since, is scored "
-                                   "first, as `recordlens score --project DIR --run ID` does.")
+                                   "first, as `recordlens score --project DIR --run ID` does. A page whose saved "
+                                   "copy cannot be read is left out of both runs, as score leaves it out: named, "
+                                   "exit status 1.")
     p.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
     action = p.add_mutually_exclusive_group()
     action.add_argument("--add", metavar="RUN_DIR", help="a folder of predicted N.json to store as a run")
@@ -619,34 +621,41 @@ def _compare_runs(args: argparse.Namespace) -> int:
         runs = [_known_run(project, run_id, args.project) for run_id in (first, second)]
         for run in runs:  # both checked before either is scored
             refuse_a_stored_run_of_other_settings(project, run, args.project)
+        not_read: dict[str, str] = {}
         for run in runs:
-            _score_to_the_labels(project, run, args.project)
+            not_read |= _score_to_the_labels(project, run, args.project)
             other = made_on_other_pages(run.cost)
             if other:  # its predictions of those pages were made on other pages: their difference says nothing
                 said = other_pages_message(other, "the project's")
                 _warn(f"run {run.id}: {said}")
-        comparison = compare_stored_runs(project, first, second)
+        # a page that cannot be read is left out of both (`LEFT_OUT_UNREAD`), as `score --project` leaves it out
+        comparison = compare_stored_runs(project, first, second, not_read)
         runs = [project.runs.get(run_id) for run_id in (first, second)]
+    if comparison.not_read:  # said on stderr too, as `score` says it: --json would otherwise pass for every page
+        _warn(pages_not_read_message(comparison.not_read, comparison.page_count))
     if args.json:
         print_json(comparison.as_dict())
     else:
         print(format_comparison(comparison, runs))
-    return 0
+    return 1 if comparison.not_read else 0
 
 
-def _score_to_the_labels(project, run: RunInfo, where: str) -> None:  # noqa: ANN001 - a Project
+def _score_to_the_labels(project, run: RunInfo, where: str) -> dict[str, str]:  # noqa: ANN001 - a Project
     """Score a run not scored yet, or whose pages' labels changed since, as `score --project` does (said): a
-    comparison of figures made against two states of the labels would compare the labels too."""
+    comparison of figures made against two states of the labels would compare the labels too. The pages the score
+    left out as it cannot read them (page -> why; none when the run needs no score)."""
     stale = project.runs.stale_pages(run.id)
     if run.scored_pages and not stale:
-        return
+        return {}
     said = (f"{project.runs.why_stale(run.id)}: scored again" if run.scored_pages
             else "not scored yet: scored now against the project's labels")
     _refuse_a_run_of_other_pages(project, run.id)
     print(f"{describe_run(run)}: {said}, as `recordlens score {hint_option('--project', where)} --run {run.id}` does",
           file=sys.stderr)
     enabled = sys.stderr.isatty()
-    score_stored_run(project, run.id, lambda names: progress(names, label=f"scoring run {run.id}", enabled=enabled))
+    scores, _, _ = score_stored_run(project, run.id, lambda names: progress(names, label=f"scoring run {run.id}",
+                                                                           enabled=enabled), leave_out_unread=True)
+    return scores.not_read
 
 
 def format_comparison(comparison: RunComparison, runs: Sequence[RunInfo]) -> str:
@@ -663,7 +672,8 @@ def format_comparison(comparison: RunComparison, runs: Sequence[RunInfo]) -> str
         lacking = f"  (no prediction in {' or '.join(none)}: scored as an empty one)" if none else ""
         lines.append(f"{cell(page.page, named)} {page.f1[0]:{width}.4f} {page.f1[1]:{width}.4f} {page.difference:+7.4f}"
                      f"{lacking}")
-    for pages, what in ((comparison.pages, "both scored"), (comparison.both_predicted, "both hold a prediction for")):
+    for pages, what in ((comparison.pages, f"both scored{_of_the_pages(comparison)}"),
+                        (comparison.both_predicted, "both hold a prediction for")):
         mean = mean_f1s(pages)
         if mean["f1"] is None:
             lines.append(f"{cell('mean', named)} no page {what}")
@@ -674,7 +684,15 @@ def format_comparison(comparison: RunComparison, runs: Sequence[RunInfo]) -> str
     if comparison.one_sided:
         lines.append(f"(left out: {counted(len(comparison.one_sided), 'page')} only one of the runs has a score for: "
                      f"{listed(comparison.one_sided)})")
-    return "\n".join(lines)
+    return "\n".join(lines + format_not_read(comparison.not_read))
+
+
+def _of_the_pages(comparison: RunComparison) -> str:
+    """After the mean over every page compared, when some cannot be read: over how many of how many, as `score`
+    says its figures (the pages left out named below, as `score` names them)."""
+    if not comparison.not_read:
+        return ""
+    return f"; pages {len(comparison.pages)} of {comparison.page_count}: {len(comparison.not_read)} left out, below"
 
 
 def run_document(run: RunInfo, stale: list[str]) -> dict[str, object]:

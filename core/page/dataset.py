@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..errors import DatasetError, RecordLensError
 from ..file_kinds import not_a_page_file
 from ..text_forms import not_utf8, written
@@ -130,12 +131,13 @@ def why_no_page_file(pages_dir: str | Path) -> Callable[[str], str]:
     """Why a page has no file in `pages_dir` (a folder) to read, for a message: an entry named like the page that
     is no regular file (a folder, a FIFO) is said as every command says it (`OddPageEntry`); else none is named
     so. The folder is listed once, at the first page asked about, however many pages lack a file (labels for
-    thousands of pages scored against another folder would list it thousands of times)."""
+    thousands of pages scored against another folder would list it thousands of times). The folder is named as a
+    hint names a path (`hint_path`), as the path of every reason a page is not read is."""
     odd_entry = odd_page_entry_of(pages_dir)
 
     def why(name: str) -> str:
         entry = odd_entry(name)
-        return str(entry) if entry is not None else f"no page {name}.html or {name}.mhtml in {pages_dir}"
+        return str(entry) if entry is not None else f"no page {name}.html or {name}.mhtml in {hint_path(pages_dir)}"
 
     return why
 
@@ -163,7 +165,7 @@ class OddPageEntry:
         return f"{self.what}; {NOT_READ_AS_THE_PAGE}"
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.reason}"
+        return f"{hint_path(self.path)}: {self.reason}"
 
 
 def odd_page_entries(pages_dir: str | Path, entries: Iterable[Path] | None = None) -> list[OddPageEntry]:
@@ -315,7 +317,7 @@ def load_page_file(path: str | Path) -> LoadedPage:
     (a labels file given by mistake would otherwise be read as the text of a page)."""
     path = Path(path)
     if path.suffix.lower() not in _RANK and path.is_file():
-        raise DatasetError(f"{path}: {NOT_A_PAGE_SUFFIX}")
+        raise DatasetError(f"{hint_path(path)}: {NOT_A_PAGE_SUFFIX}")
     return load_page(path)
 
 
@@ -343,14 +345,25 @@ def parse_snapshot(snapshot: Snapshot) -> Page:
 def load_page(path: str | Path, name: str | None = None, *, data: bytes | None = None) -> LoadedPage:
     """Read a saved page (MHTML or HTML) and parse it: the one way every command opens a page. `data`: the file's
     bytes, read already (`snapshot.read_file_bytes`) by a caller that checks them too (a hash), so that what is
-    parsed is what was checked."""
+    parsed is what was checked. Why it cannot be read names the file as a hint names a path (`hint_path`)."""
     path = Path(path)
-    snapshot = read_snapshot(path) if data is None else read_snapshot(data, name=str(path))
+    try:
+        snapshot = read_snapshot(path) if data is None else read_snapshot(data, name=str(path))
+    except RecordLensError as error:
+        raise _cannot_read(path, error) from None
     snapshot.source = path
     try:
         page = parse_snapshot(snapshot)
     except RecordLensError as error:  # the parser does not know the file: name it, as read_snapshot does
-        raise type(error)(f"Cannot read {path}: {error}") from None
+        raise _cannot_read(path, error) from None
     page.warnings.extend(snapshot.warnings)
     page.name = name or path.stem
     return LoadedPage(page.name, path, snapshot, page)
+
+
+def _cannot_read(path: Path, error: RecordLensError) -> RecordLensError:
+    """`error`, met reading the page file `path`, as "Cannot read PATH: why" with the path as a hint names it.
+    `read_snapshot` names the file by the label it is given, the path as it is (from which, given bytes, it also
+    takes the suffix that tells MHTML from HTML): the hint is put in its place here, its words kept after it."""
+    said = str(error).removeprefix(f"Cannot read {path}: ")
+    return type(error)(f"Cannot read {hint_path(path)}: {said}")

@@ -143,7 +143,8 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
 # (no page file; a folder, FIFO, link loop or dangling link named like it; an empty file; a PNG named .mhtml; labels
 # that cannot be read): it is left out of the figures and named, the figures are of the pages that can be read, said
 # as over N of M pages (and in --json), and the command exits 1, as for any work done on part of what was asked.
-# `extract` says it of the pages it cannot read.
+# `extract` says it of the pages it cannot read; `score --project` and `runs --compare` of a project's pages whose
+# saved copy cannot be read (`runs --compare` leaves such a page out of both runs: they are compared on the same pages).
 LEFT_OUT_UNREAD = ("left out of the figures of `recordlens score` and `bench`, which are then over the pages they can "
                    "read (said as over N of M pages; exit status 1)")
 
@@ -180,10 +181,10 @@ def page_or_why(read: Callable[[], T]) -> T | PageNotRead:
         return PageNotRead(str(error))
 
 
-def refuse_figures_of_no_page(not_read: Mapping[str, str], pages: Sequence[PageScore], where: str) -> None:
+def refuse_figures_of_no_page(not_read: Mapping[str, str], pages: Collection[object], where: str) -> None:
     """`LEFT_OUT_UNREAD`'s one refusal: when no page with ground truth in `where` can be read (`not_read`, and no
-    page scored), there is no figure to give, and every such page is named with why: a mean over no page would read
-    as a figure."""
+    page scored or compared in `pages`), there is no figure to give, and every such page is named with why: a mean
+    over no page would read as a figure."""
     if not not_read or pages:
         return
     raise DatasetError(f"none of the {counted(len(not_read), 'page')} with ground truth in {where} can be scored: "

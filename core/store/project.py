@@ -1041,14 +1041,17 @@ class Project(Connection):
 
     def saved_copy_problem(self, name: str) -> str | None:
         """Why page `name`'s saved copy cannot be read, said to follow "page NAME: " (its row changed by hand so
-        that it names no saved copy, `snapshot_file`; or the file gone from `snapshots/`), or None. A command over
-        every page says it of that page and goes on with the others, or names every such page at once."""
+        that it names no saved copy, `snapshot_file`; or the file gone from `snapshots/`, its path written as a hint
+        writes it, with what to do), or None. A command over every page says it of that page and goes on with the
+        others (`labels check`; `score`, which leaves the page out of its figures), or names every such page at
+        once."""
         info = self.page(name)
         if (problem := snapshot_row_problem(info)) is not None:
             return problem
         path = snapshot_path(self.root, info.snapshot, info.suffix)
         if not path.is_file():
-            return f"its saved copy {path} is missing (export and score need it)"
+            return (f"its saved copy {hint_path(path)} is missing (deleted by hand?): put it back, or take the page "
+                    "out of the project (recordlens project remove-page)")
         return None
 
     def load(self, name: str, *, data: bytes | None = None) -> LoadedPage:

@@ -10,8 +10,8 @@ folders. Both sides are expanded against the stored snapshot's text map, the one
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import partial
 
 from ..command_hints import hint_path
@@ -39,7 +39,7 @@ from ..wording import counted, listed
 from .db import TRIES_WHILE_IT_CHANGES, StoreError, now
 from .exporter import changed_since_import, saved_copies_missing
 from .files import content_hash
-from .project import Project, snapshot_row_problem
+from .project import Project
 from .run_matching import stopped_on as stopped_on_pages
 from .run_settings_check import refuse_a_stored_run_of_other_settings
 from .runs import RunInfo, StoredScore
@@ -56,10 +56,11 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     which the scores count as empty predictions.
 
     A page whose saved copy is gone from `snapshots/` stops the score before anything is stored, named, as it
-    stops an export (Review and `runs --compare`, whose means would be over fewer pages unsaid); with
-    `leave_out_unread` (`recordlens score`), it is left out of the figures instead, by the rule of `score` and
-    `bench` for a dataset's page (`evaluate.LEFT_OUT_UNREAD`), as is a copy that cannot be read (an empty file): in
-    the scores' `not_read`, with why, the other pages scored and stored, any score stored of it kept as it was.
+    stops an export (Review, whose means would be over fewer pages unsaid); with `leave_out_unread` (`recordlens
+    score`, and `runs --compare`, which leaves it out of both runs), it is left out of the figures instead, by the
+    rule of `score` and `bench` for a dataset's page (`evaluate.LEFT_OUT_UNREAD`), as is a copy that cannot be read
+    (an empty file): in the scores' `not_read`, with why, the other pages scored and stored, any score stored of it
+    kept as it was.
 
     A page whose stored score still holds (`_still_scored`) keeps it, unparsed: after labels changed on a few pages
     of a thousand, those few are scored again, with the figures a score of every page gives. A page whose
@@ -187,18 +188,9 @@ def _stored_anew(project: Project, run_id: int, pages: Sequence[str],
 
 
 def copies_not_read(project: Project, pages: Sequence[str]) -> dict[str, str]:
-    """Of `pages`, those whose saved copy cannot be read, with why (said after the page's name, as `score` lists the
-    pages it leaves out): its row in the database changed by hand so that it names none, or the file gone from
-    `snapshots/`, its path written as a hint writes it."""
-    not_read = {}
-    for name in pages:
-        problem = snapshot_row_problem(project.page(name))
-        if problem is None and not (path := project.snapshot_file(name)).is_file():
-            problem = (f"its saved copy {hint_path(path)} is missing (deleted by hand?): put it back, or take the "
-                       "page out of the project (recordlens project remove-page)")
-        if problem is not None:
-            not_read[name] = problem
-    return not_read
+    """Of `pages`, those whose saved copy cannot be read, with why (`Project.saved_copy_problem`, said after the
+    page's name, as `score` lists the pages it leaves out and `labels check` the pages it cannot check)."""
+    return {name: problem for name in pages if (problem := project.saved_copy_problem(name)) is not None}
 
 
 def _refuse_unreadable_copies(project: Project, truth_pages: Sequence[str]) -> None:
@@ -301,23 +293,35 @@ class PageComparison:
 
 @dataclass(frozen=True)
 class RunComparison:
-    """Two stored runs page by page, over the pages both have a stored score for."""
+    """Two stored runs page by page, over the pages both have a stored score for and whose saved copy can be read."""
 
     runs: tuple[int, int]
     pages: list[PageComparison]  # by difference, lowest first (where the second run loses most), then page order
     one_sided: list[str]  # pages only one of the two has a score for: left out of the comparison
+    # pages whose saved copy cannot be read, with why: left out of both runs' figures (`LEFT_OUT_UNREAD`)
+    not_read: dict[str, str] = field(default_factory=dict)
 
     @property
     def both_predicted(self) -> list[PageComparison]:
         return [p for p in self.pages if all(p.predicted)]
 
+    @property
+    def page_count(self) -> int:
+        """Every page the comparison is of: compared, scored by one run only, or left out as it cannot be read (the
+        M of "over N of M pages")."""
+        return len(self.pages) + len(self.one_sided) + len(self.not_read)
+
     def as_dict(self) -> dict[str, object]:
-        """Each pair in the order of `runs`."""
-        return {"runs": list(self.runs),
-                "pages": [{"page": p.page, "f1": list(p.f1), "difference": p.difference, "predicted": list(p.predicted)}
-                          for p in self.pages],
-                "mean": mean_f1s(self.pages), "mean_both_predicted": mean_f1s(self.both_predicted),
-                "left_out_pages": self.one_sided}
+        """Each pair in the order of `runs`; `pages_not_read` as `score --json` gives it (only when there are)."""
+        document: dict[str, object] = {
+            "runs": list(self.runs),
+            "pages": [{"page": p.page, "f1": list(p.f1), "difference": p.difference, "predicted": list(p.predicted)}
+                      for p in self.pages],
+            "mean": mean_f1s(self.pages), "mean_both_predicted": mean_f1s(self.both_predicted),
+            "left_out_pages": self.one_sided}
+        if self.not_read:
+            document["pages_not_read"] = self.not_read
+        return document
 
 
 def mean_f1s(pages: Sequence[PageComparison]) -> dict[str, object]:
@@ -328,12 +332,23 @@ def mean_f1s(pages: Sequence[PageComparison]) -> dict[str, object]:
     return {"pages": len(pages), "f1": [first, second], "difference": second - first}
 
 
-def compare_stored_runs(project: Project, first: int, second: int) -> RunComparison:
-    """The stored per-page F1 of two runs side by side (score them first: `score_stored_run`)."""
-    scores = [{s.page: s.f1 for s in project.runs.scores(run_id)} for run_id in (first, second)]
+def compare_stored_runs(project: Project, first: int, second: int, not_read: Mapping[str, str] | None = None
+                        ) -> RunComparison:
+    """The stored per-page F1 of two runs side by side (score them first: `score_stored_run`, leaving out the pages
+    it cannot read), over the pages whose saved copy can be read now. A page whose copy cannot be
+    (`copies_not_read`; or `not_read`: those the score of either run just left out, found as it read them) is left
+    out of both, by the rule of `score` (`LEFT_OUT_UNREAD`): a score stored of it before is of its copy as it was,
+    which `score` no longer counts either, and the runs are compared on the same pages. With no page left to
+    compare, refused as `score` refuses it (`refuse_figures_of_no_page`)."""
+    truth = _scored_pages(project)
+    found = {**copies_not_read(project, truth), **(not_read or {})}
+    left_out = {name: found[name] for name in truth if name in found}  # in the pages' order
+    scores = [{s.page: s.f1 for s in project.runs.scores(run_id) if s.page not in left_out}
+              for run_id in (first, second)]
     predicted = [set(project.runs.predictions(run_id)) - set(project.runs.errors(run_id)) for run_id in (first, second)]
     both = [page for page in scores[0] if page in scores[1]]
     rows = [PageComparison(page, (scores[0][page], scores[1][page]), (page in predicted[0], page in predicted[1]))
             for page in both]
     one_sided = [page for page in [*scores[0], *scores[1]] if page not in both]
-    return RunComparison((first, second), sorted(rows, key=lambda p: p.difference), one_sided)
+    refuse_figures_of_no_page(left_out, rows, f"the project {hint_path(project.root)}")
+    return RunComparison((first, second), sorted(rows, key=lambda p: p.difference), one_sided, left_out)
