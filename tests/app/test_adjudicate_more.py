@@ -9,6 +9,7 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.settings import Settings
 from tests.app.demo_project import HEADER
+from tests.app.gui_waits import queued_work_done
 from tests.app.review_helpers import kinds, review_bea
 from tests.app.window_helpers import open_window, said
 
@@ -128,7 +129,7 @@ def test_a_restart_left_in_review_on_an_annotator_opens_there_again(qtbot, tmp_p
         again.close()
     third = open_window(project_dir, settings_file, settings=Settings.load(settings_file), qtbot=qtbot)
     try:
-        qtbot.wait(200)
+        queued_work_done()  # Review would reopen a turn of the loop after the window opened
         assert not third.reviewing.active()  # left in the Records tab: it opens there
         QTest.keySequence(third, "F6")
         assert third.reviewing.active() and third.reviewing.annotator() == "bea"

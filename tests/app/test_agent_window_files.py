@@ -23,6 +23,7 @@ from recordlens.core.agent.model import Task
 from recordlens.core.agent.tasks import load_tasks
 from tests.app.agent_helpers import DEMO_SITE, DEMO_TASKS
 from tests.app.agent_site import make_site
+from tests.app.gui_waits import queued_work_done
 
 pytestmark = pytest.mark.app
 Answer = QMessageBox.StandardButton
@@ -41,11 +42,6 @@ def answering(*answers: Answer) -> tuple[list[str], object]:
     return asked, ask
 
 
-def settle() -> None:
-    for _ in range(3):
-        QApplication.processEvents()
-
-
 @pytest.fixture
 def tasks_copy(tmp_path: Path) -> Path:
     copy = tmp_path / "mine" / "tasks.jsonl"
@@ -61,7 +57,7 @@ def test_closing_with_unsaved_task_edits_asks_save_discard_or_cancel(qapp, tasks
         editor = window.task_editor
         assert not editor.modified() and not window.isWindowModified()
         editor.table.item(0, ANSWER).setText("changed")
-        settle()
+        queued_work_done()
         assert editor.modified() and window.isWindowModified() and window.windowTitle().endswith("[*]")
         asked, editor.ask = answering(Answer.Cancel, Answer.Save)
         assert not window.close() and not window.closed and window.isVisible()  # Cancel: the edits stay
@@ -251,7 +247,7 @@ def test_a_double_click_edits_the_cell_and_enter_or_the_button_picks_the_task(qa
         window.resize(1400, 900)
         window.show()
         window.tabs.setCurrentWidget(window.task_editor)
-        settle()
+        queued_work_done()
         table = window.task_editor.table
         cell = table.visualItemRect(table.item(2, ANSWER)).center()
         QTest.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=cell)
@@ -261,7 +257,7 @@ def test_a_double_click_edits_the_cell_and_enter_or_the_button_picks_the_task(qa
         assert "Enter on a row" in window.task_editor.hint.text()
         editor = QApplication.focusWidget()
         QTest.keyClick(editor, Qt.Key.Key_Escape)
-        settle()
+        queued_work_done()
         assert table.state() != table.State.EditingState
         QTest.keyClick(table, Qt.Key.Key_Return)  # Enter on the row: picked for recording
         assert window.tabs.currentIndex() == 0 and window.panel.current_task().id == load_tasks(tasks_copy)[2].id

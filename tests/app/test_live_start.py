@@ -149,15 +149,19 @@ def test_a_screenshot_shows_no_start_up_notice(qtbot, tmp_path, settings_file, p
         window.close()
 
 
-def wait_for(condition, what: str, process: subprocess.Popen, timeout_s: float = 60.0) -> None:
-    """Until `condition()` holds, the app's process still running (else what it printed is shown)."""
+def said(stderr: Path) -> str:
+    """The end of what the app wrote to its stderr (Chromium's lines included), kept in a file as it runs."""
+    return repr(stderr.read_text(encoding="utf-8", errors="replace")[-3000:])
+
+
+def wait_for(condition, what: str, process: subprocess.Popen, stderr: Path, timeout_s: float = 60.0) -> None:
+    """Until `condition()` holds, the app's process still running (else what it wrote to `stderr` is shown)."""
     end = time.monotonic() + timeout_s
     while not condition():
         if process.poll() is not None:
-            raise AssertionError(f"the app ended (exit {process.returncode}) before {what}: "
-                                 f"{process.stderr.read() if process.stderr else ''}")
+            raise AssertionError(f"the app ended (exit {process.returncode}) before {what}: {said(stderr)}")
         if time.monotonic() > end:
-            raise AssertionError(f"no {what} within {timeout_s:.0f} s")
+            raise AssertionError(f"no {what} within {timeout_s:.0f} s; the app's stderr: {said(stderr)}")
         time.sleep(0.1)
 
 
@@ -188,28 +192,31 @@ def test_sigterm_to_the_app_process_saves_its_settings_and_exits_0(tmp_path, pro
              "from recordlens.annotator.labelling.page_view import PageView; told = PageView._announce_drawn; "
              f"PageView._announce_drawn = lambda self: (told(self), open({str(drawn)!r}, 'w').close()); "
              "from recordlens.annotator.app import main; sys.argv[0] = 'recordlens-annotator'; sys.exit(main())")
-    process = subprocess.Popen([sys.executable, "-c", start, str(project_dir)], env=environment,
-                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    # Its stderr goes to a file: a pipe nobody reads while the app runs fills (64 KB of Chromium's lines) and the
+    # app, blocked writing to it, would never get up
+    stderr = tmp_path / "app-stderr.txt"
+    with stderr.open("wb") as written:
+        process = subprocess.Popen([sys.executable, "-c", start, str(project_dir)], env=environment,
+                                   stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=written)
     try:
-        wait_for(settings_file.is_file, "settings file (the window is up)", process)
-        wait_for(lambda: catches_sigterm(process.pid), "SIGTERM handler (the loop is about to run)", process)
+        wait_for(settings_file.is_file, "settings file (the window is up)", process, stderr)
+        wait_for(lambda: catches_sigterm(process.pid), "SIGTERM handler (the loop is about to run)", process, stderr)
         # The page loaded and drawn: the loop then idles in Qt, where only the wakeup socket brings Python back (a
         # signal sent sooner would be taken by the page's own Python callbacks). Not an assertion: sent sooner,
         # the test still passes, it only proves less.
-        wait_for(drawn.is_file, "page drawn", process)
+        wait_for(drawn.is_file, "page drawn", process, stderr)
         time.sleep(0.5)  # the callbacks that came with the drawing over
         process.send_signal(signal.SIGTERM)
         try:
             ended = process.wait(timeout=60)
         except subprocess.TimeoutExpired:
-            raise AssertionError("SIGTERM did not end the idle app: its handler never ran") from None
-        assert ended == 0
+            raise AssertionError(f"SIGTERM did not end the idle app: its handler never ran; its stderr: "
+                                 f"{said(stderr)}") from None
+        assert ended == 0, said(stderr)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-        if process.stderr is not None:
-            process.stderr.close()
     kept = Settings.load(settings_file)
     assert kept.window_geometry  # what a quit saves
     assert kept.last_project == str(project_dir.resolve())

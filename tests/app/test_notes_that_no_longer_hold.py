@@ -18,6 +18,7 @@ from recordlens.core.agent.model import Task
 from recordlens.core.agent.tasks import save_tasks
 from tests.app.agent_helpers import click, element, shown_browser, wait_for
 from tests.app.agent_site import HOME, make_site
+from tests.app.gui_waits import until_it_holds
 
 pytestmark = pytest.mark.app
 
@@ -72,8 +73,10 @@ def press(editor: TaskEditor, text: str) -> None:
     QTest.mouseClick(found, Qt.MouseButton.LeftButton)
 
 
-def settle(qtbot) -> None:  # noqa: ANN001 - pytest-qt's fixture
-    qtbot.wait(50)  # the table is checked again a turn of the loop after it changes
+def settle(qtbot, editor: TaskEditor) -> None:  # noqa: ANN001 - pytest-qt's fixture
+    """The table checked again, which its editor does a turn of the loop after it changes (a fixed pause could end
+    before that turn on a busy machine); past the time limit the assertion that follows says what is wrong."""
+    until_it_holds(qtbot, lambda: not editor._recheck.isActive())
 
 
 @pytest.mark.timeout(120)
@@ -90,7 +93,7 @@ def test_the_tasks_tabs_bad_rows_note_follows_the_rows_removed_or_put_right(qtbo
     assert editor.status.text().startswith("not saved: 1 bad row(s): row 3: "), editor.status.text()
     editor.table.selectRow(2)
     press(editor, "Remove")
-    settle(qtbot)
+    settle(qtbot, editor)
     assert editor.status.text() == "2 tasks, all valid"  # the file's rows again: nothing left to save
 
     press(editor, "Add task")
@@ -99,18 +102,18 @@ def test_the_tasks_tabs_bad_rows_note_follows_the_rows_removed_or_put_right(qtbo
     assert editor.status.text().startswith("not saved: 2 bad row(s): row 3: "), editor.status.text()
     editor.table.setItem(2, COLUMNS.index("instruction"), QTableWidgetItem("What is in the basket?"))
     editor.table.setItem(2, COLUMNS.index("answer"), QTableWidgetItem("nothing"))
-    settle(qtbot)
+    settle(qtbot, editor)
     assert editor.status.text().startswith("not saved: 1 bad row(s): row 4: "), editor.status.text()
     editor.table.selectRow(3)
     press(editor, "Remove")
-    settle(qtbot)
+    settle(qtbot, editor)
     assert editor.status.text() == "3 tasks, all valid; not saved yet"
 
     editor.table.setItem(2, COLUMNS.index("answer"), QTableWidgetItem(""))
     press(editor, "Check")  # a note of Check's follows the table too
     assert editor.status.text().startswith("1 bad row(s): row 3: "), editor.status.text()
     editor.table.setItem(2, COLUMNS.index("answer"), QTableWidgetItem("nothing at all"))
-    settle(qtbot)
+    settle(qtbot, editor)
     assert editor.status.text() == "3 tasks, all valid"
 
 
@@ -123,7 +126,7 @@ def test_a_bad_rows_note_on_show_leaves_the_ui_thread_idle(qtbot) -> None:
     editor.show()
     editor.set_tasks([Task(id=f"t{n}", instruction="x", answer="x", start_url=HOME) for n in range(20)])
     editor.table.setItem(0, COLUMNS.index("id"), QTableWidgetItem(""))
-    settle(qtbot)
+    settle(qtbot, editor)
     rechecks = []
     editor._recheck.timeout.connect(lambda: rechecks.append(1))
 
@@ -136,6 +139,6 @@ def test_a_bad_rows_note_on_show_leaves_the_ui_thread_idle(qtbot) -> None:
     assert good.toolTip() == "x"  # a good cell's tooltip is still its whole text
 
     editor.table.setItem(0, COLUMNS.index("id"), QTableWidgetItem("t0"))  # put right: the note still follows
-    settle(qtbot)
+    settle(qtbot, editor)
     assert editor.status.text() == "20 tasks, all valid", editor.status.text()  # the file's rows again
     assert editor.table.item(0, 1).background().style() == Qt.BrushStyle.NoBrush

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.app.gui_waits import queued_work_done
 from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
@@ -30,14 +31,14 @@ def test_the_page_list_keeps_its_width_as_its_filter_is_set(window, qtbot):
     window.resize(1000, 700)  # the page list at its least share of the width
     pages = window.page_list
     qtbot.waitUntil(lambda: window.panels.width() <= 1000)
-    qtbot.wait(200)
+    queued_work_done()  # the width to keep is the settled one
     width, footer = pages.width(), pages.progress_label.text()
     pages.status_filter.setCurrentIndex(pages.status_filter.findData("new"))
     qtbot.waitUntil(lambda: pages.progress_label.text() != footer)
     assert "shown" in pages.progress_label.text()
-    qtbot.wait(200)  # the layout settles
+    queued_work_done()  # the layout settles: a growth the longer footer asks for has happened by now
     assert pages.width() == width
     assert pages.progress_label.isVisible() and pages.progress_label.width() <= pages.width()
     pages.status_filter.setCurrentIndex(0)
-    qtbot.wait(200)
+    queued_work_done()
     assert pages.width() == width and pages.progress_label.text() == footer

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.record_panel import RecordPanel, RecordRow
+from tests.app.gui_waits import until_it_holds
 
 pytestmark = pytest.mark.app
 
@@ -45,7 +46,7 @@ def test_enter_in_the_finder_shows_the_record_found_that_was_selected_already(pa
     bar.setValue(bar.maximum())  # then the list scrolled to its end
     QTest.keyClicks(panel.finder, "zeta")
     assert panel.found_ids()[0] == panel.ids()[first_found] and len(panel.found_ids()) == ROWS // FOUND_EVERY
-    qtbot.wait(50)  # the rows hidden, the list shows the last of those found
+    until_it_holds(qtbot, lambda: not in_view(panel, first_found))  # the rows hidden: the last of those found shown
     assert not in_view(panel, first_found)
     QTest.keyClick(panel.finder, Qt.Key.Key_Return)
     assert panel.selected_ids() == [panel.ids()[first_found]]

@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtCore import QSize
 
 from recordlens.annotator.labelling.main_window import MainWindow
+from tests.app.gui_waits import until_it_holds
 from tests.app.review_helpers import review_bea
 
 pytestmark = pytest.mark.app
@@ -27,7 +28,9 @@ def reviewed_in(qtbot, window: MainWindow, size: QSize) -> None:
     review_bea(qtbot, window)
     window.tabs.setCurrentWidget(window.review_panel)
     window.resize(size.expandedTo(window.minimumSizeHint()))
-    qtbot.wait(300)  # the layout's passes happen on the next events
+    # The layout's passes happen on the next events: once they give the figures their lines (or never: the
+    # assertions that follow say what is cut)
+    until_it_holds(qtbot, lambda: assert_figures_whole_and_the_review_list_first(window))
 
 
 def assert_figures_whole_and_the_review_list_first(window: MainWindow) -> None:
@@ -47,6 +50,7 @@ def test_the_figures_are_whole_at_the_windows_least_size(qtbot, window: MainWind
     panel = window.review_panel
     view = panel.scroll.viewport()
     in_view = lambda: view.rect().contains(panel.records.mapTo(view, panel.records.rect().topLeft()))  # noqa: E731
+    until_it_holds(qtbot, lambda: not in_view())
     assert not in_view()
     window.activateWindow()
     panel.first_control().setFocus()

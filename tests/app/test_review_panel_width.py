@@ -10,6 +10,7 @@ from PySide6.QtCore import QSize
 from recordlens.annotator.labelling.main_window import SIDE_PANELS, MainWindow
 from recordlens.annotator.labelling.review_panel import ReviewPanel
 from tests.app.demo_project import HEADER
+from tests.app.gui_waits import queued_work_done
 from tests.app.review_helpers import kinds
 
 pytestmark = pytest.mark.app
@@ -49,7 +50,7 @@ def test_opening_review_on_an_annotator_with_a_long_name_leaves_the_window_as_it
     qtbot.waitUntil(lambda: LONG_NAME in window.reviewing.agreements and window.job is None, timeout=20_000)
     window.tabs.setCurrentWidget(window.review_panel)
     assert kinds(window).count("spurious") == 3 and window.review_panel.take_all.isVisible()
-    qtbot.wait(200)  # any growth the layout asks for happens on the next events
+    queued_work_done()  # any growth the layout asks for happens on the next events
     assert window.width() == 900
     assert window.tabs.minimumSizeHint().width() <= LEAST
     assert window.minimumSizeHint().width() <= 900

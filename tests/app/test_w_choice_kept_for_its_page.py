@@ -8,6 +8,7 @@ import pytest
 from PySide6.QtTest import QTest
 
 from tests.app.demo_project import ITEM
+from tests.app.gui_waits import queued_work_done
 from tests.app.review_helpers import review_bea
 
 pytestmark = pytest.mark.app
@@ -37,8 +38,10 @@ def w_opens_page_2_which_does_not_load(window, monkeypatch: pytest.MonkeyPatch) 
 def opened_by_hand(qtbot, window, name: str) -> None:  # noqa: ANN001
     window.open_page(name)  # as the page list opens it
     assert window.page_view.wait_until_loaded()
-    qtbot.waitUntil(lambda: window.review is not None and window.page_name == name, timeout=10_000)
-    qtbot.wait(200)  # whatever the load's handlers do is done
+    # The window's load handler ran (where W's choice is taken up), then whatever it queued is done
+    qtbot.waitUntil(lambda: window.review is not None and window.page_name == name and window.page_loaded,
+                    timeout=10_000)
+    queued_work_done()
 
 
 def test_a_page_w_opened_that_fails_to_load_leaves_no_choice_for_the_next(qtbot, window, monkeypatch):

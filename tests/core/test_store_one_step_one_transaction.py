@@ -87,8 +87,9 @@ def test_a_step_killed_part_way_leaves_none_of_it(tmp_path: Path) -> None:
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = first_line(child)
-        assert line == "part way\n", (line, child.stderr.read() if child.stderr else "")
     finally:
+        # Killed before its stderr is read: a child that printed another line sleeps on, and a read would wait
         child.send_signal(signal.SIGKILL)
-        child.communicate(timeout=60)
+        _, said = child.communicate(timeout=60)
+    assert line == "part way\n", (line, said)
     assert stored(tmp_path / "p") == (["proposed"] * RECORDS, 1)
