@@ -3,8 +3,9 @@ runs as printed in a POSIX shell whatever the names in it: each user value quote
 with a dash (a project folder named `-proj`) written so that the command does not read it as an option.
 
 A name whose bytes are not UTF-8 (a folder named in Latin-1, `caf\\xe9`, which Python keeps as surrogates) is
-quoted as bash reads such bytes back, `$'caf\\xe9'` (ANSI-C quoting): `'caf\\xe9'`, as a message would otherwise
-show it, is those four characters to a shell, not the byte. It is also how a message names a path to show it (the
+written as the output of `printf`, which every POSIX shell has: `"$(printf %b 'caf\\0351')"`, each such byte in octal
+(`'caf\\xe9'`, as a message would otherwise show it, is those characters to a shell, not the byte; bash's own
+`$'caf\\xe9'` is not read so by a POSIX `sh` such as dash). It is also how a message names a path to show it (the
 summaries of `synth`, `site capture` and `agent tasks`): one name reads one way, in a hint and around it."""
 
 from __future__ import annotations
@@ -44,21 +45,23 @@ def hint_words(words: Iterable[object]) -> str:
 
 def shell_word(text: str) -> str:
     """`text` as one word a POSIX shell reads back as it is: quoted as `shlex.quote` quotes it (`'my p'`), or, when
-    it holds bytes of a file name that are not UTF-8, in bash's ANSI-C quotes with each such byte as `\\xe9`."""
+    it holds bytes of a file name that are not UTF-8, as the output of `printf %b` with each such byte in octal
+    (`"$(printf %b 'caf\\0351')"`: the format `%b`, so that a word beginning with a dash is no option of
+    printf's). A command's output loses its last line feeds: a name that ends in one, and holds such a byte, is
+    not read back whole."""
     if _FILE_NAME_BYTES.search(text) is None:
         return shlex.quote(text)
-    return "$'" + "".join(map(_ansi_c, text)) + "'"
+    return "\"$(printf %b '" + "".join(map(_in_printf_b, text)) + "')\""
 
 
-def _ansi_c(char: str) -> str:
-    """One character inside `$'...'`: a byte kept as a surrogate, or a control character, as `\\xHH` (always two
-    digits, so that a letter after it is not read into it); the quote and the backslash escaped; the rest as it is
-    (a UTF-8 character's bytes are read back as they are)."""
+def _in_printf_b(char: str) -> str:
+    """One character of printf's `%b` argument in single quotes: a byte kept as a surrogate, or a control
+    character, as `\\0ooo` (always three digits, so that a digit after it is not read into it); the backslash,
+    which `%b` reads, doubled; the quote closed, escaped and opened again; the rest as it is (a UTF-8 character's
+    bytes are printed as they are)."""
     code = ord(char)
     if 0xDC80 <= code <= 0xDCFF:
-        return f"\\x{code - 0xDC00:02x}"
+        return f"\\0{code - 0xDC00:03o}"
     if code < 0x20 or code == 0x7F:
-        return f"\\x{code:02x}"
-    if char in ("'", "\\"):
-        return "\\" + char
-    return char
+        return f"\\0{code:03o}"
+    return {"\\": "\\\\", "'": "'\\''"}.get(char, char)

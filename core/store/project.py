@@ -244,7 +244,8 @@ class SchemaUpgrade:
 
     def going_back(self) -> list[str]:
         """The commands (a POSIX shell's, as every hint) that put the project back as it was: run from its folder,
-        each name quoted for the shell (`hint_path`)."""
+        each name quoted for the shell (`hint_path`), a line each and chained (`&&`), so that pasted whole they stop
+        at the first that fails: a `cd` into a folder since moved never lets the deletions run where the shell is."""
         # SQLite replays a write-ahead log left beside the database (by a crash) onto the file put back: the
         # project would be at this schema again, so the log and its index go first (what they hold since the
         # upgrade is lost by going back all the same)
@@ -255,7 +256,8 @@ class SchemaUpgrade:
         models = [f"rm -rf {hint_path(_MODELS)}"]
         if self.models:
             models.append(f"cp -R {hint_path(self._named(self.models))} {hint_path(_MODELS)}")
-        return [f"cd {hint_path(self.root.absolute())}", *database, *models]
+        commands = [f"cd {hint_path(self.root.absolute())}", *database, *models]
+        return [f"{command} &&" for command in commands[:-1]] + commands[-1:]
 
     def _named(self, kept: Path) -> str:
         """A file or folder kept in the project, named from the project's folder (`removed/NAME`: no space in it)."""

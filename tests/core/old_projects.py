@@ -58,3 +58,12 @@ def as_earlier_schema(folder: Path, version: int) -> None:
         db.commit()
     finally:
         db.close()
+
+
+def version_of(database: Path) -> int:
+    """The schema version `database` has (SQLite's user_version), read without changing it (read-only)."""
+    db = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        db.close()

@@ -1,9 +1,9 @@
 """Why `score`, `bench` and `extract` cannot read a dataset's page (`why_no_page_file`: no file for it, or an entry
 named like it that is no file; `load_page`'s errors: an empty file) names the path as a hint names it
-(`command_hints.hint_path`): in a folder named in bytes that are not UTF-8 (`caf\\xe9`) as `$'…/caf\\xe9/…'`, in one
-whose name holds a space quoted (`'…/my dir/…'`), never the raw bytes, on stdout (the list of pages left out) as on
-stderr and in `--json`, under a UTF-8 locale (C.UTF-8) as under the C locale. Each command runs as a process of its
-own, under that locale."""
+(`command_hints.hint_path`): in a folder named in bytes that are not UTF-8 (`caf\\xe9`) as `"$(printf %b
+'…/caf\\0351/…')"`, in one whose name holds a space quoted (`'…/my dir/…'`), never the raw bytes, on stdout (the list
+of pages left out) as on stderr and in `--json`, under a UTF-8 locale (C.UTF-8) as under the C locale. Each command
+runs as a process of its own, under that locale."""
 
 from __future__ import annotations
 
@@ -19,16 +19,14 @@ from recordlens.core.page.dataset import load_page, why_no_page_file
 from recordlens.core.runs.evaluate import PageNotRead, read_page
 from tests.core.cli_runs import DEMO
 from tests.core.test_summaries_name_paths_as_hints import CASES, recordlens
+from tests.shell_words import made_folder
 
 pytestmark = pytest.mark.timeout(600)
 
 
 def damaged_dataset(folder: Path) -> Path:
     """The demo dataset in `folder`, its page 2 emptied, page 3's file gone and page 4's a folder."""
-    try:
-        folder.mkdir()
-    except (OSError, UnicodeError):
-        pytest.skip("this file system refuses a name that is not UTF-8")
+    made_folder(folder)
     data = folder / "data"
     shutil.copytree(DEMO, data)
     (data / "html" / "2.html").write_bytes(b"")
@@ -48,10 +46,10 @@ def reasons(html: Path) -> dict[str, str]:
 def test_the_reasons_name_the_paths_as_hints(tmp_path: Path) -> None:
     html = damaged_dataset(tmp_path / os.fsdecode(b"my caf\xe9")) / "html"
     said = reasons(html)
-    assert said["3"].endswith("$'" + f"{tmp_path}/my caf\\xe9/data/html'")
+    assert said["3"].endswith(hint_path(html)) and hint_path(html).startswith('"$(printf %b ')
     assert why_no_page_file(html)("3") == said["3"]
     assert why_no_page_file(html)("4") == said["4"]
-    with pytest.raises(Exception, match=r"^Cannot read \$'") as raised:
+    with pytest.raises(Exception, match=r'^Cannot read "\$\(printf %b ') as raised:
         load_page(html / "2.html")
     assert str(raised.value).startswith(said["2"])
     not_read = read_page(html / "2.html", "2")

@@ -1,6 +1,7 @@
 """A folder whose name is not valid UTF-8 (Latin-1 bytes, which Python keeps as surrogates), or a UTF-8 name under
 an ASCII locale: a run added from it, its pages imported, a model trained on it, all stored in the project's
-database, the run's folder found again from what was stored, and every message naming it one way (`\\xe9`)."""
+database, the run's folder found again from what was stored, and every message naming it one way (`\\xe9`; a path
+as a hint names it, `"$(printf %b '…/lat\\0351n1/…')"`)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core.command_hints import hint_path
 from recordlens.core.path_text import json_text, shown_bytes, stored_text
 from recordlens.core.store.project import open_project
 from recordlens.core.store.runs import method_settings
@@ -52,9 +54,9 @@ def test_a_run_added_from_such_a_folder_is_stored_and_its_folder_found_again(tmp
     assert code == 0, err
     code, out, err = run(capsys, "runs", "--project", str(project), "--add", str(folder))
     assert code == 0, err
-    assert f"{SHOWN}/run-\\xe9 as run 1" in err and "\\udc" not in err and "Traceback" not in err
+    assert f"stored {hint_path(folder)} as run 1" in err and "\\udc" not in err and "Traceback" not in err
     assert "from run-\\xe9" in out and "\\udc" not in out  # the table names the folders as the messages do
-    assert f"--project $'{tmp_path}/{SHOWN}/P' --run 1" in out  # as bash reads the bytes back
+    assert f"--project {hint_path(project)} --run 1" in out  # as a shell reads the bytes back
     with open_project(project) as opened:
         source = Path(str(opened.runs.get(1).parameters["source"]))
     assert source == folder.resolve() and source.is_dir()  # the very path, to be read again

@@ -15,12 +15,7 @@ from recordlens.core.store import project as project_module
 from recordlens.core.store.project_copy import copy_project
 from recordlens.core.store.schema import SCHEMA_VERSION, SchemaError
 from tests.core.cli_runs import run
-from tests.core.old_projects import a_version_3_project
-
-
-def version_of(database: Path) -> int:
-    with sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True) as db:
-        return int(db.execute("PRAGMA user_version").fetchone()[0])
+from tests.core.old_projects import a_version_3_project, version_of
 
 
 def kept_databases(project: Path) -> list[Path]:
@@ -116,9 +111,9 @@ def test_every_command_that_writes_says_the_upgrade_once(tmp_path: Path, capsys:
                     "  It had no learnt model.\n"
                     "  To go back to an earlier version, put it back as project.db, and models/ as it was:\n"
                     "  run, while no RecordLens has the project open (the changes and models made since are lost):\n"
-                    f"    cd {old}\n"
-                    "    rm -f project.db-wal project.db-shm\n"
-                    f"    cp removed/{kept.name} project.db\n"
+                    f"    cd {old} &&\n"
+                    "    rm -f project.db-wal project.db-shm &&\n"
+                    f"    cp removed/{kept.name} project.db &&\n"
                     "    rm -rf models\n")
     assert "brought up" not in run(capsys, "runs", "--project", str(old))[2]  # once
     other = a_version_3_project(tmp_path / "other")

@@ -5,7 +5,6 @@ brings it up to date as before. `project copy` of such a project says that the c
 
 from __future__ import annotations
 
-import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -15,14 +14,9 @@ from recordlens.core.store import open_project, take_upgrades
 from recordlens.core.store.project_copy import open_to_read
 from recordlens.core.store.schema import SCHEMA_VERSION
 from tests.core.cli_runs import DEMO, demo_project, run
-from tests.core.old_projects import as_earlier_schema
+from tests.core.old_projects import as_earlier_schema, version_of
 
 EARLIER = 10
-
-
-def version_of(database: Path) -> int:
-    with sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True) as db:
-        return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
 @pytest.fixture

@@ -19,6 +19,7 @@ from recordlens.core.runs.evaluate import pages_not_read_message
 from recordlens.core.store.project import open_project
 from tests.core.cli_runs import DEMO, run
 from tests.core.test_runs_cli_delete_compare import predictions
+from tests.shell_words import made_folder
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -28,10 +29,7 @@ def project(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """The demo dataset's 4 labelled pages in `caf\\xe9/my project`, with run 1 right on every page and run 2 right on
     page 1, wrong on page 2 and without pages 3 and 4 (neither scored yet)."""
     named = tmp_path / os.fsdecode(b"caf\xe9")
-    try:
-        named.mkdir()
-    except (OSError, UnicodeError):
-        pytest.skip("this file system refuses a name that is not UTF-8")
+    made_folder(named)
     folder = named / "my project"
     assert run(capsys, "project", "init", str(folder))[0] == 0
     assert run(capsys, "import", str(DEMO), "--project", str(folder), "-q")[0] == 0
@@ -67,7 +65,7 @@ def test_the_runs_are_compared_over_the_pages_that_can_be_read(project: Path, sc
     assert "pages left out of the figures (1; their saved page or their labels cannot be read):" in out
     said = [line for line in lines if line.startswith("  3: ")]
     assert len(said) == 1 and f"its saved copy {hint_path(copy)} is missing" in said[0], out
-    assert hint_path(copy).startswith("$'")  # the folder's bytes as bash reads them back
+    assert hint_path(copy).startswith('"$(printf %b ')  # the folder's bytes as a shell reads them back
 
     code, out, err = run(capsys, "runs", "--project", str(project), "--compare", "1", "2", "--json")
     assert code == 1, err

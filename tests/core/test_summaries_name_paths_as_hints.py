@@ -19,6 +19,7 @@ from recordlens.core.agent.model import Task
 from recordlens.core.cli.task_pipeline import GenerationPartial
 from recordlens.core.command_hints import hint_path
 from tests.core.cli_runs import DEMO
+from tests.shell_words import made_folder
 
 pytestmark = pytest.mark.timeout(600)
 
@@ -59,10 +60,7 @@ def case(request: pytest.FixtureRequest) -> tuple[bytes, str]:
 @pytest.fixture
 def folder(case: tuple[bytes, str], tmp_path: Path) -> Path:
     made = tmp_path / os.fsdecode(case[0])
-    try:
-        made.mkdir()
-    except (OSError, UnicodeError):
-        pytest.skip("this file system refuses a name that is not UTF-8")
+    made_folder(made)
     return made
 
 
@@ -115,10 +113,7 @@ def test_site_capture_names_its_site_as_a_hint_does(folder: Path, locale: str) -
 
 def test_a_generation_resumed_from_a_file_in_such_a_folder_keeps_its_answers(tmp_path: Path) -> None:
     folder = tmp_path / os.fsdecode(b"caf\xe9")
-    try:
-        folder.mkdir()
-    except (OSError, UnicodeError):
-        pytest.skip("this file system refuses a name that is not UTF-8")
+    made_folder(folder)
     stopped = folder / "stopped.jsonl"  # a stopped generation's --out, resumed into another file
     asked_from = {"lookup": {"seeds": "s1", "description": "d1"}}
     Path(f"{stopped}.partial").write_text(json.dumps({"settings": {"site": "demo"}, "categories": {

@@ -22,7 +22,7 @@ from recordlens.core.store import project as project_module
 from recordlens.core.store.project import APP_OPEN_MARK
 from recordlens.core.store.schema import SCHEMA_VERSION
 from tests.child_lines import first_line
-from tests.core.old_projects import a_version_3_project
+from tests.core.old_projects import a_version_3_project, version_of
 
 # An earlier RecordLens opening the project (argv[1]): it reads the schema version, says it (to the file argv[2]),
 # then takes the app window's mark (argv[3]), as that version's window does once the project is open, and keeps both
@@ -71,11 +71,6 @@ def read_or_waiting(said: Path, child: subprocess.Popen[str], wait_s: float = 3.
         until = time.monotonic() + wait
         while time.monotonic() < until and not signal.exists() and child.poll() is None:
             time.sleep(0.02)
-
-
-def version_of(database: Path) -> int:
-    with sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True) as db:
-        return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
 def test_an_earlier_recordlens_opening_between_the_last_look_and_the_commit_never_reads_the_old_schema(

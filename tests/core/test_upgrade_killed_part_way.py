@@ -19,7 +19,7 @@ import pytest
 from recordlens.core.store import open_project, take_upgrades
 from recordlens.core.store import project as project_module
 from recordlens.core.store.schema import SCHEMA_VERSION
-from tests.core.old_projects import a_version_3_project
+from tests.core.old_projects import a_version_3_project, version_of
 
 GENEROUS_S = 120.0
 
@@ -78,14 +78,6 @@ def killed_at(old: Path, where: str, tmp_path: Path) -> int:
     os.kill(opener.pid, signal.SIGKILL)
     opener.communicate(timeout=GENEROUS_S)
     return opener.pid
-
-
-def version_of(database: Path) -> int:
-    db = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        return int(db.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        db.close()
 
 
 def test_an_upgrade_killed_in_its_migration_is_done_by_the_next_opener_and_said_once(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ folder, so that no name in the text runs into the words around it."""
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -17,7 +16,7 @@ from recordlens.core.store import open_project, take_upgrades
 from recordlens.core.store.learnt_model import FORGOTTEN_MODEL, PROJECT_MODEL
 from recordlens.core.store.schema import SCHEMA_VERSION
 from tests.core.cli_runs import run
-from tests.core.old_projects import a_version_3_project
+from tests.core.old_projects import a_version_3_project, version_of
 
 COMMAND_INDENT = "    "  # the lines of the message that are commands, one each
 LONGEST_LINE = 105  # a line of words, without the project's own folder in it: whatever a terminal's width, it reads
@@ -28,19 +27,11 @@ def going_back(said: str) -> list[str]:
     return [line.removeprefix(COMMAND_INDENT) for line in said.splitlines() if line.startswith(COMMAND_INDENT)]
 
 
-def gone_back_as_said(said: str) -> None:
+def gone_back_as_said(said: str, shell: str = "sh") -> None:
     """Go back to the project as it was as a user does: the message's commands pasted into a shell."""
-    done = subprocess.run(["sh", "-e", "-c", "\n".join(going_back(said))], capture_output=True, text=True,
+    done = subprocess.run([shell, "-c", "\n".join(going_back(said))], capture_output=True, text=True,
                           timeout=120, check=False)
     assert done.returncode == 0, done
-
-
-def version_of(database: Path) -> int:
-    db = sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        return int(db.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        db.close()
 
 
 def an_upgrade_said(old: Path) -> str:
@@ -68,7 +59,7 @@ def test_going_back_is_commands_that_run_as_printed_from_a_folder_named_with_a_s
     (old / FORGOTTEN_MODEL).write_bytes(b'{"said": "set aside earlier"}')
     said = an_upgrade_said(old)
     commands = going_back(said)
-    assert commands[0] == f"cd '{old}'"  # quoted: the space is part of the folder's name
+    assert commands[0] == f"cd '{old}' &&"  # quoted: the space is part of the folder's name
     (old / PROJECT_MODEL).write_bytes(b'{"said": "learnt since"}')
     with open_project(old) as project:  # a crash leaves a write-ahead log beside the database
         with project.writing() as db:
@@ -94,10 +85,32 @@ def test_a_project_that_had_no_model_is_said_so_and_goes_back_without_the_models
     assert not (old / "models").exists() and version_of(old / "project.db") == 3
 
 
-def test_a_folder_named_in_bytes_not_utf8_is_shown_by_its_bytes(tmp_path: Path) -> None:
+def test_a_folder_named_in_bytes_not_utf8_is_shown_by_its_bytes_and_gone_back_to_in_sh_and_bash(
+        tmp_path: Path) -> None:
     old = a_version_3_project(tmp_path / "lat\udce9n1")
     said = an_upgrade_said(old)
     assert said.startswith(f"{tmp_path}/lat\\xe9n1: project brought up") and "\udce9" not in said
+    for shell in ("sh", "bash"):  # the commands run as printed in a POSIX shell (dash here), and in bash
+        (old / "models").mkdir()
+        (old / PROJECT_MODEL).write_bytes(b'{"said": "learnt since"}')
+        gone_back_as_said(said, shell)
+        assert not (old / "models").exists() and version_of(old / "project.db") == 3
+
+
+def test_going_back_from_a_folder_since_moved_stops_at_the_cd(tmp_path: Path) -> None:
+    """Pasted whole, the commands stop at the first that fails: the project moved since, its `cd` fails, and the
+    folder the shell is in keeps its own models/ and database."""
+    old = a_version_3_project(tmp_path / "my shop")
+    said = an_upgrade_said(old)
+    old.rename(tmp_path / "moved")
+    here = tmp_path / "another project"
+    (here / "models").mkdir(parents=True)
+    (here / "models" / "precious.json").write_bytes(b"{}")
+    (here / "project.db").write_bytes(b"another")
+    done = subprocess.run(["sh", "-c", "\n".join(going_back(said))], cwd=here, capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode != 0 and "my shop" in done.stderr
+    assert (here / "models" / "precious.json").exists() and (here / "project.db").read_bytes() == b"another"
 
 
 def test_the_command_line_says_it_once_each_line_whole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -106,4 +119,4 @@ def test_the_command_line_says_it_once_each_line_whole(tmp_path: Path, capsys: p
     assert code == 0
     assert f"recordlens: {old}: project brought up from schema 3 to {SCHEMA_VERSION}.\n" in err
     said = err[err.index("recordlens: ") + len("recordlens: "):]
-    assert going_back(said)[0] == f"cd '{old}'"
+    assert going_back(said)[0] == f"cd '{old}' &&"

@@ -24,7 +24,7 @@ from recordlens.core.store.runs import RUNNING_MARKS
 from recordlens.core.store.schema import SCHEMA_VERSION
 from tests.child_lines import first_line
 from tests.core.cli_runs import run
-from tests.core.old_projects import a_version_3_project
+from tests.core.old_projects import a_version_3_project, version_of
 
 # A process that holds the lock at argv[1] (as an earlier RecordLens's window or run holds its mark) until its
 # stdin closes
@@ -50,11 +50,6 @@ def held_by_another_process(path: Path) -> Iterator[subprocess.Popen[str]]:
         yield child
     finally:
         child.communicate(timeout=60)
-
-
-def version_of(database: Path) -> int:
-    with sqlite3.connect(f"{database.resolve().as_uri()}?mode=ro", uri=True) as db:
-        return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
 def left_as_it_was(old: Path) -> bool:

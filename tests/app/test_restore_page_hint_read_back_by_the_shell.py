@@ -1,9 +1,9 @@
 """The status bar's `recordlens project restore-page …` command, after the window removed a page of a project whose
 folder's name holds a space and a byte that is not UTF-8 (`caf\\xe9`), is written as a hint writes a command
-(`command_hints.hint_words`): copied from the Recent messages (the status bar cuts a long message), bash reads it
-back as the very bytes of the removed page's copy and of the project (`$'…/caf\\xe9/my project'`), where
-`shlex.join` gave `'…/caf\\udce9/…'`, whose byte Qt drops from what it shows; and the command as bash reads it puts
-the page back."""
+(`command_hints.hint_words`): copied from the Recent messages (the status bar cuts a long message), a shell reads it
+back as the very bytes of the removed page's copy and of the project (`"$(printf %b '…/caf\\0351/my project')"`),
+where `shlex.join` gave `'…/caf\\udce9/…'`, whose byte Qt drops from what it shows; and the command as a shell reads
+it puts the page back."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import json
 import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -20,14 +19,9 @@ from recordlens.core.cli.command import main as recordlens
 from tests.app.demo_project import ITEM
 from tests.app.list_projects import PLAIN_LIST
 from tests.app.window_helpers import imported_project, open_window
+from tests.shell_words import made_folder, read_back
 
 pytestmark = pytest.mark.app
-
-
-def bash_words(line: str) -> list[bytes]:
-    """The bytes bash makes of each word of `line`, a command as the user copies it."""
-    done = subprocess.run(["bash", "-c", f"printf '%s\\0' {line}"], capture_output=True, check=True, timeout=60)
-    return done.stdout.split(b"\0")[:-1]
 
 
 def test_the_restore_command_of_a_page_removed_in_the_window_runs_as_bash_reads_it(
@@ -35,10 +29,7 @@ def test_the_restore_command_of_a_page_removed_in_the_window_runs_as_bash_reads_
     made = imported_project(tmp_path, {"html/1.html": PLAIN_LIST, "gt/1.json": json.dumps([[ITEM.format(1)]]),
                                        "html/2.html": PLAIN_LIST.replace("<ul>", "<ol>").replace("</ul>", "</ol>")})
     named = tmp_path / os.fsdecode(b"caf\xe9")
-    try:
-        named.mkdir()
-    except (OSError, UnicodeError):
-        pytest.skip("this file system refuses a name that is not UTF-8")
+    made_folder(named)
     folder = named / "my project"
     shutil.move(made, folder)
     window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
@@ -51,9 +42,9 @@ def test_the_restore_command_of_a_page_removed_in_the_window_runs_as_bash_reads_
         found = re.search(r"\(`(recordlens project restore-page .+)` puts it back\)", shown)
         assert found, shown
         copy = next((folder / "removed").glob("*-1.*.json"))
-        words = bash_words(found.group(1))
-        assert words == [b"recordlens", b"project", b"restore-page", os.fsencode(copy), b"--project",
-                         os.fsencode(folder)], found.group(1)
+        words = read_back(found.group(1))
+        expected = [b"recordlens", b"project", b"restore-page", os.fsencode(copy), b"--project", os.fsencode(folder)]
+        assert words == read_back(found.group(1), "bash") == expected, found.group(1)
 
         assert recordlens([os.fsdecode(word) for word in words[1:]]) == 0  # as the user runs it, in a terminal
         capsys.readouterr()
