@@ -43,6 +43,10 @@ goes on to /welcome). A chain that still goes on after `MAX_CLIENT_HOPS` fails t
 …"), its next navigation rejected when it is asked for: the page it stopped at is a "Redirecting…" page, no page to
 save. An HTTP redirect loop is said so too (when it goes round again, before Chromium's 20 hops would end it as
 net::ERR_TOO_MANY_REDIRECTS).
+A meta refresh due within the settling time (`SETTLE_MS`: `content="0; url=…"`) that has not gone when it ends (a
+renderer slower than that, on a busy machine) is waited for, within the page's --timeout, and followed: the
+"Redirecting…" page it stands on is never saved before it goes (only, with a warning, one whose refresh had not gone
+by the end of its --timeout).
 A page that `history.pushState`d another URL is kept under the URL it was served from (put back with
 `history.replaceState` before it is read), with a warning.
 
@@ -157,6 +161,9 @@ MAX_RENDERER_MIB = 2048.0  # the memory the page's renderer may take while it lo
 _MIB = 1024 * 1024
 _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
 
+# The content of the page's meta refresh ("0; url=/next"; "" when it has none): read where the page is
+_REFRESH_JS = """(document.querySelector('meta[http-equiv="refresh" i]') || {}).content || ''"""
+
 _LINKS_JS = """(() => {
   const out = [];
   for (const a of document.querySelectorAll('a[href], area[href]')) out.push(a.href);
@@ -169,7 +176,7 @@ _LINKS_JS = """(() => {
   return JSON.stringify({links: out, title: document.title, contentType: document.contentType,
                          origin: self.origin, elements: document.getElementsByTagName('*').length,
                          empty: !text.trim() && !shown, textStart: text.trimStart().slice(0, 400),
-                         refresh: (document.querySelector('meta[http-equiv="refresh" i]') || {}).content || ''});
+                         refresh: """ + _REFRESH_JS + """});
 })()"""
 
 # Stops the page's timers, animation frames and idle callbacks, and keeps it from starting more (the ids a page
@@ -315,8 +322,9 @@ class ChromiumRenderer(OnlinePage):
         if found is None:  # the page's script keeps its renderer busy: nothing in it answers
             raise self._too_long("reading its links got no answer")
         content_type = str(found.get("contentType") or "")
-        if content_type not in HTML_TYPES:
-            raise PageFailed(f"not an HTML page (it is {content_type or 'of an unknown type'})")
+        if content_type not in HTML_TYPES:  # (a type unsaid may be a renderer that did not answer: tried again)
+            raise PageFailed(f"not an HTML page (it is {content_type or 'of an unknown type'})", status=status,
+                             no_page=bool(content_type))
         warnings = ([f"it was saved as it was when its --timeout of {self.timeout_s:g} s ran out: "
                      f"{_requests_said(pending)} it made had not finished, and what they bring is missing (a larger "
                      "--timeout waits longer for them)"] if pending else []) + _content_warnings(found)
@@ -356,9 +364,21 @@ class ChromiumRenderer(OnlinePage):
 
     def _leaves_while_settling(self) -> bool:
         """Wait for what scripts render right after the load; True when the page began to go elsewhere meanwhile
-        (or its navigation was refused: `_loaded` says so)."""
-        self._wait(lambda: self._finished is None or self.guard.halted, min(SETTLE_MS / 1000, self._left()))
-        return self._finished is None or self.guard.halted
+        (or its navigation was refused: `_loaded` says so). A meta refresh due within that time that has not gone
+        yet (a renderer slower than the settling, on a busy machine) is waited for, within the page's --timeout:
+        the page it stands on is a "Redirecting…" page, never the one to save."""
+        def gone() -> bool:
+            return self._finished is None or self.guard.halted
+
+        self._wait(gone, min(SETTLE_MS / 1000, self._left()))
+        if not gone() and _due_while_settling(self._meta_refresh()):
+            self._wait(gone, max(0.05, self._load_deadline - time.monotonic()))
+        return gone()
+
+    def _meta_refresh(self) -> str:
+        """The content of the page's meta refresh, "" when it has none (or its renderer, busy, did not say within
+        the time reading the page is given: the page is read, and fails if it still does not answer, next)."""
+        return str(self._js(_REFRESH_JS, min(10.0, self._left())) or "")
 
     def _halted(self) -> PageFailed:
         """The failure of a page whose navigation the guard rejected: one the rules refuse (a redirect refused,
@@ -409,7 +429,7 @@ class ChromiumRenderer(OnlinePage):
             self._wait(self._answer_heard, EVENTS_GRACE_S)
         redirects, status, failure, failed_at = self._navigation()
         if status in NO_CONTENT:
-            raise PageFailed(f"HTTP {status}{status_phrase(status)} (nothing to save)")
+            raise PageFailed(f"HTTP {status}{status_phrase(status)} (nothing to save)", status=status, no_page=True)
         download = self._download_of(url)
         if not self._finished and not pending and not download and (not failure or ABORTED in failure):
             # A response turned into a download ends the load as failed (net::ERR_ABORTED, when the network's
@@ -418,9 +438,10 @@ class ChromiumRenderer(OnlinePage):
             download = self._download_of(url)
         if download in HTML_TYPES:  # an HTML page sent with Content-Disposition: attachment
             raise PageFailed("the server sent the page as a file to download (Content-Disposition: attachment), "
-                             "not as a page to show")
+                             "not as a page to show", status=status, no_page=True)
         if download:
-            raise PageFailed(f"not an HTML page (the server sent {download} to download)")
+            raise PageFailed(f"not an HTML page (the server sent {download} to download)", status=status,
+                             no_page=True)
         retry_after = self._retry_after(status) if status is not None else None
         if failure and self.guard.check is not None and (elsewhere := self._redirected_off_the_web()):
             # Chromium refuses a redirect to file: (ERR_UNSAFE_REDIRECT) and cannot load ftp: (ERR_ABORTED) before
@@ -1086,10 +1107,9 @@ def _content_warnings(found: dict[str, Any]) -> list[str]:
     refresh = str(found.get("refresh") or "")
     odd = sum(1 for c in start if c == "\ufffd" or (ord(c) < 32 and c not in "\t\n\r\f"))
     warnings = []
-    if re.search(r"url\s*=", refresh, re.IGNORECASE):
-        delay = re.match(r"\s*(\d+(?:\.\d*)?)", refresh)
-        due = ("due after it settled, which was not waited for" if delay and float(delay.group(1)) * 1000 > SETTLE_MS
-               else "due at once, which had not gone when it was captured")  # (a renderer slower than its settling)
+    if _refresh_delay(refresh) is not None:
+        due = ("due at once, which had not gone when it was captured" if _due_while_settling(refresh)
+               else "due after it settled, which was not waited for")
         warnings.append(f"it has a meta refresh ({refresh.strip()!r}) {due}: it is kept as it was before it")
     if found.get("empty"):
         warnings.append("it came as an HTML page but holds nothing (no text, no image, no field): it is saved as a "
@@ -1098,6 +1118,24 @@ def _content_warnings(found: dict[str, Any]) -> list[str]:
         warnings.append(f"it came as an HTML page (text/html) but looks like a file's bytes ({start[:20]!r}…): its "
                         "server may send a file under the wrong type; it is saved as the text it shows")
     return warnings
+
+
+def _refresh_delay(content: str) -> float | None:
+    """The seconds after which a meta refresh (its content: "0; url=/next", "0; /next") sends the page to the
+    address it names; None for one that names none (a refresh of the page itself), a javascript: one or one whose
+    delay is no number: Chromium follows none of those."""
+    found = re.match(r"\s*(\d+(?:\.\d*)?)[\s;,]+(.*)", content, re.DOTALL)
+    target = re.sub(r"^url\s*=\s*", "", found.group(2).strip(), flags=re.IGNORECASE).strip("'\" ") if found else ""
+    if not found or not target or target.lower().startswith("javascript:"):
+        return None
+    return float(found.group(1))
+
+
+def _due_while_settling(content: str) -> bool:
+    """Whether a meta refresh (its content) sends the page on within the time a page is given to settle
+    (SETTLE_MS): such a page is waited for until it goes; one due later is kept as it is before it."""
+    delay = _refresh_delay(content)
+    return delay is not None and delay * 1000 <= SETTLE_MS
 
 
 def _seconds_from(value: str) -> float | None:
@@ -1204,24 +1242,24 @@ def run_capture(roots: list[str], folder: str | Path, rules: CaptureRules, *,
                 viewport: tuple[int, int] = DEFAULT_VIEWPORT, scripts: bool = True,
                 timeout_s: float = DEFAULT_TIMEOUT_S,
                 progress: Callable[[int, int, str], None] | None = None, refresh: bool = False,
-                max_page_mib: float | None = None, retry_dead: bool = False) -> CaptureSummary:
+                max_page_mib: float | None = None, ask_again: bool = False) -> CaptureSummary:
     """Capture in this process, which must not have a QApplication yet: its Chromium is set up online (the
     app's flags minus the offline proxy) with DevTools on a loopback port. `refresh`: capture every page again,
-    `retry_dead`: ask for the dead links of before again (core's `capture_site`); `max_page_mib`: how large a
-    page's document may be (None: MAX_PAGE_MIB)."""
+    `ask_again`: ask for the dead links and the links to no page of before again (core's `capture_site`);
+    `max_page_mib`: how large a page's document may be (None: MAX_PAGE_MIB)."""
     from PySide6.QtWidgets import QApplication
 
     if QApplication.instance() is not None:
         raise CaptureError("capturing needs a process of its own (the app's Chromium is offline)")
     with _quiet_stderr():
         return _run_online(roots, folder, rules, viewport=viewport, scripts=scripts, timeout_s=timeout_s,
-                           progress=progress, refresh=refresh, max_page_mib=max_page_mib, retry_dead=retry_dead)
+                           progress=progress, refresh=refresh, max_page_mib=max_page_mib, ask_again=ask_again)
 
 
 def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, viewport: tuple[int, int],
                 scripts: bool, timeout_s: float,
                 progress: Callable[[int, int, str], None] | None, refresh: bool,
-                max_page_mib: float | None = None, retry_dead: bool = False) -> CaptureSummary:
+                max_page_mib: float | None = None, ask_again: bool = False) -> CaptureSummary:
     from PySide6.QtWidgets import QApplication
 
     flags = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))
@@ -1249,7 +1287,7 @@ def _run_online(roots: list[str], folder: str | Path, rules: CaptureRules, *, vi
             # robots.txt is given the page --timeout too, and a Ctrl+C ends its wait at once (`cancelled`)
             summary = capture_site(roots, folder, renderer, rules, progress=progress, cancelled=interruption.check,
                                    sleep=lambda seconds: _pause(seconds, interruption.check), refresh=refresh,
-                                   timeout_s=timeout_s, retry_dead=retry_dead)
+                                   timeout_s=timeout_s, ask_again=ask_again)
         finally:
             renderer.close()
             app.processEvents()

@@ -32,10 +32,12 @@ was being written when it stopped is captured again under the same names, never 
 rules, the new rules replace the stored ones, and the summary's notes name each that changed (old → new).
 
 A page the site answers with HTTP 4xx (404, 410, 401, 403, …), but 408 and 429, which ask to come back, is a dead
-link: the site's answer is final, and asking again gets it again. It is no failure: it is recorded as the URL's
-outcome (`dead` in capture.json and in the summary, with the answer), a crawl whose only misses are dead links is
-complete, and a capture run again does not ask for it again unless told to (`retry_dead`, --retry-dead). The pages
-that failed (no answer, 5xx, 408, 429, a renderer that broke, robots.txt that could not be fetched) are tried again.
+link; a URL whose answer is no page (a file such as a PDF, a page sent as a download, HTTP 204 or 205: nothing to
+save) is a link to no page. Either is the site's final answer, and asking again gets it again. It is no failure: it
+is recorded as the URL's outcome (`dead` or `no_page` in capture.json and in the summary, with the answer:
+`FINAL_OUTCOMES`), a crawl whose only misses are such answers is complete, and a capture run again does not ask for
+them again unless told to (`ask_again`, --ask-again). The pages that failed (no answer, 5xx, 408, 429, a renderer
+that broke, robots.txt that could not be fetched) are tried again.
 
 The pace: --delay between two pages, or the `Crawl-delay` of the host's robots.txt when it is longer (at most
 `MAX_WAIT_S`); a page answered 429 or 503 with a Retry-After of at most `MAX_WAIT_S` is tried once more after it.
@@ -106,7 +108,7 @@ CAPTURE_VIEWPORT = DEFAULT_VIEWPORT  # the name the package exports
 PAGE_TIMEOUT_S = 60.0
 MAX_PAGE_MIB = 50.0  # how large a page's document (or a frame's) may be, decoded: a larger one fails at once
 CAPTURE_SOME_FAILED = 1  # `site capture`'s exit status when a page failed (its summary is printed all the same);
-                         # a dead link is no failure
+                         # a dead link or a link to no page is no failure
 # ... when it leaves no site (no page saved, the folder's pages gone, or no index built over the pages saved): an
 # error, said why
 CAPTURE_NO_SITE = 2
@@ -128,6 +130,9 @@ MAX_WAIT_S = 30.0
 # The answers of 4xx that ask to come back (Request Timeout, Too Many Requests): a page answered so failed, and is
 # tried again; any other 4xx makes it a dead link.
 COME_BACK_LATER = (408, 429)
+# The site's final answers about a URL (module notes), no failures: the outcome (in capture.json, and the summary's
+# list of them) -> what the summary calls them
+FINAL_OUTCOMES = {"dead": "dead link(s)", "no_page": "link(s) to no page"}
 DEFAULT_MAX_PAGES = 50
 STATE_VERSION = 1
 
@@ -154,22 +159,34 @@ class PageFailed(Exception):  # noqa: N818 - an outcome more than an error: the 
     refusal's reason): the page is skipped, not failed. `retry_after`: the seconds a 429 or 503 asked to wait
     (its Retry-After), None when it asked nothing. `status`: the HTTP status the page's document was answered
     with, None when it got no answer (or the renderer does not say it): a 4xx makes the page a dead link
-    (`dead_link`), not a failure."""
+    (`dead_link`), not a failure. `no_page`: the site answered with no page to save (a file, a download, no
+    content), which asking again gets again: a link to no page, not a failure either (`final`)."""
 
     def __init__(self, reason: str, *, unreachable: bool | None = None, at: str = "",
-                 redirected_to: str = "", retry_after: float | None = None, status: int | None = None) -> None:
+                 redirected_to: str = "", retry_after: float | None = None, status: int | None = None,
+                 no_page: bool = False) -> None:
         super().__init__(reason)
         self.unreachable = bool(_UNREACHABLE.search(reason)) if unreachable is None else unreachable
         self.at = at
         self.redirected_to = redirected_to
         self.retry_after = retry_after
         self.status = status
+        self.no_page = no_page
 
     @property
     def dead_link(self) -> bool:
         """Whether the site's answer is final (a 4xx but those that ask to come back): asking again gets it
         again."""
         return self.status is not None and 400 <= self.status < 500 and self.status not in COME_BACK_LATER
+
+    @property
+    def final(self) -> str:
+        """The site's final answer this is, as the URL's outcome (one of `FINAL_OUTCOMES`), "" for a failure (tried
+        again): an answer that is no page but says the server failed, or asks to come back (5xx, 408, 429), is
+        one."""
+        if self.dead_link:
+            return "dead"
+        return "no_page" if self.no_page and (self.status is None or self.status < 400) else ""
 
 
 @dataclass(frozen=True)
@@ -232,9 +249,10 @@ class CaptureSummary:
     saved: list[str] = field(default_factory=list)            # final URLs, in capture order
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (url, rule)
     failed: list[tuple[str, str]] = field(default_factory=list)   # (url, reason)
-    # (url, the site's answer) of the dead links met; run again on a complete crawl, those of the crawl, which
-    # were not asked again
+    # (url, the site's answer) of the dead links met, and of the links to no page (`FINAL_OUTCOMES`); run again on
+    # a complete crawl, those of the crawl, which were not asked again
     dead: list[tuple[str, str]] = field(default_factory=list)
+    no_page: list[tuple[str, str]] = field(default_factory=list)
     duplicates: list[tuple[str, str]] = field(default_factory=list)  # (url, the saved page's URL it redirects to)
     same_content: list[tuple[str, str]] = field(default_factory=list)  # (url, the saved page whose HTML it has)
     beyond_depth: int = 0   # distinct URLs linked from pages at --depth that a larger --depth would follow
@@ -253,8 +271,10 @@ class CaptureSummary:
     def message(self) -> str:
         text = (f"{self.folder}: {len(self.saved)} page(s) saved, {len(self.skipped)} skipped by rule, "
                 f"{len(self.failed)} failed"
-                + (f", {len(self.dead)} dead link(s) (answered HTTP 4xx: not asked again unless --retry-dead)"
+                + (f", {len(self.dead)} dead link(s) (answered HTTP 4xx: not asked again unless --ask-again)"
                    if self.dead else "")
+                + (f", {len(self.no_page)} link(s) to no page (a file, a download or nothing to save: not asked "
+                   "again unless --ask-again)" if self.no_page else "")
                 + (f", {len(self.duplicates)} redirected to a page saved already" if self.duplicates else "")
                 + (f", {len(self.same_content)} duplicate(s) kept as aliases (the same content as a page saved "
                    "already)" if self.same_content else "")
@@ -283,7 +303,8 @@ class CaptureSummary:
             return f"{said}: the capture stopped before its first page; run the same command again to continue it"
         kinds = [[f"{url} skipped: {reason}" for url, reason in self.skipped],
                  [f"{url} failed: {reason}" for url, reason in self.failed],
-                 [f"{url} is a dead link: {reason}" for url, reason in self.dead]]
+                 [f"{url} is a dead link: {reason}" for url, reason in self.dead],
+                 [f"{url} is no page: {reason}" for url, reason in self.no_page]]
         if any(kinds):  # up to three of each kind shown, so that many of one do not hide another
             shown = [text for kind in kinds for text in kind[:3]]
             rest = [text for kind in kinds for text in kind[3:]]
@@ -294,9 +315,9 @@ class CaptureSummary:
                         "--exclude, --any-host, --ignore-robots)")
         if self.failed:
             todo.append("check the address and that the site answers, then run the same command again")
-        if self.dead:
-            todo.append("check the address (a dead link is not asked for again: the same command with "
-                        "--retry-dead asks again)")
+        if self.dead or self.no_page:
+            todo.append("check the address (a dead link or a link to no page is not asked for again: the same "
+                        "command with --ask-again asks again)")
         if not todo:
             todo.append("check the addresses and the rules, then run again (--refresh captures every page again)")
         return f"{said}; {', or '.join(todo)}"
@@ -404,7 +425,7 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
                  cancelled: Callable[[], bool] = lambda: False, robots: Robots | None = None,
                  sleep: Callable[[float], None] = time.sleep, refresh: bool = False,
                  probe: Callable[[str], bool] | None = None, timeout_s: float | None = None,
-                 retry_dead: bool = False) -> CaptureSummary:
+                 ask_again: bool = False) -> CaptureSummary:
     """Crawl from `roots` into the site folder (module notes), then index the site (`site.json`).
 
     `progress(done, total, text)` after every URL (done: URLs settled, total: settled + queued). Resumes the
@@ -414,7 +435,8 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     --timeout: a site that answers is slow on those pages, and the crawl goes on. Without `robots`, robots.txt is
     fetched from the web, within `timeout_s` (the page --timeout) and ended by `cancelled`, and `probe` is its
     `Robots.answers` unless given; a `robots` given (a canned web's) probes nothing unless `probe` is given.
-    `retry_dead`: ask again for the dead links of the runs before (else they stay as they were)."""
+    `ask_again`: ask again for the dead links and the links to no page of the runs before (else they stay as
+    they were)."""
     rules = rules or CaptureRules()
     patterns = rules.compiled()  # a bad --include or --exclude pattern is refused before the folder is made
     checked = [check_root(u) for u in roots]  # before anything is made: a wrong address leaves no folder
@@ -433,7 +455,7 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
         try:
             summary = _crawl(checked, root, renderer, rules, patterns, progress=progress, cancelled=cancelled,
                              robots=robots, sleep=sleep, refreshing=str(kept or ""), probe=probe,
-                             retry_dead=retry_dead)
+                             ask_again=ask_again)
         except BaseException as error:
             # Ctrl+C, a renderer that broke: a refresh that saved nothing leaves the old site as it was.
             if kept is not None and not _holds_a_page(root):
@@ -516,7 +538,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
            patterns: tuple[list[re.Pattern[str]], list[re.Pattern[str]]], *,
            progress: Callable[[int, int, str], None] | None, cancelled: Callable[[], bool], robots: Robots,
            sleep: Callable[[float], None], refreshing: str = "",
-           probe: Callable[[str], bool] | None = None, retry_dead: bool = False) -> CaptureSummary:
+           probe: Callable[[str], bool] | None = None, ask_again: bool = False) -> CaptureSummary:
     """`capture_site`'s crawl, in a folder it holds the lock of (`patterns`: the rules' compiled include and
     exclude; `refreshing`: where a refresh starting now set the capture before aside)."""
     include, exclude = patterns
@@ -531,7 +553,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
         summary.notes.extend(_widen(state, rules, root))
     retried: set[str] = set()  # the URLs that failed last time, tried again this run (after the queued ones)
     if state.resumed:
-        summary.notes.extend(_try_again(state, root, rules, retried, retry_dead=retry_dead))
+        summary.notes.extend(_try_again(state, root, rules, retried, ask_again=ask_again))
     hosts = {urlsplit(normalise_url(u)).netloc for u in [*checked, *state.roots]}
     for url in checked:
         key = normalise_url(url)
@@ -542,12 +564,16 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
             state.queue.append([url, 0])
     if state.resumed and not state.queue:  # nothing left to do: the snapshot stays as it was captured
         summary.complete_since = _completed_when(state)
-        summary.dead = [(str(o["url"]), str(o.get("reason") or "")) for o in state.outcomes.values()
-                        if o.get("outcome") == "dead"]
+        finals = []
+        for outcome, called in FINAL_OUTCOMES.items():
+            answers = [(str(o["url"]), str(o.get("reason") or "")) for o in state.outcomes.values()
+                       if o.get("outcome") == outcome]
+            getattr(summary, outcome).extend(answers)
+            finals += [f"{len(answers)} {called}"] * bool(answers)
         summary.notes.append(
             f"the capture of this folder was already complete (finished {summary.complete_since}): nothing was "
-            + (f"loaded again, its {len(summary.dead)} dead link(s) not asked again either (--retry-dead asks for "
-               "them)" if summary.dead else "loaded again")
+            + (f"loaded again, its {' and '.join(finals)} not asked again either (--ask-again asks for them)"
+               if finals else "loaded again")
             + "; to capture every page again (the site changed), run the same command with --refresh (the pages "
             f"captured before are kept in {root / SET_ASIDE_FOLDER}), or capture into a new --site folder")
     state.save(rules)
@@ -618,12 +644,13 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
         summary.failed.append((url, why))
         return f"failed {url}: {why}"
 
-    def dead(url: str, depth: int, answer: PageFailed) -> str:
-        """A dead link: the site's answer is the URL's outcome, not a failure to try again."""
-        state.outcomes[normalise_url(url)] = {"url": url, "outcome": "dead", "reason": str(answer),
+    def final(url: str, depth: int, answer: PageFailed) -> str:
+        """A dead link, a link to no page: the site's final answer is the URL's outcome, not a failure to try
+        again."""
+        state.outcomes[normalise_url(url)] = {"url": url, "outcome": answer.final, "reason": str(answer),
                                               "status": answer.status, "depth": depth}
-        summary.dead.append((url, str(answer)))
-        return f"dead link {url}: {answer}"
+        getattr(summary, answer.final).append((url, str(answer)))
+        return f"{'dead link' if answer.final == 'dead' else 'no page'} {url}: {answer}"
 
     said: set[str] = set()  # the notes said once per run (a host's Crawl-delay, its slow pages)
 
@@ -708,7 +735,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
                         unreachable[urlsplit(key).netloc] = 0
                         text = skip(url, depth, f"redirects to {failure.redirected_to}: {failure}")
                     else:
-                        text = dead(url, depth, failure) if failure.dead_link else fail(url, depth, str(failure))
+                        text = final(url, depth, failure) if failure.final else fail(url, depth, str(failure))
                         # Charged to the server that did not answer (a redirect's target is not the site's own).
                         own = urlsplit(key).netloc
                         host = urlsplit(normalise_url(failure.at)).netloc if failure.at else own
@@ -916,34 +943,36 @@ def _busy(root: Path, owner: tuple[str, int] | None) -> CaptureError:
 
 
 def _try_again(state: _State, root: Path, rules: CaptureRules, retried: set[str], *,
-               retry_dead: bool = False) -> list[str]:
+               ask_again: bool = False) -> list[str]:
     """A capture run again tries the pages that failed last time (a server that was down, a page slower than the
     --timeout then), after the pages still queued, so that the same old failures cannot stop every run before
     it gets further (their keys go into `retried`), and captures again first those whose saved files are gone
-    from the folder. The dead links are asked for again only with `retry_dead`, after the failures. Said in the
-    notes."""
+    from the folder. The site's final answers (dead links, links to no page) are asked for again only with
+    `ask_again`, after the failures. Said in the notes."""
     failed = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "failed"]
-    dead = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "dead"] if retry_dead else []
+    finals = {outcome: [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == outcome]
+              for outcome in FINAL_OUTCOMES} if ask_again else {}
+    again = [found for outcome in finals.values() for found in outcome]
     missing = [(key, o) for key, o in state.outcomes.items() if o.get("outcome") == "saved"
                and not all(f.is_file() for f in [root / str(o.get("file", "")),
                                                  *side_files(root / str(o.get("file", ""))).values()])]
-    retried.update(key for key, _ in [*failed, *dead])
+    retried.update(key for key, _ in [*failed, *again])
     _queue_again(state, missing, rules.depth, first=True)
-    _queue_again(state, [*failed, *dead], rules.depth, first=False)
+    _queue_again(state, [*failed, *again], rules.depth, first=False)
     notes = []
     if failed:
         notes.append(f"{len(failed)} page(s) that failed last time are tried again")
-    if dead:
-        notes.append(f"{len(dead)} dead link(s) of before are asked for again (--retry-dead)")
+    notes += [f"{len(found)} {FINAL_OUTCOMES[outcome]} of before are asked for again (--ask-again)"
+              for outcome, found in finals.items() if found]
     if missing:
         notes.append(f"{len(missing)} page(s) saved before whose files are gone from the folder are captured again")
     return notes
 
 
 def _queue_again(state: _State, settled: list[tuple[str, dict[str, Any]]], max_depth: int, *, first: bool) -> None:
-    """Put URLs settled in an earlier run (skipped, failed, dead, saved but deleted) back in the queue, in the order
-    they were met: first, or after what is queued. A URL whose depth was not recorded (an older capture.json, a
-    saved page) is queued at `max_depth`, so that it follows no links: never past --depth."""
+    """Put URLs settled in an earlier run (skipped, failed, a final answer, saved but deleted) back in the queue,
+    in the order they were met: first, or after what is queued. A URL whose depth was not recorded (an older
+    capture.json, a saved page) is queued at `max_depth`, so that it follows no links: never past --depth."""
     for key, _ in settled:
         del state.outcomes[key]
     queued = [[str(o["url"]), int(o.get("depth", max_depth))] for _, o in settled]

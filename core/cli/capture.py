@@ -47,11 +47,12 @@ def register(site_sub: argparse._SubParsersAction) -> None:
                     "accessibility tree, a full-page PNG and its metadata, and DIR/site.json indexes the site. "
                     "This goes online. A stopped capture continues when run again with the same --site; a "
                     "complete one loads nothing again unless --refresh is given. A page the site answers HTTP 4xx "
-                    "(404, 410, 403, …; not 408 or 429) is a dead link: listed, kept in capture.json and not asked "
-                    "for again (--retry-dead asks again), and no failure. Exits with 1 when a page failed (no "
-                    "answer, 5xx, 408, 429: tried again when run again), with 2 when it leaves no site (no page "
-                    "saved, or no site index could be built over the pages saved: it says why), with 130 on "
-                    "Ctrl+C.")
+                    "(404, 410, 403, …; not 408 or 429) is a dead link, and an answer that is no page (a PDF or "
+                    "another file, a page sent as a download, HTTP 204 or 205) a link to no page: the site's final "
+                    "answer, listed, kept in capture.json and not asked for again (--ask-again asks again), and no "
+                    "failure. Exits with 1 when a page failed (no answer, 5xx, 408, 429: tried again when run "
+                    "again), with 2 when it leaves no site (no page saved, or no site index could be built over "
+                    "the pages saved: it says why), with 130 on Ctrl+C.")
     q.add_argument("urls", nargs="+", metavar="URL", help="root pages (http:// or https://)")
     q.add_argument("--site", required=True, metavar="DIR", help="the site folder (created when missing)")
     q.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help=f"link levels below a root (default "
@@ -81,9 +82,10 @@ def register(site_sub: argparse._SubParsersAction) -> None:
                    help="capture every page again (the site changed); the old capture is kept in DIR/removed/, or "
                         "put back when no page could be captured; a refresh that was stopped goes on where it "
                         "stopped when run again")
-    q.add_argument("--retry-dead", action="store_true",
-                   help="ask again for the dead links of the runs before (pages answered HTTP 4xx), which a run "
-                        "again leaves as they were")
+    q.add_argument("--ask-again", "--retry-dead", action="store_true", dest="ask_again",
+                   help="ask again for the dead links (pages answered HTTP 4xx) and the links to no page (a file, a "
+                        "download, nothing to save) of the runs before, which a run again leaves as they were "
+                        "(--retry-dead: its older name)")
     q.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     q.set_defaults(handler=cmd_site_capture)
 
@@ -134,7 +136,7 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
         summary = capture_runner()(args.urls, args.site, rules, viewport=viewport,
                                    scripts=not args.no_scripts, timeout_s=args.timeout, progress=progress,
                                    refresh=args.refresh, max_page_mib=args.max_page_size,
-                                   retry_dead=args.retry_dead)
+                                   ask_again=args.ask_again)
     except KeyboardInterrupt as interruption:  # the pages saved so far are kept (core's crawl indexed them)
         if isinstance(interruption, CaptureInterrupted):  # what it did until then, as a stopped capture says it
             _print_summary(interruption.summary, args)
@@ -145,8 +147,8 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
     if summary.no_site():  # "0 page(s) saved" with status 0 would read as a capture that worked
         print(f"recordlens: error: {summary.no_site()}", file=sys.stderr)
         return CAPTURE_NO_SITE
-    # As extract: a page that failed is not a success. A dead link is the site's answer, the same on every run: a
-    # status of 1 for it would be every run's, and never say that something can be done.
+    # As extract: a page that failed is not a success. A dead link or a link to no page is the site's answer, the
+    # same on every run: a status of 1 for it would be every run's, and never say that something can be done.
     return CAPTURE_SOME_FAILED if summary.failed else 0
 
 
@@ -168,6 +170,8 @@ def _print_summary(summary: CaptureSummary, args: argparse.Namespace) -> None:
         print(f"  failed   {url}: {why}")
     for url, why in summary.dead:
         print(f"  dead     {url}: {why}")
+    for url, why in summary.no_page:
+        print(f"  no page  {url}: {why}")
     for url, final in summary.duplicates:
         print(f"  same as  {url}: redirects to {final}, saved already (a link to it reaches that page)")
     for url, saved in summary.same_content:

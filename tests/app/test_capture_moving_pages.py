@@ -168,9 +168,8 @@ def test_push_state_does_not_rename_the_page(captured) -> None:
 
 def test_pages_that_are_no_page_are_said_as_what_they_are(captured) -> None:
     summary, _, folder, base, _, _ = captured
-    failed = dict(summary["failed"])
-    assert failed[base + "/attachment"].startswith("the server sent the page as a file to download "
-                                                   "(Content-Disposition: attachment)")
+    assert dict(summary["no_page"])[base + "/attachment"].startswith(  # the site's final answer, no failure
+        "the server sent the page as a file to download (Content-Disposition: attachment)"), summary
     assert any("holds nothing" in w for w in _meta(folder, base + "/empty")["warnings"])
     assert any("looks like a file's bytes ('%PDF" in w for w in _meta(folder, base + "/pdf-as-html")["warnings"])
     assert base + "/busy" in summary["saved"]  # 429 with Retry-After: 1, tried again after that second

@@ -1,8 +1,8 @@
 """A link the site answers HTTP 4xx (404, 410, a login or a refusal; not 408 or 429, which ask to come back) is a
 dead link: the site's final answer, kept as the URL's outcome, listed, and no failure. A crawl whose only misses are
 dead links is complete: the same command run again loads nothing, says the crawl is complete and names them, and
-exits 0, as the first run did; `--retry-dead` asks for them again. A page that failed (5xx, 408, 429, no answer)
-is still tried again on every run and still makes the exit status 1."""
+exits 0, as the first run did; `--ask-again` (or its older name, `--retry-dead`) asks for them again. A page that
+failed (5xx, 408, 429, no answer) is still tried again on every run and still makes the exit status 1."""
 
 from __future__ import annotations
 
@@ -62,8 +62,8 @@ def test_an_answer_that_asks_to_come_back_is_a_failure_tried_again(tmp_path: Pat
 
 
 def _with_runner(monkeypatch: pytest.MonkeyPatch, web: Web) -> None:
-    def canned(roots, folder, rules, *, retry_dead=False, **_options):  # noqa: ANN001, ANN202 - the app's Chromium
-        return capture_site(roots, folder, web, rules, robots=NO_ROBOTS, retry_dead=retry_dead)
+    def canned(roots, folder, rules, *, ask_again=False, **_options):  # noqa: ANN001, ANN202 - the app's Chromium
+        return capture_site(roots, folder, web, rules, robots=NO_ROBOTS, ask_again=ask_again)
     monkeypatch.setattr(capture, "_RUNNERS", {"chromium": canned})
 
 
@@ -81,10 +81,10 @@ def test_a_crawl_whose_only_misses_are_dead_links_is_complete(tmp_path: Path, ca
     assert web.requested.count(HOME + "404") == 1 and "tried again" not in err
     assert "the crawl was complete already" in out and "its 2 dead link(s) not asked again either" in err
     assert f"  dead     {HOME}404: HTTP 404 Not Found" in out  # named all the same
-    assert main([*command, "--retry-dead"]) == 0  # asked for again, and dead again
+    assert main([*command, "--retry-dead"]) == 0  # asked for again (by the flag's older name), and dead again
     out, err = capsys.readouterr()
     assert web.requested.count(HOME + "404") == 2 and web.requested.count(HOME + "410") == 2
-    assert "2 dead link(s) of before are asked for again (--retry-dead)" in err and "complete already" not in out
+    assert "2 dead link(s) of before are asked for again (--ask-again)" in err and "complete already" not in out
     assert main(command) == 0 and "the crawl was complete already" in capsys.readouterr().out
 
 
@@ -107,4 +107,4 @@ def test_a_root_that_is_a_dead_link_leaves_no_site_and_says_so(tmp_path: Path, c
     for _ in range(2):  # the second run: the crawl is complete, and still no site
         assert main(command) == capture.CAPTURE_NO_SITE
         err = capsys.readouterr().err
-        assert f"no page was saved ({HOME} is a dead link: HTTP 404 Not Found)" in err and "--retry-dead" in err
+        assert f"no page was saved ({HOME} is a dead link: HTTP 404 Not Found)" in err and "--ask-again" in err
