@@ -3,29 +3,17 @@ made lighter on a dark palette's base, or darker on a light one, until it reads 
 graphic that tells something, as a record's coloured dot, at WCAG's 3:1 for graphics: `GRAPHICS`). The
 app's warning text is red in this way (`keep_as_warning`, `warning_style`), whatever the theme. Text on a colour
 that must stay as it is (a record's badge, on the page and in the app) is white or black (`ink_on`): the page's
-overlay is given that choice, and makes none of its own.
-
-What is drawn in a colour of its own follows a theme switched while it is on screen (`when_the_palette_changes`):
-a label in a colour (`keep_readable`), a rich text's coloured spans (`show_readable`), and a view's cells whose text
-has a colour or whose row is tinted (`ink_cell`, `tint_cell`: a tint is a pastel chosen on white, laid on the theme's
-base as it lies on white, `tinted`)."""
+overlay is given that choice, and makes none of its own."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
-
-from PySide6.QtCore import QAbstractItemModel, QAbstractListModel, QEvent, QModelIndex, QObject, QSignalBlocker, Qt
-from PySide6.QtGui import QBrush, QColor, QPalette
-from PySide6.QtWidgets import QAbstractItemView, QLabel, QWidget
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QWidget
 
 READABLE = 4.5  # WCAG 2's least contrast ratio for body text
 GRAPHICS = 3.0  # WCAG 2's least contrast ratio for the parts of a graphic needed to understand it (1.4.11)
 WARNING_RED = "#b00020"  # a warning's text on a light background; lighter on a dark one (about 1.6:1 there as is)
-# What a view's cell asks for, kept with it so that it is worked out again for another theme: its text's colour and
-# its row's tint, each as chosen on white (far from the roles a view's own data takes, from UserRole on).
-INK_ROLE = Qt.ItemDataRole.UserRole + 0x4C00
-TINT_ROLE = Qt.ItemDataRole.UserRole + 0x4C01
 
 
 def _luminance(colour: QColor) -> float:
@@ -78,191 +66,36 @@ def readable_on_rows(colour: str | QColor, palette: QPalette, ratio: float = REA
     return readable_on(on_base, palette.color(QPalette.ColorRole.AlternateBase), ratio)
 
 
-def tinted(pastel: str | QColor, base: QColor) -> QColor:
-    """A row's tint on `base`, for a tint chosen as the pastel `pastel` on white. The pastel is read as a thin wash
-    of its own full colour over white (its lowest channel says how thin), and the same wash is laid over `base`:
-    on white the pastel itself, on a dark theme's rows a dark row of the same hue, where the theme's light text
-    reads (on the pastel itself it read at about 1.1:1)."""
-    tint = QColor(pastel)
-    white_left = min(tint.red(), tint.green(), tint.blue()) / 255  # how much of what lies under the wash shows
-
-    def laid(channel: int, below: int) -> int:
-        return max(0, round(channel - white_left * (255 - below)))
-
-    return QColor(laid(tint.red(), base.red()), laid(tint.green(), base.green()), laid(tint.blue(), base.blue()))
-
-
-def readable_style(background: QWidget, colour: str | QColor, *, bold: bool = False) -> str:
-    """The style sheet of text in `colour` drawn on `background` (a window, a dialog, a panel: not the styled label
-    itself, whose palette a style sheet fixes): `colour` in the shade that reads on it."""
-    shade = readable_on(colour, background.palette().color(QPalette.ColorRole.Window)).name()
-    return f"color: {shade}" + ("; font-weight: bold" if bold else "")
-
-
 def warning_style(background: QWidget, *, bold: bool = False) -> str:
-    """The style sheet of warning text drawn on `background` (`readable_style`): the warning red in the shade that
-    reads on it."""
-    return readable_style(background, WARNING_RED, bold=bold)
+    """The style sheet of warning text drawn on `background` (a window, a dialog, a panel: not the styled label
+    itself, whose palette a style sheet fixes): the warning red in the shade that reads on it."""
+    red = readable_on(WARNING_RED, background.palette().color(QPalette.ColorRole.Window)).name()
+    return f"color: {red}" + ("; font-weight: bold" if bold else "")
 
 
 def keep_as_warning(label: QWidget, *, bold: bool = False) -> None:
     """Show `label`'s text as a warning on its parent's background (`warning_style`), now and whenever that
     background's palette changes: the theme switched while it is on screen. `label` is in its parent already."""
-    keep_readable(label, WARNING_RED, bold=bold)
+    _WarningColour(label, bold=bold)
 
 
-def keep_readable(label: QWidget, colour: str | QColor, *, bold: bool = False) -> None:
-    """Show `label`'s text in `colour` (chosen on white) on its parent's background (`readable_style`), now and
-    whenever that background's palette changes. The label's own palette, once a style sheet is set, no longer
-    follows the theme: its parent's is watched. `label` is in its parent already."""
-    background = label.parentWidget() or label
+class _WarningColour(QObject):
+    """Recolours its label (its parent, so it lives as long) when the palette of the widget it is drawn on
+    changes: the label's own palette, once a style sheet is set, no longer follows the theme."""
 
-    def style() -> None:
-        sheet = readable_style(background, colour, bold=bold)
-        if label.styleSheet() != sheet:
-            label.setStyleSheet(sheet)
-
-    style()
-    when_the_palette_changes(background, style, owner=label)
-
-
-def when_the_palette_changes(widget: QWidget, redo: Callable[[], None], *, owner: QObject | None = None) -> None:
-    """`redo()` whenever `widget`'s palette changes: the theme switched while it is on screen (Qt hands the change
-    on to each widget without a style sheet of its own). `owner` (the widget itself unless given) is what `redo`
-    draws: the watch is its child, so that it goes when what it draws goes."""
-    _PaletteWatch(owner or widget, widget, redo)
-
-
-class _PaletteWatch(QObject):
-    """Calls its `redo` when the palette of the widget it watches changes."""
-
-    def __init__(self, owner: QObject, watched: QWidget, redo: Callable[[], None]) -> None:
-        super().__init__(owner)
-        self._redo = redo
-        watched.installEventFilter(self)
+    def __init__(self, label: QWidget, *, bold: bool) -> None:
+        super().__init__(label)
+        self._label, self._bold = label, bold
+        self._background = label.parentWidget() or label
+        self._background.installEventFilter(self)
+        self._colour()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
         if event.type() == QEvent.Type.PaletteChange:
-            self._redo()
+            self._colour()
         return False
 
-
-# A colour in a style attribute of rich text (not a background's): user text put in markup is escaped, so that no
-# quote of its own can open one.
-_STYLE = re.compile(r"""(\bstyle\s*=\s*)(['"])(.*?)\2""", re.DOTALL)
-_COLOUR = re.compile(r"(?<![\w-])(color\s*:\s*)(#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b)")
-
-
-def readable_markup(markup: str, background: QColor, ratio: float = READABLE) -> str:
-    """Rich text `markup` with each colour its style attributes give its text (chosen on white) in the shade that
-    reads on `background` at `ratio`."""
-    def shaded(colour: re.Match[str]) -> str:
-        return colour[1] + readable_on(colour[2], background, ratio).name()
-
-    return _STYLE.sub(lambda style: style[1] + style[2] + _COLOUR.sub(shaded, style[3]) + style[2], markup)
-
-
-def show_readable(label: QLabel, markup: str) -> None:
-    """Show rich text `markup` in `label`, each of its coloured spans in the shade that reads on the label's
-    background (`readable_markup`), now and whenever the label's palette changes, until the label is given a text
-    or a picture otherwise (which is left as it is)."""
-    shown = label.findChild(_ReadableMarkup, options=Qt.FindChildOption.FindDirectChildrenOnly)
-    (shown or _ReadableMarkup(label)).show(markup)
-
-
-class _ReadableMarkup(QObject):
-    """A label's rich text as written, to shade its colours again for another theme."""
-
-    def __init__(self, label: QLabel) -> None:
-        super().__init__(label)
-        self._label = label
-        self._markup = self._drawn = ""
-        when_the_palette_changes(label, self._again, owner=self)
-
-    def show(self, markup: str) -> None:
-        self._markup = markup
-        background = self._label.palette().color(self._label.backgroundRole())
-        self._drawn = readable_markup(markup, background)
-        self._label.setText(self._drawn)
-
-    def _again(self) -> None:
-        if self._drawn and self._label.text() == self._drawn:  # not replaced since by a text or picture of its own
-            self.show(self._markup)
-
-
-def ink_cell(view: QAbstractItemView, index: QModelIndex, colour: str | QColor | None) -> None:
-    """The text of `view`'s cell at `index` in `colour` (chosen on white; None: the theme's text colour), in the
-    shade that reads on what the cell is drawn on (its row's tint, else the view's rows), now and for each theme
-    switched to while it is on screen."""
-    _ask(view, index, INK_ROLE, QColor(colour).name() if colour is not None else None)
-
-
-def tint_cell(view: QAbstractItemView, index: QModelIndex, pastel: str | QColor | None) -> None:
-    """`view`'s cell at `index` tinted as `pastel` tints white (`tinted` on the view's base; None: not tinted), its
-    text in the shade that reads on the tint, now and for each theme switched to while it is on screen."""
-    _ask(view, index, TINT_ROLE, QColor(pastel).name() if pastel is not None else None)
-
-
-def _ask(view: QAbstractItemView, index: QModelIndex, role: int, wish: str | None) -> None:
-    """Keep `wish` with the cell, and draw the cell as its wishes say."""
-    if view.findChild(_CellsRedrawn, options=Qt.FindChildOption.FindDirectChildrenOnly) is None:
-        _CellsRedrawn(view)
-    with QSignalBlocker(view):  # a colour is no edit of the cell: a table that checks its rows on each would again
-        _set(view.model(), index, role, wish)
-        _draw_cell(view, index)
-
-
-def _draw_cell(view: QAbstractItemView, index: QModelIndex) -> None:
-    """The cell's background and text colour for the view's palette now, as its wishes say; set only where they
-    differ (each set repaints)."""
-    palette = view.palette()
-    ink, tint = index.data(INK_ROLE), index.data(TINT_ROLE)
-    background = tinted(tint, palette.color(QPalette.ColorRole.Base)) if tint else None
-    if background is not None:
-        text = readable_on(ink or palette.color(QPalette.ColorRole.Text), background)
-    else:
-        text = readable_on_rows(ink, palette) if ink else None
-    _set(view.model(), index, Qt.ItemDataRole.BackgroundRole, QBrush(background) if background else QBrush())
-    _set(view.model(), index, Qt.ItemDataRole.ForegroundRole, QBrush(text) if text else QBrush())
-
-
-def _set(model: QAbstractItemModel, index: QModelIndex, role: int, value: object) -> None:
-    """`value` as the cell's `role`, unless it is that already (no brush, or an empty wish, is as good as none)."""
-    now = model.data(index, role)
-    unset = value is None or (isinstance(value, QBrush) and value.style() == Qt.BrushStyle.NoBrush)
-    if now == value or (now is None and unset):
-        return
-    model.setData(index, value, role)
-
-
-class _CellsRedrawn(QObject):
-    """Draws its view's cells that ask for a colour again when the view's palette changes (its parent, so it lives
-    as long)."""
-
-    def __init__(self, view: QAbstractItemView) -> None:
-        super().__init__(view)
-        self._view = view
-        when_the_palette_changes(view, self._redraw, owner=self)
-
-    def _redraw(self) -> None:
-        with QSignalBlocker(self._view):  # as `_ask` holds them
-            for index in _cells(self._view.model()):
-                if index.data(INK_ROLE) or index.data(TINT_ROLE):
-                    _draw_cell(self._view, index)
-
-
-def _cells(model: QAbstractItemModel) -> list[QModelIndex]:
-    """Every cell of `model`, a tree's children too."""
-    found, parents = [], [QModelIndex()]
-    while parents:
-        parent = parents.pop()
-        for row in range(model.rowCount(parent)):
-            found.extend(model.index(row, column, parent) for column in range(_columns(model, parent)))
-            parents.append(model.index(row, 0, parent))  # a tree's row may hold rows (a list's, a table's none)
-    return found
-
-
-def _columns(model: QAbstractItemModel, parent: QModelIndex) -> int:
-    """How many columns `model` has below `parent`: a list's one (a list's model keeps the count to itself, as it
-    keeps `hasChildren`)."""
-    return 1 if isinstance(model, QAbstractListModel) else model.columnCount(parent)
+    def _colour(self) -> None:
+        style = warning_style(self._background, bold=self._bold)
+        if self._label.styleSheet() != style:
+            self._label.setStyleSheet(style)
