@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
 from shiboken6 import Shiboken
 
 from ...core import owner_files
-from ...core.command_hints import hint_words
+from ...core.command_hints import hint_path, hint_words
 from ...core.errors import RecordLensError
 from ...core.records import PageReview, click_effect, whole_page
 from ...core.store import (
@@ -262,8 +262,8 @@ class ProjectWatch:
         except owner_files.Held as held:
             host, pid = held.owner or ("", 0)
             who = f" (process {pid}{'' if host == socket.gethostname() else f' on {host}'})" if pid else ""
-            return (f"{self.project.root.name} is open in another RecordLens window too{who}: each window shows "
-                    "the other's changes within seconds, and undo takes back only a change nobody changed since")
+            return (f"{_as_read(self.project.root.name)} is open in another RecordLens window too{who}: each window "
+                    "shows the other's changes within seconds, and undo takes back only a change nobody changed since")
         except OSError:
             pass  # a folder this user may not write to: no mark, and nothing to say
         return ""
@@ -727,9 +727,9 @@ class MainWindow(QMainWindow):
         return gone
 
     def _database_gone_text(self) -> str:
-        return (f"{self.watch.file} is no longer the database this window writes to (the project folder was moved, "
-                "renamed, deleted or replaced while open): edits are not saved. If the folder was moved, open it "
-                f"where it is now ({self.keys_for('open_project')}); if it was deleted, copy the project back from "
+        return (f"{hint_path(self.watch.file)} is no longer the database this window writes to (the project folder was "
+                "moved, renamed, deleted or replaced while open): edits are not saved. If the folder was moved, open "
+                f"it where it is now ({self.keys_for('open_project')}); if it was deleted, copy the project back from "
                 "a backup and open that")
 
     # -- pages ---------------------------------------------------------------------------------------------------
@@ -1254,9 +1254,9 @@ class MainWindow(QMainWindow):
         held = f"Its {counted(len(self.labels), 'record')} and their history" if self.labels else "Its history"
         if not self.ask(f"Remove page {name} from the project?",
                         f"{held}{self._their_labels_of(name)}, and runs' predictions and scores for it are first "
-                        f"written to {self.project.root / REMOVED}; its snapshot stays in the project's snapshots. "
-                        "Undo cannot bring the page back; `recordlens project restore-page` can, from that copy (the "
-                        "status bar names it once the page is removed)."):
+                        f"written to {hint_path(self.project.root / REMOVED)}; its snapshot stays in the project's "
+                        "snapshots. Undo cannot bring the page back; `recordlens project restore-page` can, from that "
+                        "copy (the status bar names it once the page is removed)."):
             return
         self.page_list.show_all()  # the page to go to next is the next of the project, not of a search
         after = self.page_list.neighbour(name, 1) or self.page_list.neighbour(name, -1)
@@ -1275,8 +1275,8 @@ class MainWindow(QMainWindow):
         else:
             self._show_no_page()
         restore = hint_words(["recordlens", "project", "restore-page", removed.kept, "--project", self.project.root])
-        self.message(f"page {name} removed; what it held is kept in {removed.kept} (`{restore}` puts it back)",
-                     15000)
+        self.message(f"page {name} removed; what it held is kept in {hint_path(removed.kept)} (`{restore}` puts it "
+                     "back)", 15000)
 
     def _their_labels_of(self, page: str) -> str:
         """", the labels bea and cyd made of it (as other annotators)": the other annotators' labels of the page

@@ -10,7 +10,7 @@ import argparse
 import contextlib
 import hashlib
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 
@@ -58,7 +58,7 @@ from ..agent.site_digest import short, site_digest
 from ..agent.sites import Site, build_site, load_site
 from ..agent.task_generation import clash_said, clashing_categories
 from ..agent.tasks import RULES_TEXT, load_tasks, task_digest
-from ..command_hints import hint_option
+from ..command_hints import hint_option, hint_path
 from ..errors import AgentError, RecordLensError
 from ..llm import api_key_from_environment, required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
@@ -174,7 +174,7 @@ def cmd_site_build(args: argparse.Namespace) -> int:
     site = build_site(args.folder)
     for message in site.warnings:
         print(f"warning: {message}", file=sys.stderr)
-    print(f"{site.root / 'site.json'}: {len(site.pages)} pages")
+    print(f"{hint_path(site.root / 'site.json')}: {len(site.pages)} pages")
     for page in site.pages:
         print(f"  {page.url}  {page.file}")
     return 0
@@ -188,7 +188,8 @@ def cmd_agent_tasks(args: argparse.Namespace) -> int:
         categories: dict[str, int] = {}
         for task in tasks:
             categories[task.category or "(none)"] = categories.get(task.category or "(none)", 0) + 1
-        print(f"{args.check}: {len(tasks)} tasks; " + ", ".join(f"{c} {n}" for c, n in sorted(categories.items())))
+        print(f"{hint_path(args.check)}: {len(tasks)} tasks; "
+              + ", ".join(f"{c} {n}" for c, n in sorted(categories.items())))
         clashes = clashing_categories(tasks)
         if clashes:  # a valid tasks file, but not seeds `agent tasks generate` can use: said before any request
             print(f"warning: {clash_said(clashes)}; `agent tasks generate` refuses these seeds", file=sys.stderr)
@@ -241,7 +242,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     digest = site_digest(site)  # the snapshot the run is made on (recorded; a resume is checked against it)
     folder = Path(args.project)
     if args.resume is not None and not (folder / "project.db").exists():  # nothing made for a run not there
-        raise AgentError(f"no agent run {args.resume} in {args.project} to resume: {args.project} is not a project")
+        named = hint_path(args.project)
+        raise AgentError(f"no agent run {args.resume} in {named} to resume: {named} is not a project")
     project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
     browser = None
     running = contextlib.ExitStack()  # the run's lock, held from before its episodes are read until it ends
@@ -274,7 +276,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                               actor=f"agent:{settings.model}/{memory.name}/{args.browser}{seen}")
         site_id = project.agent.site_id(site.name, str(Path(args.site).resolve()))
         rows = _save_tasks(project, site_id, tasks, args)
-        _store_references(project, site.name, rows, references, args.references)
+        if references:  # read from --references
+            _store_references(project, site.name, rows, references, hint_path(args.references))
         earlier: dict[str, object] = {}
         if resumed is not None:
             run_id = args.resume
@@ -368,16 +371,16 @@ def _running_the_agent_run(project_dir: Path, run_id: int) -> Iterator[None]:
         path.parent.mkdir(exist_ok=True)
         lock = owner_files.take(path)
     except owner_files.Held as held:
-        raise AgentError(f"agent run {run_id} of {project_dir} is being run by {owner_files.owner_named(held.owner)} "
-                         f"right now ({path}): wait for it to end (or stop it), then resume it if it did not finish; "
-                         "two sessions of one run at once would each run, and pay for, its missing episodes and "
-                         "store them twice") from None
+        raise AgentError(f"agent run {run_id} of {hint_path(project_dir)} is being run by "
+                         f"{owner_files.owner_named(held.owner)} right now ({hint_path(path)}): wait for it to end (or "
+                         "stop it), then resume it if it did not finish; two sessions of one run at once would each "
+                         "run, and pay for, its missing episodes and store them twice") from None
     except OSError as error:
         warn(f"the lock of agent run {run_id} cannot be taken ({error.strerror or error}): a second `agent run "
              f"--resume {run_id}` started while this one runs would not be refused")
         yield
         return
-    for line in owner_files.taken_over(lock, f"a session of agent run {run_id} of {project_dir}"):
+    for line in owner_files.taken_over(lock, f"a session of agent run {run_id} of {hint_path(project_dir)}"):
         warn(line)
     try:
         yield
@@ -564,9 +567,9 @@ def _run_references(folder: str, tasks: list[Task], tasks_file: str, site: Site)
     masked (`_passwords_masked`)."""
     found = reference_files(Path(folder))
     held = {t.id for t in tasks}
-    strays = [str(path) for task_id, (path, _) in found.items() if task_id not in held]
+    strays = [hint_path(path) for task_id, (path, _) in found.items() if task_id not in held]
     if strays:
-        warn(f"{counted(len(strays), 'reference')} for a task id {tasks_file} does not hold, not used: "
+        warn(f"{counted(len(strays), 'reference')} for a task id {hint_path(tasks_file)} does not hold, not used: "
              f"{listed(strays)}")
     fields = PasswordFields(site)
     return {t.id: _passwords_masked(found[t.id][0], _with_screenshots(*found[t.id]), fields)
@@ -579,14 +582,14 @@ def _passwords_masked(path: Path, trajectory: Trajectory, fields: PasswordFields
     and said with how to have it masked (references.masked_reference)."""
     found = masked_reference(trajectory, fields)
     if found.masked:
-        warn(f"{path}: {_steps_said(found.masked)} typed a password in clear into a password field (recorded "
-             "before passwords were masked): stored masked, a bullet for each character, as a recording keeps it; "
-             "the file itself still holds it in clear")
+        warn(f"{hint_path(path)}: {_steps_said(found.masked)} typed a password in clear into a password field "
+             "(recorded before passwords were masked): stored masked, a bullet for each character, as a recording "
+             "keeps it; the file itself still holds it in clear")
     if found.unknown:
-        warn(f"{path}: whether {_steps_said(found.unknown)} typed into a password field cannot be told (the site "
-             "does not hold its page, or its saved page lacks the field): stored as typed. A reference recorded "
-             "before passwords were masked may hold a password in clear: record it again (the app's Agent → Agent "
-             "benchmarks…, ● Record, then Save trajectory…) to have it masked")
+        warn(f"{hint_path(path)}: whether {_steps_said(found.unknown)} typed into a password field cannot be told "
+             "(the site does not hold its page, or its saved page lacks the field): stored as typed. A reference "
+             "recorded before passwords were masked may hold a password in clear: record it again (the app's Agent → "
+             "Agent benchmarks…, ● Record, then Save trajectory…) to have it masked")
     return found.trajectory
 
 
@@ -620,7 +623,7 @@ def _with_screenshots(path: Path, trajectory: Trajectory) -> Trajectory:
         else:
             wrong.append(png.name)
     if wrong:
-        warn(f"{folder}: {counted(len(wrong), 'screenshot')} whose content is not the hash in its name, not "
+        warn(f"{hint_path(folder)}: {counted(len(wrong), 'screenshot')} whose content is not the hash in its name, not "
              f"stored: {listed(wrong)}")
     return trajectory
 
@@ -717,10 +720,10 @@ def _check_snapshot(settings: dict[str, object], digest: str, args: argparse.Nam
     recorded = settings.get("site_digest")
     if recorded is None:
         warn(f"agent run {args.resume} does not record the digest of its snapshot (made by an older RecordLens): "
-             f"{args.site} cannot be checked against it")
+             f"{hint_path(args.site)} cannot be checked against it")
         return
     if recorded != digest:
-        made_in = settings.get("site_folder") or "folder not recorded"
+        made_in = site_folder_said(settings)
         made_on = str(settings.get("site") or site.name)
         # The run's site and the folder given, each named as what it is: a folder holding a site of another name is
         # not "another snapshot" of the run's site (the name given would be taken for the run's)
@@ -728,8 +731,8 @@ def _check_snapshot(settings: dict[str, object], digest: str, args: argparse.Nam
         was = f"another snapshot of the site {made_on!r}" if same else f"the site {made_on!r}"
         holds = "different contents" if same else f"the site {site.name!r}"
         raise AgentError(f"agent run {args.resume} was made on {was} ({made_in}, digest {short(str(recorded))}); "
-                         f"{args.site} holds {holds} (digest {short(digest)}): resume it on the snapshot it was "
-                         "made on, or start a new run")
+                         f"{hint_path(args.site)} holds {holds} (digest {short(digest)}): resume it on the snapshot it "
+                         "was made on, or start a new run")
 
 
 def _observations(text: str | None, screenshots: bool, site) -> tuple[str, ...] | None:  # noqa: ANN001 - a Site
@@ -758,7 +761,7 @@ def _resumed_run(project, args: argparse.Namespace, tasks) -> dict[str, object]:
     try:
         run = project.agent.run(args.resume)
     except StoreError:
-        raise AgentError(f"no agent run {args.resume} in {args.project} to resume") from None
+        raise AgentError(f"no agent run {args.resume} in {hint_path(args.project)} to resume") from None
     settings = dict(run.parameters)
     task_ids = settings.get("task_ids")
     if not isinstance(task_ids, list):
@@ -766,7 +769,7 @@ def _resumed_run(project, args: argparse.Namespace, tasks) -> dict[str, object]:
                          "it cannot be resumed")
     missing = sorted(set(task_ids) - {t.id for t in tasks})
     if missing:
-        raise AgentError(f"agent run {args.resume} ran task(s) {', '.join(missing)}, not in {args.tasks}")
+        raise AgentError(f"agent run {args.resume} ran task(s) {', '.join(missing)}, not in {hint_path(args.tasks)}")
     settings["task_ids"] = task_ids
     return settings
 
@@ -791,11 +794,12 @@ def _refuse_mixed_versions(project, args: argparse.Namespace, settings: dict[str
     finish = (f"the project's copy of {listed(replaced)} was replaced since (--replace-tasks): finishing run {run_id} "
               "as it began would replace it back and re-score the runs made since" if replaced else
               f"or finish run {run_id} as it began: --resume with a tasks file holding them as they were")
-    raise AgentError(f"agent run {run_id} began task(s) {listed(mixed)} as they were then, and {args.tasks} holds "
-                     f"them changed: resuming it would run the {counted(sum(left[t] for t in mixed), 'episode')} "
-                     "left of them on the new version beside those finished on the old (one run, two versions of a "
-                     "task). Start a new run for the tasks as they are now (`agent run` without --resume, with the "
-                     f"run's settings; --seed {settings.get('seed', 0)} sends the same seeds); {finish}")
+    raise AgentError(f"agent run {run_id} began task(s) {listed(mixed)} as they were then, and "
+                     f"{hint_path(args.tasks)} holds them changed: resuming it would run the "
+                     f"{counted(sum(left[t] for t in mixed), 'episode')} left of them on the new version beside those "
+                     "finished on the old (one run, two versions of a task). Start a new run for the tasks as they "
+                     "are now (`agent run` without --resume, with the run's settings; "
+                     f"--seed {settings.get('seed', 0)} sends the same seeds); {finish}")
 
 
 def _refuse_other_rules(args: argparse.Namespace, settings: dict[str, object], tasks: list,
@@ -842,7 +846,8 @@ def _save_tasks(project, site_id: int, tasks: list, args: argparse.Namespace) ->
         done = "no episode was run, and no task stored"
     if len(refused) == 1:
         raise AgentError(f"{refused[0]} ({done})")
-    raise AgentError(f"{len(refused)} tasks of {args.tasks} differ from the ones agent runs were scored on ({done}):"
+    raise AgentError(f"{len(refused)} tasks of {hint_path(args.tasks)} differ from the ones agent runs were scored on "
+                     f"({done}):"
                      "\n  " + "\n  ".join(error.changed for error in refused) + f"\n{ChangedTaskError.advice}")
 
 
@@ -930,7 +935,8 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
     with open_project(args.project) as project:
         runs = project.agent.runs()
         if not runs:
-            raise AgentError(f"the project {args.project} has no agent run yet; start one with `recordlens agent run`")
+            raise AgentError(f"the project {hint_path(args.project)} has no agent run yet; start one with "
+                             "`recordlens agent run`")
         run_id = args.run if args.run is not None else runs[-1].id
         if run_id not in {r.id for r in runs}:
             raise AgentError(f"no agent run {run_id} in the project (runs: {', '.join(str(r.id) for r in runs)})")
@@ -976,7 +982,7 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
         print(f"warning: {message}", file=sys.stderr)
     if args.chart:
         write_chart(result, args.chart)
-        print(f"wrote {args.chart}", file=sys.stderr)
+        print(f"wrote {hint_path(args.chart)}", file=sys.stderr)
     if args.json:
         snapshot = {k: run.parameters.get(k) for k in ("site", "site_folder", "site_digest")}
         print_json({"run": run_id, "snapshot": snapshot, "sites": scored_on, "cost": _cost_figures(run.cost),
@@ -1029,15 +1035,15 @@ def _file_references_said(found: FileReferences, folder: str | None, tasks: Sequ
     fresh = names(found.project_has_none)  # a file's identical to the project's is not said: nothing changes
     if said.over_names:
         one = len(said.over_names) == 1
-        said.over = (f"the reference{'' if one else 's'} of {listed(said.over_names, total=True)} in {folder} "
-                     f"differ{'s' if one else ''} from the project's: agreement is measured against the "
-                     f"file{'' if one else 's'} here, not against the project's reference{'' if one else 's'} "
-                     "(which agent eval compares with without --references)")
+        said.over = (f"the reference{'' if one else 's'} of {listed(said.over_names, total=True)} in "
+                     f"{hint_path(folder)} differ{'s' if one else ''} from the project's: agreement is measured "
+                     f"against the file{'' if one else 's'} here, not against the project's reference"
+                     f"{'' if one else 's'} (which agent eval compares with without --references)")
     if fresh:
         one = len(fresh) == 1
         said.taken = (f"agreement of {listed(fresh, total=True)} is measured against the reference"
-                      f"{'' if one else 's'} in {folder} (the project holds none of {'the task' if one else 'them'} "
-                      f"as {'it is' if one else 'they are'} now)")
+                      f"{'' if one else 's'} in {hint_path(folder)} (the project holds none of "
+                      f"{'the task' if one else 'them'} as {'it is' if one else 'they are'} now)")
     return said
 
 
@@ -1084,6 +1090,12 @@ def _lost_said(figures: dict[str, object]) -> str:
     return f" ({which} paid for on episodes whose Ray worker died, their answers lost with it)"
 
 
+def site_folder_said(parameters: Mapping[str, object]) -> str:
+    """The site folder an agent run recorded it was made on (`site_folder`), as a hint names a path."""
+    folder = parameters.get("site_folder")
+    return hint_path(folder) if folder else "folder not recorded"
+
+
 def _other_snapshots(runs, run) -> str | None:  # noqa: ANN001 - AgentRuns
     """Said when other runs on the run's site were made on another snapshot of it (its pages changed, re-captured
     under the same name): their figures are not those of the same benchmark."""
@@ -1097,7 +1109,7 @@ def _other_snapshots(runs, run) -> str | None:  # noqa: ANN001 - AgentRuns
         return None
     named = listed([f"{i} (digest {short(d)})" for i, d in others.items()], sep="; ")
     return (f"agent run(s) {named} were made on another snapshot of the site {site!r} than run {run.id} (digest "
-            f"{short(str(digest))}, {run.parameters.get('site_folder')}): their figures are not comparable with "
+            f"{short(str(digest))}, {site_folder_said(run.parameters)}): their figures are not comparable with "
             "this run's")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..errors import RecordLensError
 from ..page.dataset import natural_key
 from ..path_text import shown_bytes
@@ -78,8 +79,8 @@ def format_sets(pages: list[SetPage], persons: dict[str, int], project: Path) ->
             lines.append(f"  ({name} is also a person who labelled {counted(persons[name], 'page')} in the app: "
                          f"`agreement` names that person {PERSON_PREFIX}{name})")
     if set_aside:
-        lines.append(f"labels replaced or removed earlier are kept in {project / REMOVED / SET_ASIDE} (each folder is "
-                     "put back by `import FOLDER --annotator NAME`)")
+        lines.append(f"labels replaced or removed earlier are kept in {hint_path(project / REMOVED / SET_ASIDE)} (each "
+                     "folder is put back by `import FOLDER --annotator NAME`)")
     return "\n".join(lines)
 
 
@@ -90,4 +91,4 @@ def _removed(kept: SetAside, project: Path, *, whole: bool) -> str:
     pages = listed([f"{page} ({counted(n, 'record')})" for page, n in kept.pages.items()], PAGES_SHOWN)
     what = (f"{kept.annotator}'s label set ({counted(len(kept.pages), 'page')}: " if whole else
             f"{counted(len(kept.pages), 'page')} of {kept.annotator}'s label set (")
-    return f"removed {what}{pages}); kept in {kept.folder} ({kept.how_to_restore(project)})"
+    return f"removed {what}{pages}); kept in {hint_path(kept.folder)} ({kept.how_to_restore(project)})"

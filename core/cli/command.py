@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..errors import RecordLensError, full_disk, is_disk_full
 from ..interruption import Terminated
 from ..lazy_import import interruption_behind
@@ -199,15 +200,15 @@ def _write_failed(error: OSError, args: argparse.Namespace) -> str:
     is named)."""
     # A failed rename names the file it was to become second (the first is a temporary file of ours).
     named = error.filename2 or error.filename
-    said = f"{named}: {error.strerror or error}" if named else str(error.strerror or error)
+    said = f"{hint_path(named)}: {error.strerror or error}" if named else str(error.strerror or error)
     if not is_disk_full(error):
         return said
     # What to do names the command's folder (an unfinished export is the whole of --out, not the file's folder)
     folder = next((getattr(args, key) for key in ("out", "site", "project") if getattr(args, key, None)), None)
     then = _after_a_full_disk(args, folder if folder is not None else Path(named).parent if named else None)
     if named:
-        return f"{said}; {full_disk(Path(named).parent, then=then)}"
-    return full_disk(folder, detail=error.strerror, then=then)
+        return f"{said}; {full_disk(hint_path(Path(named).parent), then=then)}"
+    return full_disk(None if folder is None else hint_path(folder), detail=error.strerror, then=then)
 
 
 def _after_a_full_disk(args: argparse.Namespace, folder: object) -> str:
@@ -216,7 +217,7 @@ def _after_a_full_disk(args: argparse.Namespace, folder: object) -> str:
         return "run the same command again: it goes on from where it stopped (what it wrote is kept)"
     if args.command == "export" and getattr(args, "format", "") == "nexteval":
         # An unfinished dataset is refused as the folder of another export (a page might be missing from it)
-        return f"export again into an empty folder ({folder} holds an unfinished export: remove it first)"
+        return f"export again into an empty folder ({hint_path(folder)} holds an unfinished export: remove it first)"
     return "run the command again"
 
 

@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..extract import DEFAULT_METHOD, available
 from ..output_paths import is_chart, writable_file
 from ..resource_files import resource_path
@@ -33,17 +34,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     specs = [bench.MethodSpec(m) for m in methods]
     result = bench.run_bench(dataset / "html", dataset / "gt", specs)
     print(f"RecordLens demo: {len(result.method_rows[0].scores.pages)} pages written by the project "
-          f"({dataset})\n")
+          f"({hint_path(dataset)})\n")
     print(bench.format_tables(result))
     variants = demo_synthetic()
     if (variants / "gt").is_dir():
         synthetic = bench.run_bench(variants / "html", variants / "gt", specs)
         print(f"\nThe same methods on {len(synthetic.method_rows[0].scores.pages)} synthetic variants of those "
-              f"pages ({variants}):\n")
+              f"pages ({hint_path(variants)}):\n")
         print(bench.format_tables(synthetic).split("\n\n", 1)[1])
     if args.chart:
         bench.write_chart(result, args.chart)
-        print(f"\nwrote {args.chart}", file=sys.stderr)
+        print(f"\nwrote {hint_path(args.chart)}", file=sys.stderr)
     return 0
 
 

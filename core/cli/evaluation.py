@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from ..atomic import write_text
+from ..command_hints import hint_path
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..llm.gemini import token_counter
@@ -101,8 +102,9 @@ def cmd_score(args: argparse.Namespace) -> int:
             and all(is_not_extracted(reason) or is_left_out(reason) or is_not_given(reason)
                     or (elsewhere and is_file_missing(reason)) for reason in failed.values())):
         # a run stopped early is scored; one that holds none of these pages (or left them all out) is of others
-        raise RecordLensError(f"{args.pred} holds no prediction for any of the {len(scores.pages)} page(s) scored: "
-                              "a run of other pages? (--pred is the folder `extract --out` wrote for these pages)")
+        raise RecordLensError(f"{hint_path(args.pred)} holds no prediction for any of the {len(scores.pages)} page(s) "
+                              "scored: a run of other pages? (--pred is the folder `extract --out` wrote for these "
+                              "pages)")
     # the pages' own warnings (the reference's blind spots), both ways: a stored score keeps them too
     partial = (_say_warnings(args, warnings + scores.warnings) if stored is None
                else warn_each(warnings + scores.warnings))
@@ -363,7 +365,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     chart = args.chart or DEFAULT_CHART
     if not args.no_chart:
         bench.write_chart(result, chart)
-        print(f"wrote {chart}", file=sys.stderr)
+        print(f"wrote {hint_path(chart)}", file=sys.stderr)
     _print_report(args.json, marked_report("bench", result.as_dict()), lambda: bench.format_tables(result))
     # as extract's: 1 failed pages, 3 a budget, 4 a failing endpoint; as score's: 1 on an unfinished dataset
     return result.exit_code or (1 if unfinished is not None else 0)
@@ -433,7 +435,7 @@ def _print_report(json_to: str | None, document: dict[str, object], table: Calla
         return
     if json_to:
         write_text(json_to, json.dumps(document, ensure_ascii=False, indent=2) + "\n")
-        print(f"wrote {json_to}", file=sys.stderr)
+        print(f"wrote {hint_path(json_to)}", file=sys.stderr)
     print(table())
 
 

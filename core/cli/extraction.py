@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..command_hints import hint_option, hint_path
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..extract.base import SET_BY_RECORDLENS, Extractor
@@ -40,8 +41,8 @@ def refuse_a_model_file_for_gemini(model: str | None, selector_model: str) -> No
     given there would otherwise be sent to Gemini as a model's name, or go unread while the shipped model is
     measured. `selector_model` says where such a file goes ("is --selector-model")."""
     if model is not None and (model.lower().endswith((".json", ".json.gz")) or Path(model).is_file()):
-        raise RecordLensError(f"--model {model}: --model is the Gemini model name; the selector's model file "
-                              f"{selector_model}")
+        raise RecordLensError(f"{hint_option('--model', model)}: --model is the Gemini model name; the selector's "
+                              f"model file {selector_model}")
 
 
 def gemini_options(args: argparse.Namespace) -> dict[str, object]:
@@ -141,8 +142,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
     # `is not None`: an empty --model "" is a mistake to name, not a quiet fall back to the shipped model.
     if method == "selector" and getattr(args, "model", None) is not None:
         if "model" in params and params["model"] != args.model:
-            raise RecordLensError(f"--model {args.model} and --param model={params['model']} name two model files; "
-                                  "give one")
+            given = hint_option("--param", f"model={params['model']}")
+            raise RecordLensError(f"{hint_option('--model', args.model)} and {given} name two model files; give one")
         params["model"] = args.model  # for the selector, --model is a model file written by `recordlens train`
     elif getattr(args, "model", None) is not None and method != "gemini":
         raise RecordLensError(f"--model is for the selector (a model file) and gemini, not {method!r}")
@@ -278,7 +279,8 @@ def end_of_run_line(summary: RunSummary, not_read: int = 0) -> str:
     if summary.stopped:
         parts.append(f"{len(summary.not_reached)} not reached")
     requests = f", {counted(summary.requests, 'request')}" if summary.requests is not None else ""
-    return f"{summary.out_dir}: {', '.join(parts)} in {summary.seconds:.1f} s{requests}{tokens_said(summary.tokens)}"
+    return (f"{hint_path(summary.out_dir)}: {', '.join(parts)} in {summary.seconds:.1f} s{requests}"
+            f"{tokens_said(summary.tokens)}")
 
 
 def failed_pages_next_step(summary: RunSummary, failed: Sequence[str]) -> str:
@@ -289,8 +291,8 @@ def failed_pages_next_step(summary: RunSummary, failed: Sequence[str]) -> str:
              else "run the same command again to retry exactly those pages")
     counts = "it as an empty prediction" if len(failed) == 1 else "them as empty predictions"
     return (f"recordlens: {counted(len(failed), 'page')} failed (why is said above, and each page's calls are "
-            f"kept in {summary.out_dir / META_DIR}/PAGE.json): {again}; until then `recordlens score` and `bench` "
-            f"count {counts}")
+            f"kept in {hint_path(summary.out_dir / META_DIR)}/PAGE.json): {again}; until then `recordlens score` "
+            f"and `bench` count {counts}")
 
 
 def pages_not_read_next_step(names: Sequence[str]) -> str:
@@ -360,8 +362,10 @@ def interrupted_line(summary: RunSummary, restarted: Restarted | None = None) ->
     wanted = len(summary.wanted)
     if restarted is None:
         held = sum((summary.out_dir / f"{name}.json").is_file() for name in summary.wanted)
-        return f"{summary.out_dir}: {held} of {wanted} pages extracted{failed}; run the same command again for the rest"
-    done = f"{summary.out_dir}: {len(summary.extracted)} of {wanted} pages extracted again by this --restart{failed}"
+        return (f"{hint_path(summary.out_dir)}: {held} of {wanted} pages extracted{failed}; run the same command "
+                "again for the rest")
+    done = (f"{hint_path(summary.out_dir)}: {len(summary.extracted)} of {wanted} pages extracted again by this "
+            f"--restart{failed}")
     if not restarted.differences:
         return (f"{done}; to go on, {WITHOUT_RESTART}: it extracts the pages not done yet and keeps those done (the "
                 f"earlier run's too, made with the same settings); {RESTART_STARTS_OVER}")

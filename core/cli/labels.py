@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..command_hints import hint_path
 from ..errors import RecordLensError
 from ..page.dataset import unfinished_dataset
 from ..records.hygiene import PageCheck, check_page, dataset_labels, summarise
@@ -101,8 +102,9 @@ def run(args: argparse.Namespace) -> int:
     in_progress = _in_progress(args.project, [c.page for c in checks]) if args.project else []
     if not checks and not unreadable:
         # a mean over no page would read as perfect labels
-        raise RecordLensError((f"no page of {args.project} holds labels" if args.project else
-                               f"no page in {args.pages} has ground truth in {args.gt}") + ": nothing checked")
+        raise RecordLensError((f"no page of {hint_path(args.project)} holds labels" if args.project else
+                               f"no page in {hint_path(args.pages)} has ground truth in {hint_path(args.gt)}")
+                              + ": nothing checked")
     report = summarise(checks)
     if args.json:
         print_json(report.as_dict() | {"unreadable": unreadable, "in_progress": in_progress})

@@ -59,7 +59,7 @@ def write_document(text: str, out: str | None) -> None:
     """`text` into the file `out`, or on stdout without one (or with `-`)."""
     if out and out != STDOUT:
         atomic.write_text(out, text)  # as every file a command writes: a killed run leaves no half of one
-        print(f"wrote {out} ({len(text):,} characters)", file=sys.stderr)
+        print(f"wrote {hint_path(out)} ({len(text):,} characters)", file=sys.stderr)
     else:
         sys.stdout.write(text)
         if not text.endswith("\n"):

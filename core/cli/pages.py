@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..errors import RecordLensError
 from ..output_paths import writable_file
 from ..page import formats
@@ -105,7 +106,7 @@ def _describes_a_model(args: argparse.Namespace) -> bool:
         return False
     head = path.read_bytes()[:64]
     if not (head.startswith(b"\x1f\x8b") or b'"format":"recordlens-selector/' in head.replace(b" ", b"")):
-        raise RecordLensError(f"{path}: {NOT_A_PAGE_SUFFIX}, nor a selector model file (`recordlens train` "
+        raise RecordLensError(f"{hint_path(path)}: {NOT_A_PAGE_SUFFIX}, nor a selector model file (`recordlens train` "
                               "writes those)")
     model = SelectorModel.load(path)
     if args.json:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Siz
 from pathlib import Path
 from typing import TypeVar
 
-from ..command_hints import hint_option, hint_words
+from ..command_hints import hint_option, hint_path, hint_words
 from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..page.dataset import UNFINISHED_EXPORT
@@ -246,10 +246,10 @@ def cmd_project_copy(args: argparse.Namespace) -> int:
                       f"{copied.labels} label(s) with their history, {copied.runs} run(s), {copied.annotators} other "
                       f"annotator(s), {copied.files} file(s) beside the database"))
     if copied.brought_up_from is not None:  # a colleague's earlier RecordLens, say, could not open the copy
-        print(f"recordlens: the copy {copied.destination} is of schema {SCHEMA_VERSION} (brought up from the "
-              f"project's schema {copied.brought_up_from}): earlier RecordLens versions cannot open it; the project "
-              f"copied is left as it was (for the RecordLens that made it, copy its folder as it is, `cp -r`, while "
-              "no RecordLens has it open)", file=sys.stderr)
+        print(f"recordlens: the copy {hint_path(copied.destination)} is of schema {SCHEMA_VERSION} (brought up from "
+              f"the project's schema {copied.brought_up_from}): earlier RecordLens versions cannot open it; the "
+              "project copied is left as it was (for the RecordLens that made it, copy its folder as it is, `cp -r`, "
+              "while no RecordLens has it open)", file=sys.stderr)
     return 0
 
 
@@ -262,8 +262,8 @@ def cmd_project_init(args: argparse.Namespace) -> int:
     with init_project(folder) as project:
         print(shown_bytes(f"created project {project.root}"))
     if held:  # a dataset's folder made a project by mistake is easier to see now than later
-        _warn(f"{folder} held {len(held)} entries already ({listed(held)}); the project's files are beside them "
-              "(its pages come in with `recordlens import`)")
+        _warn(f"{hint_path(folder)} held {len(held)} entries already ({listed(held)}); the project's files are beside "
+              "them (its pages come in with `recordlens import`)")
     return 0
 
 
@@ -389,12 +389,12 @@ def _export_stopped(reached: _Reached, out: str, replacing: Replacing | None) ->
     nexteval export writes page by page, its folder marked unfinished."""
     stopped = f"export stopped after {reached.done} of {reached.total} pages"
     if replacing is not None:
-        kept = f"; the earlier {replacing.path} is left as it was" if replacing.existed else ""
+        kept = f"; the earlier {hint_path(replacing.path)} is left as it was" if replacing.existed else ""
         return (f"{stopped}; nothing was written (the file replaces the target only once whole){kept}: run the same "
                 "command again")
     if not (Path(out) / UNFINISHED_EXPORT).exists():  # stopped before its first file
         return f"{stopped}; nothing was written: run the same command again"
-    return (f"{stopped}; {out} holds an unfinished export ({UNFINISHED_EXPORT} says so), which a new export "
+    return (f"{stopped}; {hint_path(out)} holds an unfinished export ({UNFINISHED_EXPORT} says so), which a new export "
             f"refuses: remove it (or choose an empty folder) and export again")
 
 
@@ -454,8 +454,8 @@ def _say_leftovers_removed(summary: ExportSummary, target: Path) -> None:
     disk space given back, and files the user may have seen, which are no longer there."""
     removed = summary.leftovers_removed
     if removed.files:
-        print(f"removed {counted(removed.files, 'hidden file')} ({_size(removed.size)}) beside {target}, left by "
-              "earlier exports killed part way (kill -9)", file=sys.stderr)
+        print(f"removed {counted(removed.files, 'hidden file')} ({_size(removed.size)}) beside {hint_path(target)}, "
+              "left by earlier exports killed part way (kill -9)", file=sys.stderr)
 
 
 def _size(size: int) -> str:
@@ -520,7 +520,7 @@ def _run_folders(folder: Path) -> list[Path]:
     asked = seeds_asked(folder)
     held = (f"{len(ran)} of the {len(asked)} seeds asked" if len(asked) > len(ran)
             else counted(len(ran), "seed"))
-    print(f"{folder} holds a run written with --seeds ({held}): each seed-S/ is stored as a run of its own",
+    print(f"{hint_path(folder)} holds a run written with --seeds ({held}): each seed-S/ is stored as a run of its own",
           file=sys.stderr)
     return list(ran.values())
 
@@ -559,9 +559,9 @@ def _add_run_folder(project, folder: Path, method: str | None) -> tuple[int, boo
         print(f"{stored_as}; what it holds changed since: run {added.run_id} now holds "
               f"what the folder holds{without}", file=sys.stderr)
     else:
-        print(f"stored {folder} as run {added.run_id}{without}" if added.stored else
-              f"{folder} is stored already, as run {added.run_id} ({_the_same_run(added)}same method, parameters "
-              f"and predictions){without}; nothing stored", file=sys.stderr)
+        print(f"stored {hint_path(folder)} as run {added.run_id}{without}" if added.stored else
+              f"{hint_path(folder)} is stored already, as run {added.run_id} ({_the_same_run(added)}same method, "
+              f"parameters and predictions){without}; nothing stored", file=sys.stderr)
     return added.run_id, added.stored, bool(added.left_out)
 
 
@@ -569,15 +569,15 @@ def _stored_as(folder: Path, added: RunFolderImport) -> str:
     """"FOLDER was stored as run N", or for a folder moved (or copied) since "FOLDER holds run N, stored from
     WHERE": the run is known by its pages' records, wherever its folder lies."""
     if added.stored_from:
-        return f"{folder} holds run {added.run_id}, stored from {added.stored_from}"
-    return f"{folder} was stored as run {added.run_id}"
+        return f"{hint_path(folder)} holds run {added.run_id}, stored from {hint_path(added.stored_from)}"
+    return f"{hint_path(folder)} was stored as run {added.run_id}"
 
 
 def _the_same_run(added: RunFolderImport) -> str:
     """For a folder found stored: where it was added from, when that is another folder (moved or copied since),
     and its files changed by hand since, which the run keeps its own predictions of."""
-    where = (f"added from {added.stored_from}, the same run by its pages' records in _run/: " if added.stored_from
-             else "")
+    where = (f"added from {hint_path(added.stored_from)}, the same run by its pages' records in _run/: "
+             if added.stored_from else "")
     return where + (f"its prediction file{'s' if len(added.changed_by_hand) > 1 else ''} changed by hand aside, as "
                     "said above: " if added.changed_by_hand else "")
 
@@ -593,7 +593,7 @@ def _known_run(project, run_id: int, where: str) -> RunInfo:  # noqa: ANN001 - a
     except StoreError:
         runs = project.runs.all()
     held = f"its runs are {listed([str(r.id) for r in runs], 12, total=True)}" if runs else "it holds no run"
-    raise RecordLensError(f"no run {run_id} in the project {where}: {held} (`recordlens runs "
+    raise RecordLensError(f"no run {run_id} in the project {hint_path(where)}: {held} (`recordlens runs "
                           f"{hint_option('--project', where)}` lists them)")
 
 
@@ -603,7 +603,7 @@ def _delete_run(project, run_id: int, where: str) -> None:  # noqa: ANN001 - a P
     deleted = project.runs.delete(run_id)
     print(f"deleted {describe_run(deleted.run)}, started {started(deleted.run)}: "
           f"{counted(deleted.predictions, 'page prediction')} and {counted(deleted.scores, 'page score')}; its "
-          f"predictions are kept in {deleted.kept} (`recordlens runs {hint_option('--project', where)} "
+          f"predictions are kept in {hint_path(deleted.kept)} (`recordlens runs {hint_option('--project', where)} "
           f"{hint_option('--add', deleted.kept)}` stores the run again, to be scored again)", file=sys.stderr)
 
 

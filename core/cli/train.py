@@ -17,6 +17,7 @@ from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..command_hints import hint_path
 from ..errors import RecordLensError
 from ..extract.training_progress import FITTING, PREPARING, TrainingProgress
 from ..page.dataset import unfinished_dataset
@@ -146,7 +147,8 @@ def _train(args: argparse.Namespace, own: bool, start: float) -> int:
     unreadable = 0
     for pages, source in [] if args.project else zip(pages_dirs, sources, strict=True):
         for name, why in source.unreadable.items():  # one bad file leaves its page out, as labels check does
-            warn(f"page {name} of {pages} is left out: {why}; correct that file (or move it away) and train again")
+            warn(f"page {name} of {hint_path(pages)} is left out: {why}; correct that file (or move it away) and "
+                 "train again")
         unreadable += len(source.unreadable)
     if unreadable and not labelled:
         raise RecordLensError(f"no page could be read ({counted(unreadable, 'page')} left out, above): nothing to "
@@ -263,7 +265,7 @@ def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str,
     # the command's result, as every summary that carries figures is: on stdout (README, "Output")
     print(shown_bytes(f"{out}: {what}, {size / 1e3:.0f} kB, trained in {time.perf_counter() - start:.1f} s"))
     if kept is not None:
-        print(f"the project's earlier model{unusable_said(unusable)} is kept as {kept}"
+        print(f"the project's earlier model{unusable_said(unusable)} is kept as {hint_path(kept)}"
               + (" (in place of the one set aside there before)" if set_aside_before and kept.name ==
                  FORGOTTEN_MODEL.name else ""), file=sys.stderr)
     elif same:
@@ -356,10 +358,10 @@ def _left_out(project: str | None, pages_dirs: list[str], gt_dirs: list[str]) ->
         files, labels = page_files(pages), record_files(gt)
         unlabelled = [name for name in files if name not in labels]
         if unlabelled:
-            said.append(f"{len(unlabelled)} page(s) of {pages} have no labels in {gt} ({listed(unlabelled)}): "
-                        "left out")
+            said.append(f"{len(unlabelled)} page(s) of {hint_path(pages)} have no labels in {hint_path(gt)} "
+                        f"({listed(unlabelled)}): left out")
         pageless = [name for name in labels if name not in files]
         if pageless:
-            said.append(f"{len(pageless)} label file(s) of {gt} have no page in {pages} ({listed(pageless)}): "
-                        "left out")
+            said.append(f"{len(pageless)} label file(s) of {hint_path(gt)} have no page in {hint_path(pages)} "
+                        f"({listed(pageless)}): left out")
     return said

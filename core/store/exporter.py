@@ -72,6 +72,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import atomic
+from ..command_hints import hint_path
 from ..errors import RecordLensError
 from ..output_paths import outside_of, writable_file
 from ..page.dataset import UNFINISHED_EXPORT, lands_outside
@@ -175,7 +176,7 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
     if any(html_dir.glob("*")) or any(gt_dir.glob("*.json")):
         # A page unlabelled since an earlier export would keep its old gt/N.json and score as ground truth.
         stopped = " (an export that was stopped part way)" if marker.exists() else ""
-        raise StoreError(f"{out} already holds a dataset{stopped}; export into an empty folder")
+        raise StoreError(f"{hint_path(out)} already holds a dataset{stopped}; export into an empty folder")
     unlabelled = tuple(info.name for info in pages if not info.finished)
     unfinished = {info.name: info.unfinished_records for info in pages if info.unfinished_records}
     chosen = [info for info in pages if all_pages or info.finished]
@@ -270,10 +271,10 @@ def _as_stored(data: bytes, digest: str) -> bool:
 
 def saved_copies_missing(project: Project, missing: Sequence[str], outcome: str) -> str:
     """Why an export or a score of the project stops before it writes anything (`outcome`: "nothing exported"):
-    the saved copies of pages it needs are gone from `snapshots/`, and how to go on."""
-    return (f"the project's saved copy of page(s) {listed(missing)} is missing from {project.root / SNAPSHOTS} "
-            f"(deleted by hand?): {outcome}. Put the file(s) back, or take the page(s) out of the project "
-            "(recordlens project remove-page)")
+    the saved copies of pages it needs are gone from `snapshots/` (named as a hint names a path), and how to go on."""
+    return (f"the project's saved copy of page(s) {listed(missing)} is missing from "
+            f"{hint_path(project.root / SNAPSHOTS)} (deleted by hand?): {outcome}. Put the file(s) back, or take the "
+            "page(s) out of the project (recordlens project remove-page)")
 
 
 def about_page(name: str, problem: str) -> str:

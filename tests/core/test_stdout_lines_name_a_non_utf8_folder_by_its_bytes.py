@@ -1,7 +1,8 @@
 """The lines a command prints on stdout that name a folder whose name is not UTF-8 (Latin-1 bytes, which Python keeps
 as surrogates) name it by its bytes, `\\xe9`, as every message on stderr does (`path_text.shown_bytes`), never as a
-lone surrogate (which stdout cannot write, and wrote `\\udce9`): extract's and train's closing lines, and `project
-init`, `export` and `project copy`."""
+lone surrogate (which stdout cannot write, and wrote `\\udce9`): train's closing line, and `project init`, `export`
+and `project copy`; extract's closing line names its run folder as a hint names a path (`command_hints.hint_path`),
+as the summaries of `synth` and `site capture` do."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core.command_hints import hint_path
 from tests.core.cli_runs import DEMO, run
 
 LATIN = os.fsdecode(b"lat\xe9n1")  # 'lat\udce9n1'
@@ -37,7 +39,8 @@ def test_extract_and_train_say_the_folder_they_wrote_by_its_bytes(latin: Path, c
     code, out, err = run(capsys, "extract", "--method", "mdr", "--pages", str(DEMO / "html"), "--out",
                          str(latin / "run"), "-q")
     assert code == 0, err
-    named_by_its_bytes(out, latin)
+    assert out.startswith(f"{hint_path(latin / 'run')}: "), out
+    assert "\\udc" not in out and LATIN not in out, out
     code, out, err = run(capsys, "train", "--pages", str(DEMO / "html"), "--gt", str(DEMO / "gt"), "--out",
                          str(latin / "model.json"), "-q", "--workers", "1")
     assert code == 0, err
