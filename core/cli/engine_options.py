@@ -28,7 +28,8 @@ def add_engine_arguments(p: argparse.ArgumentParser, unit: str = "page", *, call
     group = p.add_argument_group("engine (where the work runs)")
     group.add_argument("--engine", choices=ENGINES, default="local",
                        help=f"local: this process, in order (default); ray: one Ray task per {unit}, "
-                            "results written exactly as locally (needs recordlens[ray])")
+                            "results written exactly as locally (needs Ray: pip install -e '.[ray]' in "
+                            "the checkout)")
     group.add_argument("--ray-address", help="an existing Ray cluster: host:port, or auto on one of its machines "
                                              "(default: RAY_ADDRESS if set, else start a local instance)")
     group.add_argument("--workers", type=int, help="CPUs of the local Ray instance (default: all); not with a "

@@ -7,6 +7,8 @@ import sys
 
 from .engines import ENGINES, Engine, EngineError, EngineOptions, LocalEngine
 
+RAY_EXTRA = "pip install -e '.[ray]'"  # Ray, the optional extra, as a checkout installs it
+
 
 def make_engine(options: EngineOptions | None) -> Engine:
     """The engine `options` name; Ray's is connected (or started) here, and must be `close()`d."""
@@ -21,11 +23,12 @@ def make_engine(options: EngineOptions | None) -> Engine:
     try:
         import ray  # noqa: F401 - only to say how to install it when it is missing
     except ImportError:
+        # RecordLens is installed from its checkout (it is on no package index): the extra is installed from there
         if getattr(sys, "frozen", False):  # the desktop package: no pip to install into it
             raise EngineError("--engine ray is not part of the desktop package: install RecordLens with pip "
-                              "(pip install 'recordlens[ray]') to run on Ray") from None
-        raise EngineError("--engine ray needs Ray: pip install 'recordlens[ray]' (or pip install 'ray>=2.9')") \
-            from None
+                              f"from its checkout ({RAY_EXTRA}) to run on Ray") from None
+        raise EngineError(f"--engine ray needs Ray: {RAY_EXTRA} in the RecordLens checkout (as make test-ray "
+                          "does), or pip install 'ray>=2.9'") from None
     from .ray_engine import RayEngine  # Ray itself only now
 
     return RayEngine.connect(address=options.address, workers=options.workers,

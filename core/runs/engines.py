@@ -5,7 +5,7 @@ An `Engine` maps a picklable function over items and hands back each item's resu
 Files are written by the unit of work itself through `core/atomic.py`, exactly as the local loop writes them,
 so a run stopped on one engine resumes on the other.
 
-Ray is an optional extra (`pip install 'recordlens[ray]'`): `ray_engine` is imported only by
+Ray is an optional extra (`pip install -e '.[ray]'` in the checkout): `ray_engine` is imported only by
 `engine_choice.make_engine` when `--engine ray` is asked for, and without Ray that says how to install it.
 """
 
@@ -216,9 +216,9 @@ class CompletedNames:
 
 
 def absolute_path(path: PurePath) -> str:
-    """A path as it travels to a unit of work: made absolute here, in the folder the command was given in, since
-    the unit may run in another folder (a Ray worker runs where its instance or node was started), so that both
-    engines read and write the same files."""
+    """A path made absolute here, in the folder the command was given in: how a relative path reaches a unit of work
+    that cannot run in that folder (a Ray worker on a node without it runs where the node was started), so that
+    both engines read and write the same files."""
     return os.path.abspath(path)
 
 

@@ -1,6 +1,6 @@
 """The Ray engine: units of work (pages) as Ray tasks on a local instance or an existing cluster.
 
-Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). Contracts:
+Imported only for `--engine ray` (Ray is the optional extra `ray`: `pip install -e '.[ray]'`). Contracts:
 
 - **Same results.** A task runs the very function the local engine runs (one page of the runner's loop, one
   page's score), which writes its files through `core/atomic.py` before it returns; the driver only folds the
@@ -19,8 +19,14 @@ Imported only for `--engine ray` (Ray is the optional extra `recordlens[ray]`). 
   budget and a slot (a serializer registered here); the keys themselves are a small argument of each task,
   inlined in the task as Ray sends it (never in the object store, which may spill to disk), and the worker
   rebuilds the caller with its key as it reads the unit of work. A cluster's workers need no key of their own.
-- **The command's files.** A path travels absolute, made so in the command's folder (a serializer registered
-  here, for every unit of every command): a worker runs in the folder its instance or node was started from.
+- **The command's files, named as given.** A worker runs in the folder its instance or node was started from;
+  each unit runs in the command's folder instead, where the worker's node has it (one machine, or the same path
+  on a cluster's node), and a path travels as the command was given it (a serializer registered here, for every
+  unit of every command): it names the command's file, and what the unit says of it, or writes, is what the
+  local engine says or writes. Where the node has no such folder, a relative path travels absolute, made so in
+  the command's folder.
+- **Read once per worker.** A map's unit of work (the extractor, with its model: megabytes) goes to the object
+  store once, and each worker process reads it once per map, not once per page (`_unit_of_work`).
 - **Stdout is the command's.** Ray's own error reports (a worker that died, a task to retry), which it prints on
   stdout, are off while the engine is open: RecordLens reports each unit's failure itself.
 - **Waits are said.** Ray's workers' stderr stays in its session folder (`log_to_driver=False`: Ray's own lines
@@ -49,7 +55,7 @@ from ..errors import RecordLensError
 from ..llm.gemini import WAIT_NOTICE_S, Answer, Budget, GeminiCaller
 from ..llm.shared_budget import Counts, CountsAsked, SharedBudget, copy_counts, start_shared_budget
 from ..signals_held import signals_held
-from ..wording import counted
+from ..wording import counted, shortened
 from .engines import (
     ClusterLostError,
     CompletedNames,
@@ -74,6 +80,7 @@ COUNTS_TIMEOUT_S = 10.0  # a live actor answers in milliseconds; one gone would 
 OBJECT_STORE_BYTES = 200 * 1024 * 1024  # results are small; Ray's default (30% of RAM) would be wasted here
 NOTICES_EVERY_S = 0.5  # how often the driver asks for what the workers said: a wait is said as it begins
 NOTICE_TIMEOUT_S = 5.0  # the notices' actor answers in milliseconds; a run never waits on it longer
+DEATH_WORDS = 300  # a worker's death said in at most so many characters of Ray's own words (its line is long)
 
 
 class RayEngine:
@@ -271,9 +278,10 @@ class _Completions:
             fn_box = [ray.put(self._fn)]  # shipped once, not once per page; boxed: the task reads it with the keys
         keys_arg = _Keys(tuple(keys))
         notices = engine.notices() if keys else None  # only a unit with a Gemini caller has waits to say
+        folder = os.getcwd()  # where the command's relative paths are, and where each unit runs if its node has it
 
         def submit(item: T) -> None:
-            self.pending[task.remote(fn_box, keys_arg, notices, (self._map, self._key(item)), item)] = item
+            self.pending[task.remote(fn_box, keys_arg, notices, folder, (self._map, self._key(item)), item)] = item
 
         queue = iter(self._items)
         limit = 2 * engine.workers
@@ -299,6 +307,9 @@ class _Completions:
             refusals, idle_since = 0, time.monotonic()
             item = self.pending.pop(ready[0])
             result = _result_of(ready[0])
+            if isinstance(result, UnitFailedError) and self._cluster_lost():  # no unit runs again on it
+                engine.lost = True
+                raise ClusterLostError(engine.head_address or "?", finished)
             if isinstance(result, UnitFailedError) and self._run_again(item, result):
                 submit(item)
                 continue
@@ -311,6 +322,17 @@ class _Completions:
             engine.say_notices(now=not self.pending)  # the last unit's waits before its result is read
             yield self._key(item)
 
+    def _cluster_lost(self) -> bool:
+        """Whether the joined cluster's head no longer answers, asked as a unit's worker died (its node may have
+        been the head's): LOST_AFTER refusals in a row, WAIT_S apart, as the wait for a task asks. A unit is not
+        said to run again, nor are its lost requests asked of an actor that died with the head (a wait of Ray's).
+        Never so for an instance that is not watched."""
+        for asked in range(LOST_AFTER):
+            if self._engine.head_answers():
+                return False
+            if asked + 1 < LOST_AFTER:
+                time.sleep(WAIT_S)
+        return True
 
     def _run_again(self, item: T, death: UnitFailedError) -> bool:
         """Whether `item`, whose worker died, is to run again (once, as `max_retries` says); if so it is said on
@@ -423,12 +445,19 @@ def _result_of(ref: object) -> object:
     try:
         return ray.get(ref)
     except died as error:
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        return UnitFailedError(f"its Ray worker died ({type(error).__name__}: {first_line[:300]})")
+        return worker_death(error)
     except exceptions.RayTaskError as error:
         if isinstance(error.cause, RecordLensError):  # the local engine's one line, not Ray's traceback
             raise error.cause from None
         raise error.as_instanceof_cause() from None
+
+
+def worker_death(error: BaseException) -> UnitFailedError:
+    """A unit's worker death (`error`: Ray's), said in one line: the first line of Ray's words, cut after a whole
+    word when long."""
+    said = str(error).strip()
+    first_line = shortened(said.splitlines()[0], DEATH_WORDS) if said else ""
+    return UnitFailedError(f"its Ray worker died ({type(error).__name__}{': ' + first_line if first_line else ''})")
 
 
 def _quiet_ray_prints(quiet: bool) -> bool:
@@ -630,20 +659,61 @@ _TOKEN_ADVICE = (": run on a machine of the cluster with --ray-address auto, or 
                  "cluster's token (RAY_AUTH_TOKEN, or ~/.ray/auth_token)")
 
 
-def _run_unit(fn_box: list[object], keys: _Keys, notices: object, unit: Tally, item: T) -> R:
-    """One task: the unit of work read from the object store with the keys its callers need, then run on `item`;
-    what it says of its waits goes to `notices` (the driver prints it), and each request it reserves is told there
-    as `unit`'s (its map's number and its name)."""
-    import ray
-
+def _run_unit(fn_box: list[object], keys: _Keys, notices: object, folder: str, unit: Tally, item: T) -> R:
+    """One task: the unit of work (`_unit_of_work`) run on `item` in the command's `folder`; what it says of its
+    waits goes to `notices` (the driver prints it), and each request it reserves is told there as `unit`'s (its
+    map's number and its name)."""
     global _told
-    with _keys_for_callers(keys.values):
-        fn: Callable[[T], R] = ray.get(fn_box[0])
+    fn: Callable[[T], R] = _unit_of_work(fn_box, keys)
     _told = _Told(notices, unit)
     try:
-        return fn(item)
+        with _in_the_commands_folder(folder):
+            return fn(item)
     finally:
         _told = None
+
+
+# The unit of work this worker process read last, by its object's id: every task of a map names the same object,
+# which is read (unpickled: an extractor's model is megabytes, 0.1-0.3 s a page) once per worker, not per task. One
+# only: a worker that goes on to another map (bench's next method) holds that one's instead.
+_unit_read: tuple[bytes, Callable[..., object]] | None = None
+
+
+def _unit_of_work(fn_box: list[object], keys: _Keys) -> Callable[..., R]:
+    """The map's unit of work, read from the object store with the keys its callers need the first time this
+    worker runs one of its tasks; the same object after (as the local engine runs one for every page). Its id is
+    kept, not its reference: a worker holds no object of the store once its map is done."""
+    import ray
+
+    global _unit_read
+    ref = fn_box[0]
+    read_as = ref.binary()  # type: ignore[attr-defined]
+    if _unit_read is None or _unit_read[0] != read_as:
+        _unit_read = None  # the last map's unit let go before this one is read
+        with _keys_for_callers(keys.values):
+            _unit_read = (read_as, ray.get(ref))
+    return _unit_read[1]  # type: ignore[return-value]
+
+
+def _has_folder(folder: str) -> bool:
+    """Whether this node has the command's `folder` to run a unit in (one machine, or the same path on a node)."""
+    return os.path.isdir(folder) and os.access(folder, os.X_OK)
+
+
+@contextmanager
+def _in_the_commands_folder(folder: str) -> Iterator[None]:
+    """The unit run in the command's folder, as the local engine runs it: its relative paths (`_path_arrived`) name
+    the command's files and are said as given. Where this node has no such folder they arrived absolute, and the
+    worker stays where it is."""
+    if not _has_folder(folder):
+        yield
+        return
+    here = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(here)  # the worker's own folder for Ray's code between tasks
 
 
 class _Notices:
@@ -817,8 +887,8 @@ _registered = False
 
 
 def _register_serializers() -> None:
-    """What travels to a worker, for every unit of work of every command: a path as an absolute one (the
-    worker's folder is not the command's); a GeminiCaller as (settings, shared budget, its key's slot in the
+    """What travels to a worker, for every unit of work of every command: a path as given, with the command's
+    folder (`_path_arrived`); a GeminiCaller as (settings, shared budget, its key's slot in the
     task's keys) and where that key came from (as advice about a refused key names it), never its key, never its
     HTTP client."""
     global _registered
@@ -832,8 +902,20 @@ def _register_serializers() -> None:
         return caller.settings, caller.budget, _key_slot(caller), caller.key_origin
 
     ray.util.register_serializer(GeminiCaller, serializer=to_parts, deserializer=_caller_from_parts)
-    ray.util.register_serializer(type(Path()), serializer=absolute_path, deserializer=Path)
+    ray.util.register_serializer(type(Path()), serializer=_path_shipped, deserializer=_path_arrived)
     _registered = True
+
+
+def _path_shipped(path: Path) -> tuple[str, str | None, str]:
+    """A path as it travels: as given; the command's folder, for a relative one; and made absolute there."""
+    return str(path), None if path.is_absolute() else os.getcwd(), absolute_path(path)
+
+
+def _path_arrived(parts: tuple[str, str | None, str]) -> Path:
+    """A path as a unit gets it: as the command was given it, for the unit runs in the command's folder
+    (`_in_the_commands_folder`); absolute where this node has no such folder."""
+    given, folder, absolute = parts
+    return Path(given if folder is None or _has_folder(folder) else absolute)
 
 
 def _caller_from_parts(parts: tuple[object, object, int, str | None]) -> GeminiCaller:

@@ -9,6 +9,7 @@ where Ray is not installed, and `make test-ray` installs the extra and runs them
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import socket
 import sys
@@ -181,7 +182,10 @@ def test_without_ray_the_engine_says_how_to_install_it(monkeypatch: pytest.Monke
                                                        capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
     assert main(["score", "--pred", ".", "--gt", ".", "--pages", ".", "--engine", "ray"]) == 2
-    assert "pip install 'recordlens[ray]'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    # RecordLens is on no package index: the words are what installs Ray from its checkout (as make test-ray does)
+    assert "pip install -e '.[ray]' in the RecordLens checkout" in err and "recordlens[ray]" not in err
+    assert err.count("\n") == 1, err
 
 
 def test_requests_per_minute_are_one_limit_for_all_workers(ray_instance: Path) -> None:
@@ -265,18 +269,54 @@ def test_relative_paths_name_the_callers_files_not_the_workers_folder(
     assert capsys.readouterr().out == by_local
 
 
-def test_a_page_error_in_score_on_ray_is_the_local_one_line(engine: object, tmp_path: Path,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def _said(command: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """What a command says: its exit status, its stdout and its stderr."""
+    code = main(command)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_score_on_ray_leaves_out_an_unreadable_page_as_locally(engine: object, tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Whatever `score` does with a page it cannot read (left out of the figures, named, `pages_not_read`, exit 1:
+    LEFT_OUT_UNREAD), Ray does the same: the same exit status, lines on stdout and stderr, and JSON."""
     small_copy(tmp_path / "data", count=2)
     page = next((tmp_path / "data" / "html").glob("*.html"))
     page.write_text("  \n", encoding="utf-8")  # an empty page: it cannot be read, on either engine
     score = ["score", "--pred", str(tmp_path / "data" / "gt"), "--gt", str(tmp_path / "data" / "gt"),
              "--pages", str(tmp_path / "data" / "html"), "-q"]
-    assert main(score) == 2
-    by_local = capsys.readouterr().err
-    assert main([*score, "--engine", "ray"]) == 2
-    by_ray = capsys.readouterr().err
-    assert by_ray == by_local and by_ray.startswith("recordlens: error: Cannot read") and by_ray.count("\n") == 1
+    for form in ([], ["--json"]):
+        by_local = _said([*score, *form], capsys)
+        by_ray = _said([*score, *form, "--engine", "ray"], capsys)
+        assert by_ray == by_local
+        assert f"Cannot read {page}" in by_local[1] + by_local[2]  # the page is named, not hidden in a figure
+    figures = json.loads(by_ray[1])
+    assert list(figures["pages_not_read"]) == [page.stem] and len(figures["pages"]) == 1
+
+
+def test_an_unreadable_page_is_named_on_ray_by_the_path_as_given(
+        engine: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """Relative paths: what Ray's workers say and write of a page names it as the command was given it, as the
+    local engine does (not by the absolute path it is read at), in `score`'s lines and in `extract`'s record."""
+    small_copy(tmp_path / "data", count=2)
+    monkeypatch.chdir(tmp_path)  # not where the module's instance (and so its workers) started
+    page = sorted(Path("data/html").glob("*.html"))[0]
+    page.write_text("  \n", encoding="utf-8")
+    score = ["score", "--pred", "data/gt", "--gt", "data/gt", "--pages", "data/html", "-q"]
+    by_local = _said(score, capsys)
+    by_ray = _said([*score, "--engine", "ray"], capsys)
+    assert f"Cannot read {page}:" in by_local[1]
+    assert by_ray == by_local
+
+    extract = ["extract", "--method", "repeats", "--pages", "data/html", "-q"]
+    by_local = _said([*extract, "--out", "runs/local"], capsys)
+    by_ray = _said([*extract, "--out", "runs/ray", "--engine", "ray"], capsys)
+    assert by_ray[0] == by_local[0] == 1
+    on_ray = re.sub(r" \(on worker [^)]*\)", "", by_ray[2])  # Ray's failures name their worker too
+    assert on_ray.replace("runs/ray", "runs/local") == by_local[2]
+    reasons = {run: json.loads(Path(f"runs/{run}/_run/{page.stem}.json").read_text())["reason"]
+               for run in ("local", "ray")}
+    assert reasons["ray"] == reasons["local"] and reasons["local"].startswith(f"Cannot read {page}:")
 
 
 def _closed_port() -> int:
@@ -453,6 +493,8 @@ def test_a_cluster_whose_head_dies_is_said_in_seconds_and_the_same_command_resum
         assert (f"recordlens: error: the Ray cluster at {first.address} was lost (its head no longer answers); "
                 in err), err[-3000:]
         assert "run the same command again once the cluster is back to go on (or drop --ray-address" in err
+        # the pages in flight on the head's node died with it: none is said to run again on a cluster that is gone
+        assert "running it again" not in err, err[-3000:]
         assert said_after < 30, said_after  # Ray's own end comes after 60 s
         assert 3 <= len(kept) < 24
         assert all(json.loads(text) == [["/body[1]"]] for text in kept.values())
