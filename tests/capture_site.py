@@ -119,3 +119,13 @@ def captured_with_depth_1(url: str, folder: Path) -> Site:
     summary = json.loads(done.stdout.strip().splitlines()[-1])
     assert not summary["failed"], done.stderr[-3000:]
     return load_site(folder)
+
+
+def capture_summary(url: str, folder: Path, *more: str) -> tuple[int, dict, str]:
+    """`site capture URL --site FOLDER --json --depth 1` of a loopback site, robots.txt ignored: its exit status,
+    its JSON summary and its stderr."""
+    done = subprocess.run(capture_argv(url, "--site", str(folder), "--json", "--depth", "1", "--timeout", "30",
+                                       "--ignore-robots", *more, SETTLE_MS=50),
+                          capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip(), done.stderr[-3000:]
+    return done.returncode, json.loads(done.stdout.strip().splitlines()[-1]), done.stderr

@@ -7,7 +7,6 @@ and makes the exit status 1 each time."""
 from __future__ import annotations
 
 import json
-import subprocess
 from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -15,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests import loopback
-from tests.capture_site import capture_argv
+from tests.capture_site import capture_summary
 from tests.loopback import base_url
 
 pytestmark = pytest.mark.app
@@ -45,14 +44,6 @@ class _DeadLinks(loopback.LoopbackHandler):
             self.send(404, b"<html><title>Not found</title><body>no such page</body></html>")
 
 
-def _capture(url: str, folder: Path, *more: str) -> tuple[int, dict, str]:
-    done = subprocess.run(capture_argv(url, "--site", str(folder), "--json", "--depth", "1", "--timeout", "30",
-                                       "--ignore-robots", *more, SETTLE_MS=50),
-                          capture_output=True, text=True, timeout=300)
-    assert done.stdout.strip(), done.stderr[-3000:]
-    return done.returncode, json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
-
-
 def _dead(summary: dict) -> dict[str, str]:
     return {urlsplit(url).path: why for url, why in summary["dead"]}
 
@@ -64,15 +55,15 @@ def test_a_crawl_with_dead_links_is_complete_and_says_so_when_run_again(tmp_path
     folder = tmp_path / "site"
     with loopback.serve(_DeadLinks) as server:
         root = base_url(server) + "/"
-        code, first, stderr = _capture(root, folder)
+        code, first, stderr = capture_summary(root, folder)
         assert (code, first["failed"], _dead(first)) == (0, [], DEAD), stderr[-3000:]
         asked = Counter(server.requests)
-        code, again, stderr = _capture(root, folder)
+        code, again, stderr = capture_summary(root, folder)
         assert code == 0 and Counter(server.requests) == asked, stderr[-3000:]  # nothing loaded again
         assert again["complete_since"] and _dead(again) == DEAD  # named, from the crawl
         assert "already complete" in stderr and "its 3 dead link(s) not asked again either" in stderr
         assert json.loads((folder / "capture.json").read_text())["completed_at"]
-        code, retried, stderr = _capture(root, folder, "--retry-dead")
+        code, retried, stderr = capture_summary(root, folder, "--retry-dead")
         assert (code, _dead(retried)) == (0, DEAD), stderr[-3000:]
         assert all(server.requests.count(path) == 2 for path in DEAD), server.requests
 
@@ -82,6 +73,6 @@ def test_a_failure_beside_a_dead_link_is_tried_again_and_the_dead_link_is_not(tm
     with loopback.serve(_DeadLinks) as server:
         root = base_url(server) + "/flaky-home"
         for run in (1, 2):
-            code, summary, stderr = _capture(root, folder)
+            code, summary, stderr = capture_summary(root, folder)
             assert code == 1 and [urlsplit(u).path for u, _ in summary["failed"]] == ["/broken"], stderr[-3000:]
             assert server.requests.count("/broken") == run and server.requests.count("/gone") == 1

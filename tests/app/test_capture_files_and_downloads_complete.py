@@ -7,7 +7,6 @@ every run exited 1.)"""
 from __future__ import annotations
 
 import json
-import subprocess
 from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -15,7 +14,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from tests import loopback
-from tests.capture_site import capture_argv
+from tests.capture_site import capture_summary
 from tests.loopback import base_url
 
 pytestmark = pytest.mark.app
@@ -52,14 +51,6 @@ class _Files(loopback.LoopbackHandler):
             self.send(404, b"<html><title>Not found</title><body>no such page</body></html>")
 
 
-def _capture(url: str, folder: Path, *more: str) -> tuple[int, dict, str]:
-    done = subprocess.run(capture_argv(url, "--site", str(folder), "--json", "--depth", "1", "--timeout", "30",
-                                       "--ignore-robots", *more, SETTLE_MS=50),
-                          capture_output=True, text=True, timeout=300)
-    assert done.stdout.strip(), done.stderr[-3000:]
-    return done.returncode, json.loads(done.stdout.strip().splitlines()[-1]), done.stderr
-
-
 def _no_page(summary: dict) -> dict[str, str]:
     return {urlsplit(url).path: why for url, why in summary["no_page"]}
 
@@ -68,15 +59,15 @@ def test_a_crawl_with_files_and_downloads_is_complete_and_says_so_when_run_again
     folder = tmp_path / "site"
     with loopback.serve(_Files) as server:
         root = base_url(server) + "/"
-        code, first, stderr = _capture(root, folder)
+        code, first, stderr = capture_summary(root, folder)
         assert (code, first["failed"], _no_page(first)) == (0, [], NO_PAGES), stderr[-3000:]
         assert {urlsplit(u).path for u in first["saved"]} == {"/", "/ok"}
         assert json.loads((folder / "capture.json").read_text())["completed_at"]
         asked = Counter(server.requests)
-        code, again, stderr = _capture(root, folder)
+        code, again, stderr = capture_summary(root, folder)
         assert code == 0 and Counter(server.requests) == asked, stderr[-3000:]  # nothing loaded again
         assert again["complete_since"] and _no_page(again) == NO_PAGES  # named, from the crawl
         assert "its 3 link(s) to no page not asked again either" in stderr
-        code, retried, stderr = _capture(root, folder, "--ask-again")
+        code, retried, stderr = capture_summary(root, folder, "--ask-again")
         assert (code, _no_page(retried)) == (0, NO_PAGES), stderr[-3000:]
         assert all(server.requests.count(path) == 2 for path in NO_PAGES), server.requests

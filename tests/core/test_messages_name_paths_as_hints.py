@@ -43,31 +43,24 @@ from tests.core.cli_runs import DEMO, EXTRACT, demo_project, run
 from tests.core.test_summaries_name_paths_as_hints import CASES, recordlens
 from tests.demo_agent import REFERENCES, SITE_DIR, TASK_IDS, TASK_JSON, TASKS_FILE, respond
 from tests.fake_gemini import FakeGemini, answer_with
+from tests.shell_words import made_folder
 
 pytestmark = pytest.mark.timeout(900)
 
 NAMES = [b"caf\xe9", b"my dir"]  # a name not in UTF-8; a name with a space
 
 
-def made(folder: Path) -> Path:
-    try:
-        folder.mkdir()
-    except (OSError, UnicodeError):
-        pytest.skip("this file system refuses a name that is not UTF-8")
-    return folder
-
-
 @pytest.fixture(params=NAMES, ids=ascii)
 def odd(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     """A folder named in bytes that are not UTF-8, or with a space."""
-    return made(tmp_path / os.fsdecode(request.param))
+    return made_folder(tmp_path / os.fsdecode(request.param))
 
 
 # -- what a command prints on stdout, under each locale --------------------------------------------------------------
 
 @pytest.mark.parametrize(("name", "locale"), CASES, ids=ascii)
 def test_extract_says_its_run_folder_as_a_hint(tmp_path: Path, name: bytes, locale: str) -> None:
-    run_dir = made(tmp_path / os.fsdecode(name)) / "run"
+    run_dir = made_folder(tmp_path / os.fsdecode(name)) / "run"
     code, out, err = recordlens(locale, *EXTRACT[:-1], "--out", run_dir, "-q")
     assert code == 0, err
     assert out.startswith(f"{hint_path(run_dir)}: 4 extracted, 0 already there, 0 failed in "), out
@@ -76,7 +69,7 @@ def test_extract_says_its_run_folder_as_a_hint(tmp_path: Path, name: bytes, loca
 @pytest.mark.parametrize(("name", "locale"), CASES, ids=ascii)
 def test_annotators_name_where_the_labels_set_aside_are_kept_as_hints(tmp_path: Path, name: bytes, locale: str,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    project = demo_project(capsys, made(tmp_path / os.fsdecode(name)) / "P")
+    project = demo_project(capsys, made_folder(tmp_path / os.fsdecode(name)) / "P")
     for annotator in ("bea", "cyd"):
         assert run(capsys, "import", str(DEMO), "--project", str(project), "--annotator", annotator, "-q")[0] == 0
     code, out, err = recordlens(locale, "annotators", "--project", project, "--remove", "bea")
@@ -90,7 +83,7 @@ def test_annotators_name_where_the_labels_set_aside_are_kept_as_hints(tmp_path: 
 
 @pytest.mark.parametrize(("name", "locale"), CASES, ids=ascii)
 def test_site_build_and_tasks_check_name_their_files_as_hints(tmp_path: Path, name: bytes, locale: str) -> None:
-    folder = made(tmp_path / os.fsdecode(name))
+    folder = made_folder(tmp_path / os.fsdecode(name))
     site = folder / "site"
     shutil.copytree(SITE_DIR, site)
     code, out, err = recordlens(locale, "site", "build", site)
@@ -137,7 +130,7 @@ def test_runs_add_and_delete_name_their_folders_as_hints(odd: Path, capsys: pyte
     shutil.copytree(run_dir, moved)
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(moved))
     assert code == 0 and f"{hint_path(moved)} is stored already, as run 1 (added from {hint_path(run_dir)}," in err, err
-    seeds = made(odd / "seeds")
+    seeds = made_folder(odd / "seeds")
     shutil.copytree(run_dir, seeds / "seed-0")
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(seeds))
     assert f"{hint_path(seeds)} holds a run written with --seeds (" in err, err
@@ -152,7 +145,7 @@ def test_runs_add_and_delete_name_their_folders_as_hints(odd: Path, capsys: pyte
 
 def test_project_init_and_copy_name_their_folders_as_hints(odd: Path, capsys: pytest.CaptureFixture[str],
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = made(odd / "data")
+    folder = made_folder(odd / "data")
     (folder / "notes.txt").write_text("mine\n", encoding="utf-8")
     code, _, err = run(capsys, "project", "init", str(folder))
     assert code == 0 and f"warning: {hint_path(folder)} held 1 entries already" in err, err
@@ -174,7 +167,7 @@ def test_a_stopped_export_and_the_leftovers_it_removed_name_their_files_as_hints
     target.write_text("{}\n", encoding="utf-8")
     stopped = project_cli._export_stopped(project_cli._Reached(), str(odd), project_cli.Replacing(target))
     assert f"; the earlier {hint_path(target)} is left as it was" in stopped
-    marked = made(odd / "dataset")
+    marked = made_folder(odd / "dataset")
     (marked / project_cli.UNFINISHED_EXPORT).write_text("", encoding="utf-8")
     stopped = project_cli._export_stopped(project_cli._Reached(), str(marked), None)
     assert f"; {hint_path(marked)} holds an unfinished export" in stopped
@@ -184,7 +177,7 @@ def test_a_stopped_export_and_the_leftovers_it_removed_name_their_files_as_hints
 
 def test_labels_check_inspect_score_and_bench_name_their_paths_as_hints(
         odd: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    empty = made(odd / "gt")
+    empty = made_folder(odd / "gt")
     code, _, err = run(capsys, "labels", "check", "--pages", str(DEMO / "html"), "--gt", str(empty))
     assert code == 2 and f"has ground truth in {hint_path(empty)}: nothing checked" in err, err
     project = odd / "P"
@@ -305,7 +298,7 @@ def test_a_resume_on_another_snapshot_names_the_folders_as_hints(odd: Path, caps
 
 
 def test_the_references_read_name_their_files_as_hints(odd: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    folder = made(odd / "refs")
+    folder = made_folder(odd / "refs")
     tasks = odd / "tasks.jsonl"
     shutil.copy(TASKS_FILE, tasks)
     stray = folder / "nobody.json"
@@ -314,7 +307,7 @@ def test_the_references_read_name_their_files_as_hints(odd: Path, capsys: pytest
     first = replace(REFERENCES["lookup-1"].steps[0], screenshot_before=digest)
     reference = replace(REFERENCES["lookup-1"], steps=[first, *REFERENCES["lookup-1"].steps[1:]])
     (folder / "lookup-1.json").write_text(reference.to_json(), encoding="utf-8")
-    screenshots = made(folder / "lookup-1.screenshots")
+    screenshots = made_folder(folder / "lookup-1.screenshots")
     (screenshots / f"{digest}.png").write_bytes(b"not the picture its name hashes")
     from recordlens.core.agent.tasks import load_tasks
 
@@ -327,14 +320,14 @@ def test_the_references_read_name_their_files_as_hints(odd: Path, capsys: pytest
 def test_agent_run_and_eval_name_the_references_folders_and_the_chart_as_hints(
         odd: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", "test-key-not-real")
-    project, stored = odd / "P", made(odd / "stored refs")
+    project, stored = odd / "P", made_folder(odd / "stored refs")
     (stored / "lookup-1.json").write_text(REFERENCES["lookup-1"].to_json(), encoding="utf-8")
     with FakeGemini(default=answer_with(respond)) as server:
         assert main(["agent", "run", "--project", str(project), "--site", str(SITE_DIR), "--tasks", str(TASKS_FILE),
                      "--task", "lookup-1", "--task", "rules-1", "--runs", "1", "--browser", "text",
                      "--base-url", server.url, "--references", str(stored)]) == 0
     assert f"stored 1 reference from {hint_path(stored)}: lookup-1" in capsys.readouterr().err
-    other = made(odd / "other refs")
+    other = made_folder(odd / "other refs")
     waiting = replace(REFERENCES["lookup-1"], steps=[Step("wait", url=REFERENCES["lookup-1"].steps[0].url),
                                                      *REFERENCES["lookup-1"].steps])
     (other / "lookup-1.json").write_text(waiting.to_json(), encoding="utf-8")
