@@ -72,7 +72,7 @@ from ..store.runs import RUNNING_MARKS
 from ..wording import below_one, counted, listed
 from . import capture as capture_cli
 from . import task_pipeline
-from .engine_options import add_engine_arguments, engine_for
+from .engine_options import add_engine_arguments, engine_for, engine_options
 from .output import COMMAND_STOPS, print_json, warn
 
 
@@ -221,6 +221,9 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     from ..store.project import init_project, open_project
     from .extraction import gemini_caller
 
+    # The engine options as extract, score and bench check them, before anything is made: a Ray-only option under
+    # --engine local (whose episodes run here, without the engine) would be ignored without a word
+    engine_options(args)
     site = load_site(args.site)
     in_file = load_tasks(args.tasks)
     tasks = _chosen_tasks(args, in_file)
@@ -451,11 +454,11 @@ def _run_cost(earlier: dict[str, object], requests: int, tokens: int,
 class _SessionCost:
     """This session's model calls, as the run's stored cost counts them (`_run_cost`). The caller's budget is read
     in one call (on Ray, one question to the budget every worker shares, once per episode stored); the figures
-    never go down, so a driver's budget that a lost cluster never gave the shared counts back (it reads as before
-    the run) leaves the cost last written as it is; a budget that cannot be read (its Ray actor is gone) is said
-    once, and the figures last read are kept. A local run writes it before each request is sent
-    (`written_before_each_request`) and as each answer comes (`_StoredAsTheyGo`); a Ray run as each episode is
-    stored."""
+    never go down as read, so a driver's budget that a lost cluster never gave the shared counts back (it reads as
+    before the run) leaves the cost last written as it is; a budget that cannot be read (its Ray actor is gone) is
+    said once, and the figures last read are kept. A local run writes it before each request is sent
+    (`written_before_each_request`), again without it when it is given back unsent (`taken_back`), and as each
+    answer comes (`_StoredAsTheyGo`); a Ray run as each episode is stored."""
 
     def __init__(self, caller: object, earlier: dict[str, object]) -> None:
         self._caller, self._earlier = caller, earlier
@@ -482,7 +485,16 @@ class _SessionCost:
         request is paid for once sent, and a process killed (SIGKILL) while it waits for the answer can write
         nothing after (SIGTERM and Ctrl+C write the cost on their way out, that request counted)."""
         budget = self._caller.budget  # type: ignore[attr-defined]
-        self._caller.budget = _RequestsWritten(budget, lambda: self.record(project, run_id))  # type: ignore[attr-defined]
+        self._caller.budget = _RequestsWritten(  # type: ignore[attr-defined]
+            budget, lambda: self.record(project, run_id), lambda: self.taken_back(project, run_id))
+
+    def taken_back(self, project, run_id: int) -> None:  # noqa: ANN001 - a Project
+        """A request written before it was sent, given back by the caller (`Budget.release_request`: its connection
+        was refused, so it was neither sent nor paid for): the run's cost is written again without it. Taken off
+        here, as the budget takes it off its count: the figures read never go down, and would keep it."""
+        requests, tokens = self._counts
+        self._counts = (requests - 1, tokens)
+        self.record(project, run_id)
 
     def _read(self) -> tuple[int, int] | None:
         if self._unreadable:  # a budget's actor does not come back: not asked again
@@ -501,16 +513,21 @@ class _SessionCost:
 
 class _RequestsWritten(Budget):
     """A budget (its limits and counts taken from `budget`) that calls `written` each time it lets a request go,
-    before the request is sent (`_SessionCost.written_before_each_request`)."""
+    before the request is sent (`_SessionCost.written_before_each_request`), and `released` each time one is given
+    back unsent (`_SessionCost.taken_back`)."""
 
-    def __init__(self, budget: Budget, written: Callable[[], None]) -> None:
+    def __init__(self, budget: Budget, written: Callable[[], None], released: Callable[[], None]) -> None:
         super().__init__(**{f.name: getattr(budget, f.name) for f in fields(budget)
                             if f.init and not f.name.startswith("_")})  # a lock of its own
-        self._written = written
+        self._written, self._released = written, released
 
     def reserve_request(self) -> None:
         super().reserve_request()
         self._written()
+
+    def release_request(self) -> None:
+        super().release_request()
+        self._released()
 
 
 class _StoredAsTheyGo:
