@@ -182,9 +182,9 @@ def page_or_why(read: Callable[[], T]) -> T | PageNotRead:
 
 
 def refuse_figures_of_no_page(not_read: Mapping[str, str], pages: Collection[object], where: str) -> None:
-    """`LEFT_OUT_UNREAD`'s one refusal: when no page with ground truth in `where` can be read (`not_read`, and no
-    page scored or compared in `pages`), there is no figure to give, and every such page is named with why: a mean
-    over no page would read as a figure."""
+    """`LEFT_OUT_UNREAD`'s one refusal: when no page with ground truth in `where` can be read (`not_read`, and none
+    in `pages`: the pages scored, or, for `runs --compare`, those that can be read), there is no figure to give, and
+    every such page is named with why: a mean over no page would read as a figure."""
     if not not_read or pages:
         return
     raise DatasetError(f"none of the {counted(len(not_read), 'page')} with ground truth in {where} can be scored: "

@@ -336,12 +336,14 @@ def compare_stored_runs(project: Project, first: int, second: int, not_read: Map
                         ) -> RunComparison:
     """The stored per-page F1 of two runs side by side (score them first: `score_stored_run`, leaving out the pages
     it cannot read), over the pages whose saved copy can be read now. A page whose copy cannot be
-    (`copies_not_read`; or `not_read`: those the score of either run just left out, found as it read them) is left
-    out of both, by the rule of `score` (`LEFT_OUT_UNREAD`): a score stored of it before is of its copy as it was,
-    which `score` no longer counts either, and the runs are compared on the same pages. With no page left to
-    compare, refused as `score` refuses it (`refuse_figures_of_no_page`)."""
+    (`copies_not_read`, as `score` finds it, though neither run needed scoring again; or `not_read`: those the score
+    of either run just left out, found as it read them) is left out of both, by the rule of `score`
+    (`LEFT_OUT_UNREAD`): a score stored of it before is of its copy as it was, which `score` no longer counts
+    either, and the runs are compared on the same pages. With no page left to compare, refused: as `score` refuses
+    it when no page can be read (`refuse_figures_of_no_page`), else saying that none both runs scored can be."""
     truth = _scored_pages(project)
-    found = {**copies_not_read(project, truth), **(not_read or {})}
+    found = dict(not_read or {})
+    found |= copies_not_read(project, [name for name in truth if name not in found])
     left_out = {name: found[name] for name in truth if name in found}  # in the pages' order
     scores = [{s.page: s.f1 for s in project.runs.scores(run_id) if s.page not in left_out}
               for run_id in (first, second)]
@@ -350,5 +352,18 @@ def compare_stored_runs(project: Project, first: int, second: int, not_read: Map
     rows = [PageComparison(page, (scores[0][page], scores[1][page]), (page in predicted[0], page in predicted[1]))
             for page in both]
     one_sided = [page for page in [*scores[0], *scores[1]] if page not in both]
-    refuse_figures_of_no_page(left_out, rows, f"the project {hint_path(project.root)}")
+    where = f"the project {hint_path(project.root)}"
+    refuse_figures_of_no_page(left_out, [name for name in truth if name not in left_out], where)
+    if left_out and not rows:
+        raise StoreError(_nothing_to_compare(left_out, one_sided, where))
     return RunComparison((first, second), sorted(rows, key=lambda p: p.difference), one_sided, left_out)
+
+
+def _nothing_to_compare(left_out: Mapping[str, str], one_sided: Sequence[str], where: str) -> str:
+    """Why two runs have no page to compare when some pages with ground truth can be read: those that cannot, with
+    why, and those only one run has a score for (not that no page can be scored: the others can)."""
+    said = (f"no page both runs scored can be read in {where}, so none to compare: {counted(len(left_out), 'page')} "
+            f"cannot be read ({listed([f'{name}: {why}' for name, why in left_out.items()], total=True, sep='; ')})")
+    if one_sided:
+        said += f"; {counted(len(one_sided), 'page')} only one of the runs has a score for: {listed(one_sided)}"
+    return said
