@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QKeySequence, QShortcut
+from PySide6.QtGui import QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -55,13 +55,14 @@ from ...core.agent import (
     writing_candidates,
 )
 from ...core.errors import AgentError
+from ..qt.contrast import tint_cell
 from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
 from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
 from ..qt.widgets import button
 
 COLUMNS = ("id", "category", "status", "instruction")
-FLAGGED = QColor("#fff1d6")
+FLAGGED = QColor("#fff1d6")  # amber: a flagged row's tint on white; on another theme's rows, as it tints white
 VERDICTS = (("Accept", "accepted", "A"), ("Similar", "similar", "S"), ("Unable to annotate", "unable", "U"),
             ("Expired", "expired", "E"))
 
@@ -211,10 +212,10 @@ class ReviewQueue(QWidget):
         flagged = candidate.evidence == ""
         for column, value in enumerate(values):
             item = QTableWidgetItem(value)
-            if flagged:
-                item.setBackground(QBrush(FLAGGED))
-                item.setToolTip("the gold answer is in no saved page's text")
             self.table.setItem(row, column, item)
+            if flagged:  # the tint laid on the theme's rows, its text in the shade that reads on it
+                item.setToolTip("the gold answer is in no saved page's text")
+                tint_cell(self.table, self.table.indexFromItem(item), FLAGGED)
 
     def _summarise(self, note: str = "") -> None:
         counts = {status_shown(status): 0 for status in STATUS_LABELS}

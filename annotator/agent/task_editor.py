@@ -20,7 +20,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QSignalBlocker, Qt, QTimer, Signal
-from PySide6.QtGui import QBrush, QColor, QKeyEvent, QResizeEvent
+from PySide6.QtGui import QColor, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
@@ -39,13 +39,14 @@ from ...core.agent import ANSWER_KINDS, NORMALISE_RULES, Task, load_tasks, save_
 from ...core.errors import AgentError
 from ...core.resource_files import is_shipped
 from ...core.wording import named_and_more
+from ..qt.contrast import tint_cell
 from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
 from ..qt.signals import emit
 from ..qt.widgets import button
 
 COLUMNS = ("id", "category", "instruction", "answer", "answer_kind", "normalise", "start_url")
 KIND_COLUMN = COLUMNS.index("answer_kind")
-BAD_ROW = QColor("#ffe3e3")
+BAD_ROW = QColor("#ffe3e3")  # a bad row's tint on white; on another theme's rows, as it tints white (`tint_cell`)
 DEFAULT_RULES = ("case", "whitespace")
 HINT = ("Double-click a cell (or F2) to edit it. Enter on a row, or “Record this task”, picks the task for "
         "recording on the Site tab.")
@@ -265,15 +266,14 @@ class TaskEditor(QWidget):
         """A bad row tinted, its problem as every cell's tooltip; a good row plain, each tooltip the cell's whole
         text (as `_show_whole_text` keeps it). Only what differs is set, and with the table's signals blocked:
         every set emits itemChanged, which asks for the table to be checked again, and a note on show tints
-        again on each check, so the UI thread re-validated the table without end. The view still repaints."""
-        brush = QBrush(BAD_ROW) if problem else QBrush()
+        again on each check, so the UI thread re-validated the table without end. The view still repaints. The tint
+        is the theme's, its text reads on it, and both follow a theme switch (`tint_cell`)."""
         with QSignalBlocker(self.table):
             for column in range(self.table.columnCount()):
                 item = self.table.item(row, column)
                 if item is None:
                     continue
-                if item.background() != brush:
-                    item.setBackground(brush)
+                tint_cell(self.table, self.table.indexFromItem(item), BAD_ROW if problem else None)
                 tip = problem or item.text()
                 if item.toolTip() != tip:
                     item.setToolTip(tip)

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QImage, QKeySequence, QPainter, QPen, QPixmap, QShortcut
+from PySide6.QtGui import QBrush, QColor, QImage, QKeySequence, QPainter, QPalette, QPen, QPixmap, QShortcut
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -56,16 +56,30 @@ from ...core.agent import (
     ends_with_answer,
     latest_episodes,
 )
+from ..qt.contrast import (
+    GRAPHICS,
+    ink_cell,
+    keep_readable,
+    readable_on,
+    show_readable,
+    tint_cell,
+    when_the_palette_changes,
+)
 from ..qt.local_time import local_time
 from ..qt.screen_fit import resize_to_fit
 from ..qt.signals import emit
 from ..qt.widgets import button, column, side_by_side
 from .trajectory_replay import ReplayResult, describe, replay
 
-HIGHLIGHT = QColor("#e03131")
-FAILED_BACKGROUND = QColor("#ffe3e3")
-REPLAYED_BACKGROUND = QColor("#e6fcf5")
-NOT_COUNTED = QColor("#868e96")
+# The colours are chosen on white; each is drawn in the shade of its hue that reads on the theme in use (text at
+# 4.5:1, the page's edge at 3:1), and a row's tint laid on the theme's rows as it lies on white (contrast.py).
+HIGHLIGHT = QColor("#e03131")  # the target's box, drawn on the page's own colours (the screenshot), as it is
+FAILED_BACKGROUND = QColor("#ffe3e3")  # the tint of the step a replay could not carry out
+REPLAYED_BACKGROUND = QColor("#e6fcf5")  # the tint of a step replayed
+NOT_COUNTED = QColor("#868e96")  # grey: an episode agent eval does not count, a detail's name, a missing picture
+FAILED_RED = "#c92a2a"  # a failed step, a wrong answer, a replay that failed
+PASSED_GREEN = "#2b8a3e"  # a correct answer, a replay that went through
+PAGE_EDGE = "#adb5bd"  # the screenshot's edge, where a page as light as the window meets it
 ScreenshotLookup = Callable[[str], bytes | None]
 # Why an episode was cut, by its stop (loop.CUT_STOPS), as a tooltip says it.
 CUT_WHY = {"model budget": "the model budget (--max-requests) ran out",
@@ -85,8 +99,9 @@ def step_line(index: int, step: Step) -> str:
     return f"{head}\n    {step.url or '(no URL)'}{timing}"
 
 
-def highlighted(png: bytes | None, bbox: tuple[float, ...] | None) -> QPixmap | None:
-    """The screenshot with the target's box drawn on it (box in the screenshot's CSS pixels)."""
+def highlighted(png: bytes | None, bbox: tuple[float, ...] | None, edge: str | QColor = PAGE_EDGE) -> QPixmap | None:
+    """The screenshot with the target's box drawn on it (box in the screenshot's CSS pixels), and its edge in
+    `edge`."""
     if not png:
         return None
     image = QImage.fromData(png, "PNG")
@@ -94,8 +109,8 @@ def highlighted(png: bytes | None, bbox: tuple[float, ...] | None) -> QPixmap | 
         return None
     pixmap = QPixmap.fromImage(image)
     painter = QPainter(pixmap)
-    painter.setPen(QPen(QColor("#adb5bd"), 2))
-    painter.drawRect(QRectF(1, 1, pixmap.width() - 2, pixmap.height() - 2))  # the page's edge on a white window
+    painter.setPen(QPen(QColor(edge), 2))
+    painter.drawRect(QRectF(1, 1, pixmap.width() - 2, pixmap.height() - 2))  # where a page as light as the window ends
     if bbox is not None and len(bbox) == 4:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         painter.setPen(QPen(HIGHLIGHT, 4))
@@ -109,20 +124,37 @@ def highlighted(png: bytes | None, bbox: tuple[float, ...] | None) -> QPixmap | 
 
 
 class _Picture(QLabel):
-    """A screenshot scaled to the space it has, keeping its proportions."""
+    """A screenshot scaled to the space it has, keeping its proportions; "no screenshot" where there is none. Once
+    in its window (`follow_the_theme`) its words are grey and its edge a grey line, each in the shade that reads on
+    the window (the words at 4.5:1, the edge at 3:1), for the theme in use."""
 
     def __init__(self, title: str) -> None:
         super().__init__()
         self.title = title
+        self._png: bytes | None = None
+        self._bbox: tuple[float, ...] | None = None
         self._pixmap: QPixmap | None = None
         self.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.setMinimumSize(240, 160)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-        self.setStyleSheet("color: #868e96;")
         self.set_picture(None)
 
-    def set_picture(self, pixmap: QPixmap | None) -> None:
-        self._pixmap = pixmap
+    def follow_the_theme(self) -> None:
+        """Grey words and edge in the shades that read on the widget it is drawn on (its parent: it is in it now),
+        now and whenever the theme switches. Its own palette, styled, no longer follows the theme: its parent's
+        does."""
+        keep_readable(self, NOT_COUNTED)
+        when_the_palette_changes(self.parentWidget(), _Picture._draw, owner=self)  # handed this picture
+        self._draw()
+
+    def set_picture(self, png: bytes | None, bbox: tuple[float, ...] | None = None) -> None:
+        """The screenshot `png` (None: none to show) with the target's box `bbox` on it."""
+        self._png, self._bbox = png, bbox
+        self._draw()
+
+    def _draw(self) -> None:
+        window = (self.parentWidget() or self).palette().color(QPalette.ColorRole.Window)
+        self._pixmap = highlighted(self._png, self._bbox, readable_on(PAGE_EDGE, window, GRAPHICS))
         self._rescale()
 
     def resizeEvent(self, event) -> None:  # noqa: ANN001, N802 (Qt override)
@@ -201,6 +233,7 @@ class TrajectoryViewer(QWidget):
             caption = QLabel(f"<b>{name}</b>")
             grid.addWidget(caption, 0, col)
             grid.addWidget(picture, 1, col)
+            picture.follow_the_theme()
         grid.setRowStretch(1, 1)
 
         layout = QVBoxLayout(self)
@@ -225,22 +258,22 @@ class TrajectoryViewer(QWidget):
         answer = html.escape(trajectory.answer or "—")
         words = ("correct", "wrong") if trajectory.run is not None else \
             ("matches the gold answer", "does NOT match the gold answer")  # a person's reference is not scored
-        verdict = {True: f" · <span style='color:#2b8a3e'>{words[0]}</span>",
-                   False: f" · <span style='color:#c92a2a'>{words[1]}</span>"}.get(trajectory.success, "")
+        verdict = {True: f" · <span style='color:{PASSED_GREEN}'>{words[0]}</span>",
+                   False: f" · <span style='color:{FAILED_RED}'>{words[1]}</span>"}.get(trajectory.success, "")
         if is_cut(trajectory):  # stopped from outside the agent: agent eval scores it neither way
             verdict = f" · <span style='color:{NOT_COUNTED.name()}'>cut ({html.escape(trajectory.stop or '')}): " \
                       "not scored</span>"
         run = f" · run {trajectory.run}" if trajectory.run is not None else ""
-        self.title.setText(title or f"<b>{html.escape(trajectory.task_id or 'trajectory')}</b>{run} by "
-                                    f"{html.escape(trajectory.actor)} · {len(trajectory.steps)} steps · "
-                                    f"answer <i>{answer}</i>{verdict}")
+        show_readable(self.title, title or f"<b>{html.escape(trajectory.task_id or 'trajectory')}</b>{run} by "
+                                           f"{html.escape(trajectory.actor)} · {len(trajectory.steps)} steps · "
+                                           f"answer <i>{answer}</i>{verdict}")
         for index, step in enumerate(trajectory.steps):
             item = QListWidgetItem(step_line(index, step))
             if step.thought:
                 item.setToolTip(step.thought)
-            if step.failed:
-                item.setForeground(QBrush(QColor("#c92a2a")))
             self.timeline.addItem(item)
+            if step.failed:
+                ink_cell(self.timeline, self.timeline.indexFromItem(item), FAILED_RED)
         self._update_buttons()
         if trajectory.steps:
             self.timeline.setCurrentRow(0)
@@ -296,9 +329,9 @@ class TrajectoryViewer(QWidget):
             self.details.setText("")
             return
         bbox = step.target.bbox if step.target is not None else None
-        self.before.set_picture(highlighted(self.screenshot(step.screenshot_before), bbox))
-        self.after.set_picture(highlighted(self.screenshot(step.screenshot_after), None))
-        self.details.setText(self._details_html(step))
+        self.before.set_picture(self.screenshot(step.screenshot_before), bbox)
+        self.after.set_picture(self.screenshot(step.screenshot_after))
+        show_readable(self.details, self._details_html(step))
 
     def _details_html(self, step: Step) -> str:
         rows = [("Action", f"<code>{html.escape(describe(step))}</code>"), ("URL", html.escape(step.url or "—"))]
@@ -320,10 +353,10 @@ class TrajectoryViewer(QWidget):
             when = f" · {html.escape(local_time(step.at, zone=True))}" if step.at else ""
             rows.append(("Time", f"{step.seconds:.2f} s{when}"))
         if step.error:
-            rows.append(("Error", f"<span style='color:#c92a2a'>{html.escape(step.error)}</span>"))
+            rows.append(("Error", f"<span style='color:{FAILED_RED}'>{html.escape(step.error)}</span>"))
         if step.raw and step.raw.strip() != describe(step):
             rows.append(("Model said", html.escape(step.raw[:400])))
-        cells = "".join(f"<tr><td style='color:#868e96;padding-right:10px'>{k}</td><td>{v}</td></tr>"
+        cells = "".join(f"<tr><td style='color:{NOT_COUNTED.name()};padding-right:10px'>{k}</td><td>{v}</td></tr>"
                         for k, v in rows)
         return f"<table>{cells}</table>"
 
@@ -352,24 +385,28 @@ class TrajectoryViewer(QWidget):
         emit(self.replay_finished, result)
         return result
 
+    def _mark(self, row: int, tint: QColor | None) -> None:
+        """Step `row`'s row tinted (`tint` on white, laid on the theme's rows), or not (None)."""
+        tint_cell(self.timeline, self.timeline.model().index(row, 0), tint)
+
     def _clear_marks(self) -> None:
         for row in range(self.timeline.count()):
-            self.timeline.item(row).setBackground(QBrush())
+            self._mark(row, None)
 
     def _show_result(self, result: ReplayResult) -> None:
         for row in range(min(result.reached, self.timeline.count())):
             if row not in result.skipped:  # a failed step skipped keeps its own colour: it was not replayed
-                self.timeline.item(row).setBackground(QBrush(REPLAYED_BACKGROUND))
+                self._mark(row, REPLAYED_BACKGROUND)
         if result.ok:
             moved = f"; {len(result.url_changes)} step(s) began on another URL than recorded" \
                 if result.url_changes else ""
-            self.status.setText(f"<span style='color:#2b8a3e'>✓ {html.escape(result.message)}{moved}</span>")
+            show_readable(self.status, f"<span style='color:{PASSED_GREEN}'>✓ {html.escape(result.message)}{moved}"
+                                       "</span>")
             return
         if result.failed_step is not None and result.failed_step < self.timeline.count():
-            item = self.timeline.item(result.failed_step)
-            item.setBackground(QBrush(FAILED_BACKGROUND))
+            self._mark(result.failed_step, FAILED_BACKGROUND)
             self.select_step(result.failed_step)
-        self.status.setText(f"<span style='color:#c92a2a'>✗ {html.escape(result.message)}</span>")
+        show_readable(self.status, f"<span style='color:{FAILED_RED}'>✗ {html.escape(result.message)}</span>")
 
 
 # -- trajectories stored in a project ----------------------------------------------------------------------------
@@ -617,10 +654,10 @@ class StoredTrajectoryPicker(QDialog):
                                                  trajectory.answer or "—", entry.result, _date(entry.recorded)])
             item.setData(0, Qt.ItemDataRole.UserRole, entry.row_id)
             if entry.agent_run is None and trajectory.success is False:
-                item.setForeground(4, QBrush(QColor("#c92a2a")))
+                ink_cell(self.tree, self.tree.indexFromItem(item, self.COLUMNS.index("Result")), FAILED_RED)
             if entry.explanation:  # an episode agent eval never counts, an unused reference: greyed, and why
                 for index in range(len(self.COLUMNS)):
-                    item.setForeground(index, QBrush(NOT_COUNTED))
+                    ink_cell(self.tree, self.tree.indexFromItem(item, index), NOT_COUNTED)
                     item.setToolTip(index, entry.explanation)
             recorded = self.COLUMNS.index("Recorded")
             item.setToolTip(recorded, "\n\n".join(filter(None, (_date_tip(entry.recorded), entry.explanation))))
