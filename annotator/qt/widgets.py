@@ -55,18 +55,18 @@ class _DotThatShows(QObject):
 
     def __init__(self, toggle: QAbstractButton, colour: str) -> None:
         super().__init__(toggle)
-        self._toggle, self._colour = toggle, colour
+        self._colour = colour  # and no Qt object: the toggle is found through Qt (contrast.when_the_palette_changes)
         toggle.installEventFilter(self)
-        self._draw()
+        self._draw(toggle)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        if event.type() == QEvent.Type.PaletteChange:
-            self._draw()
+        if event.type() == QEvent.Type.PaletteChange and isinstance(watched, QAbstractButton):
+            self._draw(watched)
         return False
 
-    def _draw(self) -> None:
-        background = self._toggle.palette().color(QPalette.ColorRole.Window)
-        self._toggle.setIcon(colour_dot(readable_on(self._colour, background, GRAPHICS).name()))
+    def _draw(self, toggle: QAbstractButton) -> None:
+        background = toggle.palette().color(QPalette.ColorRole.Window)
+        toggle.setIcon(colour_dot(readable_on(self._colour, background, GRAPHICS).name()))
 
 
 def button(text: str, on_click: Callable[[], object]) -> QPushButton:
@@ -136,32 +136,23 @@ class _StyledAgainWithTheTheme(QObject):
     a layout: the framed lists are made before they are laid out."""
 
     def __init__(self, view: QWidget) -> None:
-        super().__init__(view)
-        self._view = view
-        self._holder: QWidget | None = None
+        super().__init__(view)  # and no Qt object held: view and holder are found through Qt (see _DotThatShows)
         view.installEventFilter(self)
-        self._watch(view.parentWidget())
+        if view.parentWidget() is not None:
+            view.parentWidget().installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
-        kind = event.type()
-        if watched is self._view and kind == QEvent.Type.ParentChange:
-            self._watch(self._view.parentWidget())
-        elif kind == QEvent.Type.ApplicationPaletteChange or (watched is self._holder
+        view, kind = self.parent(), event.type()
+        if not isinstance(view, QWidget):
+            return False
+        if watched is view and kind == QEvent.Type.ParentChange and view.parentWidget() is not None:
+            view.parentWidget().installEventFilter(self)  # (an earlier holder's changes are let pass, below)
+        elif kind == QEvent.Type.ApplicationPaletteChange or (watched is view.parentWidget()
                                                                and kind == QEvent.Type.PaletteChange):
-            self._style_again()
+            sheet = view.styleSheet()
+            view.setStyleSheet("")  # unstyled, it takes its holder's palette, its scroll bars as well
+            view.setStyleSheet(sheet)
         return False
-
-    def _watch(self, holder: QWidget | None) -> None:
-        if self._holder is not None and Shiboken.isValid(self._holder):
-            self._holder.removeEventFilter(self)
-        self._holder = holder
-        if holder is not None:
-            holder.installEventFilter(self)
-
-    def _style_again(self) -> None:
-        sheet = self._view.styleSheet()
-        self._view.setStyleSheet("")  # unstyled, it takes its holder's palette, its scroll bars as well
-        self._view.setStyleSheet(sheet)
 
 
 def searchable(field: QLineEdit, name: str, clear: str) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QDialog, QFormLayout, QLabel, QListWidget, QWidget
+from PySide6.QtWidgets import QCheckBox, QDialog, QFormLayout, QLabel, QListWidget, QWidget
 
 from recordlens.annotator.qt.contrast import (
     ink_cell,
@@ -28,6 +28,7 @@ from recordlens.annotator.qt.contrast import (
     tint_cell,
     when_the_palette_changes,
 )
+from recordlens.annotator.qt.widgets import dot_that_shows, show_focus
 
 pytestmark = pytest.mark.app
 
@@ -208,7 +209,18 @@ def test_a_window_with_watched_colours_is_freed_by_reference_counting_alone(qapp
         tint_cell(view, view.model().index(0, 0), "#ffe3e3")
         return dialog
 
-    for build in (with_a_warning, with_markup, with_cells):
+    def with_a_framed_list_and_a_dot() -> QDialog:
+        view = QListWidget()
+        toggle = QCheckBox("matched")
+        dialog = QDialog()
+        form = QFormLayout(dialog)
+        form.addRow("", view)
+        form.addRow("", toggle)
+        show_focus(view)  # the framed lists' theme watch (widgets.py)
+        dot_that_shows(toggle, "#2f9e44")  # a legend's dot that follows the theme
+        return dialog
+
+    for build in (with_a_warning, with_markup, with_cells, with_a_framed_list_and_a_dot):
         assert freed_when_let_go(build), f"{build.__name__}: left in a reference cycle, for the collector to free"
 
 
