@@ -25,6 +25,17 @@ def shortened(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
 
 
+# What reading a file may meet for a moment (a flaky share, too many files open): a command stops, to be run again,
+# rather than take the file for one that cannot be read (and give figures over fewer pages)
+FOR_A_MOMENT = frozenset({errno.EIO, errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN, errno.EINTR,
+                          errno.ETIMEDOUT, errno.ESTALE})
+
+
+def is_for_a_moment(error: BaseException) -> bool:
+    """Whether `error` is a read error that the same command may not meet again (`FOR_A_MOMENT`)."""
+    return isinstance(error, OSError) and error.errno in FOR_A_MOMENT
+
+
 def is_disk_full(error: BaseException) -> bool:
     """Whether a write failed because its disk (or the user's quota on it) is full."""
     return isinstance(error, OSError) and error.errno in (errno.ENOSPC, errno.EDQUOT)

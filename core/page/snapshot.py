@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
-from ..errors import SnapshotError, shortened
+from ..errors import SnapshotError, is_for_a_moment, shortened
 from ..file_kinds import NotRegularFile, TooLarge, read_regular_file
 from ..wording import counted
 from .charset import (
@@ -234,6 +234,8 @@ def _read_file(path: Path, max_bytes: int, label: str) -> bytes:
     except IsADirectoryError:
         raise _fail(label, "it is a folder, not a file.") from None
     except OSError as error:
+        if is_for_a_moment(error):
+            raise  # not the file's fault: the command stops, to be run again (`runs.evaluate.page_or_why`)
         raise _fail(label, f"{error.strerror or error}.") from None
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import errno
 import statistics
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -10,7 +9,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from ..command_hints import hint_option
-from ..errors import DatasetError, RecordLensError
+from ..errors import DatasetError, RecordLensError, is_for_a_moment
 from ..page.dataset import (
     LoadedPage,
     dataset_hint,
@@ -156,12 +155,6 @@ class PageNotRead:
     why: str
 
 
-# What reading a file may meet for a moment (a flaky share, too many files open): the scoring stops, to be run again,
-# rather than give figures over fewer pages
-_FOR_A_MOMENT = frozenset({errno.EIO, errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN, errno.EINTR,
-                           errno.ETIMEDOUT, errno.ESTALE})
-
-
 def read_page(page_file: Path, name: str) -> LoadedPage | PageNotRead:
     """The saved page `page_file` of page `name`, read as every command reads it, or why it cannot be (`load_page`'s
     words): the test by which `score` and `bench` leave a page out, which `extract` asks of the pages it failed on."""
@@ -174,7 +167,7 @@ def page_or_why(read: Callable[[], T]) -> T | PageNotRead:
     try:
         return read()
     except OSError as error:
-        if error.errno in _FOR_A_MOMENT:  # the same command again may read it: not a page to leave out
+        if is_for_a_moment(error):  # the same command again may read it: not a page to leave out
             raise
         return PageNotRead(str(error))
     except RecordLensError as error:  # an empty file, a PNG named .mhtml, a file gone meanwhile
