@@ -50,3 +50,14 @@ class Web:
                             screenshot=b"\x89PNG\r\n\x1a\n" + b"\0" * 16, screenshot_size=(1920, 900),
                             links=[urljoin(final, link) for link in links], engine="canned",
                             viewport=(1920, 1080), page_height=900)
+
+
+def capture_through(monkeypatch, web: Web) -> None:  # noqa: ANN001 (pytest's MonkeyPatch)
+    """`recordlens site capture` crawls the canned `web` in place of the app's Chromium (robots.txt none), with the
+    command's `--ask-again` passed on."""
+    from recordlens.core.agent import capture
+
+    def canned(roots, folder, rules, *, ask_again=False, **_options):  # noqa: ANN001, ANN202
+        return capture.capture_site(roots, folder, web, rules, robots=NO_ROBOTS, ask_again=ask_again)
+
+    monkeypatch.setattr(capture, "_RUNNERS", {"chromium": canned})

@@ -14,7 +14,7 @@ import pytest
 from recordlens.core.agent import capture
 from recordlens.core.agent.capture import CaptureRules, PageFailed, RedirectCheck, RenderedPage, capture_site
 from recordlens.core.cli.command import main
-from tests.core.canned_web import NO_ROBOTS, Web
+from tests.core.canned_web import NO_ROBOTS, Web, capture_through
 
 HOME = "http://127.0.0.1:8000/"
 # What the app's renderer says of each (annotator/agent/site_capture.py), with the status it was answered with
@@ -67,19 +67,13 @@ def test_no_page_from_a_server_that_failed_is_a_failure_tried_again(tmp_path: Pa
     assert web.requested.count(HOME + "paper.pdf") == 2 and not again.complete_since
 
 
-def _with_runner(monkeypatch: pytest.MonkeyPatch, web: Web) -> None:
-    def canned(roots, folder, rules, *, ask_again=False, **_options):  # noqa: ANN001, ANN202 - the app's Chromium
-        return capture_site(roots, folder, web, rules, robots=NO_ROBOTS, ask_again=ask_again)
-    monkeypatch.setattr(capture, "_RUNNERS", {"chromium": canned})
-
-
 def test_a_crawl_whose_only_misses_are_no_pages_is_complete(tmp_path: Path, capsys,
                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     # (/gone: a 404 that sent a file, a dead link all the same)
     web = FilesToo({HOME: ("Home", ["paper.pdf", "204", "gone"])}, {HOME + "paper.pdf": NO_PAGES["paper.pdf"],
                                                                     HOME + "204": NO_PAGES["204"],
                                                                     HOME + "gone": ("HTTP 404 Not Found", 404)})
-    _with_runner(monkeypatch, web)
+    capture_through(monkeypatch, web)
     command = ["site", "capture", HOME, "--site", str(tmp_path / "s"), "--depth", "1"]
     assert main(command) == 0  # the first run: a file, nothing to save and a dead link are no failure
     out, _ = capsys.readouterr()
@@ -102,7 +96,7 @@ def test_a_crawl_whose_only_misses_are_no_pages_is_complete(tmp_path: Path, caps
 
 def test_a_root_that_is_no_page_leaves_no_site_and_says_so(tmp_path: Path, capsys,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    _with_runner(monkeypatch, FilesToo({}, {HOME: NO_PAGES["paper.pdf"]}))
+    capture_through(monkeypatch, FilesToo({}, {HOME: NO_PAGES["paper.pdf"]}))
     command = ["site", "capture", HOME, "--site", str(tmp_path / "s")]
     for _ in range(2):  # the second run: the crawl is complete, and still no site
         assert main(command) == capture.CAPTURE_NO_SITE

@@ -14,7 +14,7 @@ import pytest
 from recordlens.core.agent import capture
 from recordlens.core.agent.capture import CaptureRules, PageFailed, RedirectCheck, RenderedPage, capture_site
 from recordlens.core.cli.command import main
-from tests.core.canned_web import NO_ROBOTS, Web
+from tests.core.canned_web import NO_ROBOTS, Web, capture_through
 
 HOME = "http://127.0.0.1:8000/"
 STATUS_PHRASES = {401: "Unauthorized (the page needs a login)", 403: "Forbidden", 404: "Not Found", 408:
@@ -61,16 +61,10 @@ def test_an_answer_that_asks_to_come_back_is_a_failure_tried_again(tmp_path: Pat
     assert web.requested.count(HOME + str(status)) == 2 and not again.complete_since
 
 
-def _with_runner(monkeypatch: pytest.MonkeyPatch, web: Web) -> None:
-    def canned(roots, folder, rules, *, ask_again=False, **_options):  # noqa: ANN001, ANN202 - the app's Chromium
-        return capture_site(roots, folder, web, rules, robots=NO_ROBOTS, ask_again=ask_again)
-    monkeypatch.setattr(capture, "_RUNNERS", {"chromium": canned})
-
-
 def test_a_crawl_whose_only_misses_are_dead_links_is_complete(tmp_path: Path, capsys,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     web = _web(404, 410)
-    _with_runner(monkeypatch, web)
+    capture_through(monkeypatch, web)
     command = ["site", "capture", HOME, "--site", str(tmp_path / "s"), "--depth", "1"]
     assert main(command) == 0  # the first run: dead links are no failure
     out, _ = capsys.readouterr()
@@ -91,7 +85,7 @@ def test_a_crawl_whose_only_misses_are_dead_links_is_complete(tmp_path: Path, ca
 def test_a_failure_beside_dead_links_is_tried_again_and_exits_1(tmp_path: Path, capsys,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     web = _web(404, 503)
-    _with_runner(monkeypatch, web)
+    capture_through(monkeypatch, web)
     command = ["site", "capture", HOME, "--site", str(tmp_path / "s"), "--depth", "1"]
     assert main(command) == capture.CAPTURE_SOME_FAILED
     assert main(command) == capture.CAPTURE_SOME_FAILED  # the 503 again, the dead link not
@@ -102,7 +96,7 @@ def test_a_failure_beside_dead_links_is_tried_again_and_exits_1(tmp_path: Path, 
 
 def test_a_root_that_is_a_dead_link_leaves_no_site_and_says_so(tmp_path: Path, capsys,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    _with_runner(monkeypatch, Answering({}, {HOME: 404}))
+    capture_through(monkeypatch, Answering({}, {HOME: 404}))
     command = ["site", "capture", HOME, "--site", str(tmp_path / "s")]
     for _ in range(2):  # the second run: the crawl is complete, and still no site
         assert main(command) == capture.CAPTURE_NO_SITE

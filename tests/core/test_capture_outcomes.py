@@ -18,14 +18,7 @@ from recordlens.core.agent.capture import (
 )
 from recordlens.core.agent.sites import load_site
 from recordlens.core.cli.command import main
-from tests.core.canned_web import NO_ROBOTS, Web
-
-
-def _with_runner(monkeypatch, web: Web) -> None:  # noqa: ANN001
-    def canned(roots, folder, rules, **_options):  # noqa: ANN001, ANN003, ANN202 - the app's Chromium, canned
-        return capture_site(roots, folder, web, rules, robots=NO_ROBOTS)
-    monkeypatch.setattr(capture, "_RUNNERS", {"chromium": canned})
-
+from tests.core.canned_web import NO_ROBOTS, Web, capture_through
 
 # -- a capture that saves nothing ---------------------------------------------------------------------------------
 
@@ -35,7 +28,7 @@ THERE = "http://localhost:8000/landing"
 
 def test_a_capture_that_saves_no_page_fails_and_says_why_and_what_to_do(tmp_path: Path, capsys,
                                                                           monkeypatch) -> None:
-    _with_runner(monkeypatch, Web({THERE: ("Landing", [])}, redirects={HERE: THERE}))
+    capture_through(monkeypatch, Web({THERE: ("Landing", [])}, redirects={HERE: THERE}))
     status = main(["site", "capture", HERE, "--site", str(tmp_path / "s")])
     out, err = capsys.readouterr()
     assert status == capture.CAPTURE_NO_SITE != 0
@@ -61,7 +54,7 @@ def test_a_capture_that_saves_no_page_names_a_few_of_each_kind_and_counts_them_a
 
 
 def test_a_capture_whose_root_fails_says_to_check_the_site(tmp_path: Path, capsys, monkeypatch) -> None:
-    _with_runner(monkeypatch, Web({}))
+    capture_through(monkeypatch, Web({}))
     assert main(["site", "capture", HERE, "--site", str(tmp_path / "s")]) == capture.CAPTURE_NO_SITE
     err = capsys.readouterr().err
     assert f"no page was saved ({HERE} failed: HTTP 404 Not Found)" in err and "the site answers" in err
@@ -132,7 +125,7 @@ def test_duplicates_are_remembered_when_a_capture_resumes(tmp_path: Path) -> Non
 
 
 def test_ctrl_c_prints_the_summary_and_exits_130(tmp_path: Path, capsys, monkeypatch) -> None:
-    _with_runner(monkeypatch, Web(_about_site(), interrupt_after=2))
+    capture_through(monkeypatch, Web(_about_site(), interrupt_after=2))
     assert main(["site", "capture", ROOT, "--site", str(tmp_path / "s")]) == 130
     out, err = capsys.readouterr()
     assert "2 page(s) saved" in out and "URL(s) still queued (run again to continue)" in out
