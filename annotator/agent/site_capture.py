@@ -46,7 +46,9 @@ net::ERR_TOO_MANY_REDIRECTS).
 A meta refresh due within the settling time (`SETTLE_MS`: `content="0; url=…"`) that has not gone when it ends (a
 renderer slower than that, on a busy machine) is waited for, within the page's --timeout, and followed: the
 "Redirecting…" page it stands on is never saved before it goes (only, with a warning, one whose refresh had not gone
-by the end of its --timeout).
+by the end of its --timeout). A refresh that takes the page nowhere is none to wait for: one to the page's own
+fragment (`url=#top`: Chromium moves within the document, and the guard lets the move through uncounted) or to an
+address Chromium never sends a web page's top frame to by a refresh (`data:`, `file:`, `javascript:`).
 A page that `history.pushState`d another URL is kept under the URL it was served from (put back with
 `history.replaceState` before it is read), with a warning.
 
@@ -153,6 +155,8 @@ MAX_TREE_ELEMENTS = 20_000  # a page of more elements (frames included) keeps a 
 LOGIN_NEEDED = "HTTP 401 Unauthorized (the page needs a login)"
 NO_CONTENT = (204, 205)  # answers that carry no page: Chromium ends their load as aborted
 EMPTY_ERROR_ANSWER = "ERR_HTTP_RESPONSE_CODE_FAILURE"  # how Chromium fails an error status sent with no body
+# The schemes Chromium never sends a web page's top frame to by a meta refresh (it refuses or ignores the refresh)
+_NEVER_REFRESHED_TO = frozenset({"javascript", "data", "file"})
 MAX_CLIENT_HOPS = 5  # navigations a page's script or meta refresh starts (as it loads or settles), followed in a row
 LOOP_REQUESTS = 2  # times a page's chain (redirects, meta refreshes, scripts) may request one URL: more is a loop
                    # (twice: a check page sends the page back once), and so is taking one step of it again
@@ -327,7 +331,8 @@ class ChromiumRenderer(OnlinePage):
                              no_page=bool(content_type))
         warnings = ([f"it was saved as it was when its --timeout of {self.timeout_s:g} s ran out: "
                      f"{_requests_said(pending)} it made had not finished, and what they bring is missing (a larger "
-                     "--timeout waits longer for them)"] if pending else []) + _content_warnings(found)
+                     "--timeout waits longer for them)"] if pending else [])
+        warnings += _content_warnings(found, self.page.url().toString())
         if moved:
             warnings.append(f"its script made the address it shows {moved} (history.pushState), which was never "
                             "requested: it is kept under the address it was served from")
@@ -371,7 +376,7 @@ class ChromiumRenderer(OnlinePage):
             return self._finished is None or self.guard.halted
 
         self._wait(gone, min(SETTLE_MS / 1000, self._left()))
-        if not gone() and _due_while_settling(self._meta_refresh()):
+        if not gone() and _due_while_settling(self._meta_refresh(), self.page.url().toString()):
             self._wait(gone, max(0.05, self._load_deadline - time.monotonic()))
         return gone()
 
@@ -931,6 +936,8 @@ class _NavigationGuard:
             if self.url == "" and not target.startswith("about:"):
                 request.reject()
             return
+        if _within_the_document(target, self.shown()[1]):
+            return  # a move to a fragment of the document shown (a refresh to `#top`) loads nothing: no hop, no loop
         sent_on = self._sent_on()
         if not self.asked and _same_url(target, [self.url]):
             self.asked.append(target)  # the page's own load
@@ -1100,15 +1107,15 @@ def _requests_said(urls: list[str]) -> str:
     return f"{len(urls)} request(s) ({named_and_more(urls, 3, sep='; ')})"
 
 
-def _content_warnings(found: dict[str, Any]) -> list[str]:
+def _content_warnings(found: dict[str, Any], page_url: str) -> list[str]:
     """What a page that came as HTML holds that is no page (nothing at all, or a file's bytes: a PDF sent as
     text/html), and a meta refresh it was saved before."""
     start = str(found.get("textStart") or "")
     refresh = str(found.get("refresh") or "")
     odd = sum(1 for c in start if c == "\ufffd" or (ord(c) < 32 and c not in "\t\n\r\f"))
     warnings = []
-    if _refresh_delay(refresh) is not None:
-        due = ("due at once, which had not gone when it was captured" if _due_while_settling(refresh)
+    if _refresh_delay(refresh, page_url) is not None:
+        due = ("due at once, which had not gone when it was captured" if _due_while_settling(refresh, page_url)
                else "due after it settled, which was not waited for")
         warnings.append(f"it has a meta refresh ({refresh.strip()!r}) {due}: it is kept as it was before it")
     if found.get("empty"):
@@ -1120,21 +1127,26 @@ def _content_warnings(found: dict[str, Any]) -> list[str]:
     return warnings
 
 
-def _refresh_delay(content: str) -> float | None:
-    """The seconds after which a meta refresh (its content: "0; url=/next", "0; /next") sends the page to the
-    address it names; None for one that names none (a refresh of the page itself), a javascript: one or one whose
-    delay is no number: Chromium follows none of those."""
+def _refresh_delay(content: str, page_url: str) -> float | None:
+    """The seconds after which a meta refresh (its content: "0; url=/next", "0; /next") of the page at `page_url`
+    sends it to the address it names; None for one that names none (a refresh of the page itself), one whose delay
+    is no number, or one that takes the page nowhere: Chromium follows none of those. It takes no web page's top
+    frame to a `javascript:`, `data:` or `file:` address by a refresh, and a fragment of the page (`url=#top`)
+    moves within it, loading nothing."""
     found = re.match(r"\s*(\d+(?:\.\d*)?)[\s;,]+(.*)", content, re.DOTALL)
     target = re.sub(r"^url\s*=\s*", "", found.group(2).strip(), flags=re.IGNORECASE).strip("'\" ") if found else ""
-    if not found or not target or target.lower().startswith("javascript:"):
+    if not found or not target:
+        return None
+    address = urljoin(page_url, target)
+    if urlsplit(address).scheme.lower() in _NEVER_REFRESHED_TO or _within_the_document(address, page_url):
         return None
     return float(found.group(1))
 
 
-def _due_while_settling(content: str) -> bool:
-    """Whether a meta refresh (its content) sends the page on within the time a page is given to settle
-    (SETTLE_MS): such a page is waited for until it goes; one due later is kept as it is before it."""
-    delay = _refresh_delay(content)
+def _due_while_settling(content: str, page_url: str) -> bool:
+    """Whether a meta refresh (its content) sends the page at `page_url` on within the time a page is given to
+    settle (SETTLE_MS): such a page is waited for until it goes; one due later is kept as it is before it."""
+    delay = _refresh_delay(content, page_url)
     return delay is not None and delay * 1000 <= SETTLE_MS
 
 
@@ -1172,6 +1184,12 @@ def _noted_tree(title: str, url: str, note: str) -> list[dict[str, Any]]:
 def _same_url(url: str, chain: list[str]) -> bool:
     """Whether `url` is one of `chain`'s, compared as the crawl compares URLs (Chromium writes them its way)."""
     return _url_key(url) in {_url_key(u) for u in chain}
+
+
+def _within_the_document(target: str, shown: str) -> bool:
+    """Whether going to `target` moves within the document at `shown` (the same URL but for a fragment that
+    `target` names), which Chromium does without loading anything."""
+    return bool(shown) and "#" in target and urldefrag(target)[0] == urldefrag(shown)[0]
 
 
 def _url_key(url: str) -> str:

@@ -141,9 +141,9 @@ def test_a_meta_refresh_left_is_said_as_due_at_once_or_later() -> None:
     is not said to be "due after it settled"."""
     from recordlens.annotator.agent.site_capture import _content_warnings
 
-    assert _content_warnings({"refresh": "0; url=/next", "textStart": "wait"}) == [
+    assert _content_warnings({"refresh": "0; url=/next", "textStart": "wait"}, "http://127.0.0.1/page") == [
         "it has a meta refresh ('0; url=/next') due at once, which had not gone when it was captured: it is kept as "
         "it was before it"]
-    assert _content_warnings({"refresh": "30;URL='/later'", "textStart": "wait"}) == [
+    assert _content_warnings({"refresh": "30;URL='/later'", "textStart": "wait"}, "http://127.0.0.1/page") == [
         "it has a meta refresh (\"30;URL='/later'\") due after it settled, which was not waited for: it is kept as "
         "it was before it"]
