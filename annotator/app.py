@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..core.command_hints import hint_path
 from ..core.errors import RecordLensError
 from .program import PROG
 
@@ -97,8 +98,8 @@ def start_for(args: argparse.Namespace) -> Start:
         except RecordLensError as error:  # damaged, from a newer RecordLens: the demo still opens
             why = f"it cannot be opened: {error}"
     return Start(open_demo_project(args.demo_dir), stands_in_for=last,
-                 notice=f"the project last open, {last}, is not open: {why}. The demo project is open instead; "
-                        "open yours with Ctrl+O (it stays the project the app reopens)")
+                 notice=f"the project last open, {hint_path(last)}, is not open: {why}. The demo project is open "
+                        "instead; open yours with Ctrl+O (it stays the project the app reopens)")
 
 
 def open_project_for(args: argparse.Namespace) -> Project:
@@ -114,7 +115,7 @@ def find_run(project, wanted: str) -> int:  # noqa: ANN001
     of_method = [r.id for r in runs if r.method == wanted]
     if not of_method:
         known = ", ".join(f"{r.id} ({r.method})" for r in runs) or "none"
-        raise UsageError(f"no run {wanted!r} in {project.root}; runs: {known}")
+        raise UsageError(f"no run {wanted!r} in {hint_path(project.root)}; runs: {known}")
     return of_method[-1]
 
 
@@ -139,10 +140,10 @@ def wait_until_drawn(window, args: argparse.Namespace) -> None:  # noqa: ANN001 
         window.wait_until_drawn(max(1, round(seconds * 1000)))
     except TimeoutError:
         size = page_file.stat().st_size / 1e6 if page_file.is_file() else 0.0
-        raise TimeoutError(f"page {name} ({page_file}, {size:.1f} MB) was not drawn within {seconds:g} s; a large "
-                           "page can take longer: give it more time with --wait SECONDS") from None
+        raise TimeoutError(f"page {name} ({hint_path(page_file)}, {size:.1f} MB) was not drawn within {seconds:g} s; a "
+                           "large page can take longer: give it more time with --wait SECONDS") from None
     except RuntimeError:  # the browser's load failed
-        raise UsageError(f"page {name} ({page_file}) did not load in the browser") from None
+        raise UsageError(f"page {name} ({hint_path(page_file)}) did not load in the browser") from None
 
 
 def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 - a MainWindow
@@ -150,7 +151,7 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
     window.show()
     if args.page:
         if not window.project.has_page(args.page):
-            raise UsageError(f"no page {args.page!r} in {window.project.root}")
+            raise UsageError(f"no page {args.page!r} in {hint_path(window.project.root)}")
         # Raises when the page cannot be shown: the window would keep the page it opened on, and the picture
         # saved would be of that page, not of the one named.
         window.show_page(args.page)
@@ -158,7 +159,7 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
         window.start_review(find_run(window.project, args.review))
     if window.page_name is None:
         if (name := window.start_page_name()) is None:
-            raise UsageError(f"{window.project.root} has no page to show")
+            raise UsageError(f"{hint_path(window.project.root)} has no page to show")
         # The page the window opened on could not be shown: say which and why (PageNotShown), rather than "no page",
         # and never save a picture of another page in its place
         window.show_page(name)
@@ -171,7 +172,7 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
         wait_until_drawn(window, args)
     args.screenshot.parent.mkdir(parents=True, exist_ok=True)
     if not window.snapshot().save(str(args.screenshot), "PNG"):
-        raise OSError(f"could not write {args.screenshot}")
+        raise OSError(f"could not write {hint_path(args.screenshot)}")
     return args.screenshot
 
 
@@ -281,7 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.screenshot:
             path = take_screenshot(window, args)
-            print(f"screenshot saved to {path}")
+            print(f"screenshot saved to {hint_path(path)}")
             return 0
         window.restore_geometry()  # where the last quit left it, on this screen; else a first place that fits it
         window.show()

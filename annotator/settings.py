@@ -24,6 +24,7 @@ from typing import Any, Protocol
 import platformdirs
 
 from ..core.atomic import write_text
+from ..core.command_hints import hint_path
 from ..core.llm import DEFAULT_MODEL, api_key_from_environment, without_credential
 
 APP_DIR_NAME = "recordlens"
@@ -307,7 +308,7 @@ class Settings:
         except FileNotFoundError:
             return cls()
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            _log.warning("settings %s unreadable (%s); using defaults", path, error)
+            _log.warning("settings %s unreadable (%s); using defaults", hint_path(path), error)
             return cls()
         known = {f.name for f in fields(cls)}
         settings = cls(**{k: str(v) for k, v in data.items() if k in known}) if isinstance(data, dict) else cls()

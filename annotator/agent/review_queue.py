@@ -54,6 +54,7 @@ from ...core.agent import (
     save_candidates,
     writing_candidates,
 )
+from ...core.command_hints import hint_path
 from ...core.errors import AgentError
 from ..qt.contrast import tint_cell
 from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
@@ -311,7 +312,7 @@ class ReviewQueue(QWidget):
             return None
         index = next((i for i, c in enumerate(on_disk) if c.id == shown.id), None)
         if index is None:
-            self._show_file(on_disk, None, f"not saved: {shown.id} is no longer in {path} (removed since it "
+            self._show_file(on_disk, None, f"not saved: {shown.id} is no longer in {hint_path(path)} (removed since it "
                                            f"was shown here); the list shows the file as it is now")
             return None
         there = on_disk[index]
@@ -356,8 +357,8 @@ class ReviewQueue(QWidget):
     def _read_again(self, path: Path) -> list[Candidate]:
         """The candidates file as it is now (AgentError, said for a reviewer, when it is gone or cannot be read)."""
         if not path.exists():
-            raise AgentError(f"{path} is no longer there (deleted or moved since it was opened here): put it back, "
-                             "or open it where it now is with “Open candidates…”")
+            raise AgentError(f"{hint_path(path)} is no longer there (deleted or moved since it was opened here): put "
+                             "it back, or open it where it now is with “Open candidates…”")
         return load_candidates(path)
 
     def _show_file(self, candidates: list[Candidate], current: str | None, note: str) -> None:

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...core.agent import ANSWER_KINDS, NORMALISE_RULES, Task, load_tasks, save_tasks, task_from_line
+from ...core.command_hints import hint_path
 from ...core.errors import AgentError
 from ...core.resource_files import is_shipped
 from ...core.wording import named_and_more
@@ -56,8 +57,8 @@ Answer = QMessageBox.StandardButton
 def ask_about_changed_file(parent: QWidget, path: Path, differ: str) -> str:
     """"reload", "overwrite" or "cancel", for a tasks file changed on disk since it was read (`differ`: how)."""
     box = QMessageBox(QMessageBox.Icon.Warning, "Tasks file changed on disk",
-                      f"{path} has changed on disk since it was read here ({differ}).\n\nReload from disk: the "
-                      "table shows the file as it is now, and the edits made here are dropped.\nSave over it: the "
+                      f"{hint_path(path)} has changed on disk since it was read here ({differ}).\n\nReload from disk: "
+                      "the table shows the file as it is now, and the edits made here are dropped.\nSave over it: the "
                       "table is written, and the changes made on disk are lost.", QMessageBox.StandardButton.NoButton,
                       parent)
     reload = box.addButton("Reload from disk", QMessageBox.ButtonRole.DestructiveRole)
@@ -79,8 +80,9 @@ class TaskEditor(QWidget):
     `modified_changed(bool)`. `ask` is how unsaved edits are asked about, `ask_changed` what to do with a file
     changed on disk since it was read (tests answer both themselves)."""
 
-    saved = Signal(str)
-    loaded = Signal(str)
+    # The file's Path: a str through Qt would lose the bytes of a name that are not UTF-8 (another file, said)
+    saved = Signal(object)
+    loaded = Signal(object)
     task_chosen = Signal(object)
     modified_changed = Signal(bool)
 
@@ -313,8 +315,8 @@ class TaskEditor(QWidget):
         self._disk_digest, self._disk_tasks = digest, tasks
         self.site = tasks[0].site if tasks else ""
         self.set_tasks(tasks)  # marks the rows clean
-        self.status.setText(f"{len(tasks)} tasks from {self.path}")
-        emit(self.loaded, str(self.path))
+        self.status.setText(f"{len(tasks)} tasks from {hint_path(self.path)}")
+        emit(self.loaded, self.path)
         return tasks
 
     def _say_bad_rows(self, prefix: str, problems: list[str]) -> None:
@@ -349,7 +351,7 @@ class TaskEditor(QWidget):
         """Write every row (all must be valid) as JSONL, atomically; None (and a message) when not saved."""
         target = Path(path) if path else self.path
         if target is not None and is_shipped(target):
-            self.status.setText(f"{target} ships with RecordLens and is never changed: choose where to save")
+            self.status.setText(f"{hint_path(target)} ships with RecordLens and is never changed: choose where to save")
             return self.save_as_dialog()
         if target is None:
             return self.save_as_dialog()
@@ -369,8 +371,8 @@ class TaskEditor(QWidget):
         with contextlib.suppress(OSError):  # written, but not readable: the next Save cannot tell, and says so
             self._disk_digest = file_digest(target)
         self._mark_clean()
-        self.status.setText(f"saved {len(tasks)} tasks to {target}")
-        emit(self.saved, str(target))
+        self.status.setText(f"saved {len(tasks)} tasks to {hint_path(target)}")
+        emit(self.saved, target)
         return target
 
     def _may_write_over(self, target: Path) -> bool:
@@ -381,8 +383,8 @@ class TaskEditor(QWidget):
         try:
             now = file_digest(target)
         except OSError as error:  # there, but whether it changed cannot be told: never written over unasked
-            self.status.setText(f"not saved: {target} cannot be read ({error}), so whether it changed on disk since "
-                                "it was read cannot be told; make it readable, or save under another name")
+            self.status.setText(f"not saved: {hint_path(target)} cannot be read ({error}), so whether it changed on "
+                                "disk since it was read cannot be told; make it readable, or save under another name")
             return False
         if now is None or now == self._disk_digest:  # gone (writing it again loses nothing), or as it was
             return True
@@ -395,11 +397,11 @@ class TaskEditor(QWidget):
                 self.load(target)
             except AgentError:  # the status line says why; the table keeps its rows, still unsaved
                 return False
-            self.status.setText(f"not saved: {target} had changed on disk ({differ}): reloaded from it, the edits "
-                                "made here dropped")
+            self.status.setText(f"not saved: {hint_path(target)} had changed on disk ({differ}): reloaded from it, the "
+                                "edits made here dropped")
         else:
-            self.status.setText(f"not saved: {target} has changed on disk since it was read ({differ}); Save again "
-                                "to reload it or to save over it")
+            self.status.setText(f"not saved: {hint_path(target)} has changed on disk since it was read ({differ}); "
+                                "Save again to reload it or to save over it")
         return False
 
     def open_review(self, path: str | Path | None = None):  # noqa: ANN201 - a ReviewQueue

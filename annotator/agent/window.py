@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from ...core import atomic
 from ...core.agent import Task, TaskFileError, Trajectory, ends_with_answer
+from ...core.command_hints import hint_path
 from ...core.errors import AgentError, RecordLensError
 from ...core.resource_files import is_shipped, resource_path
 from ...core.wording import counted
@@ -85,7 +86,7 @@ def save_trajectory_file(trajectory: Trajectory, path: str | Path) -> Path:
 
 def load_trajectory_file(path: str | Path) -> Trajectory:
     source = Path(path)
-    trajectory = Trajectory.from_json(source.read_text(encoding="utf-8"), source=str(source))
+    trajectory = Trajectory.from_json(source.read_text(encoding="utf-8"), source=hint_path(source))
     folder = source.with_name(source.stem + SCREENSHOTS_SUFFIX)
     if folder.is_dir():
         for png in folder.glob("*.png"):
@@ -99,11 +100,11 @@ def remembered_files(settings: Settings) -> tuple[Path, Path | None, list[str]]:
     notes: list[str] = []
     site = Path(settings.agent_site) if settings.agent_site else demo_site_folder()
     if not site.is_dir():
-        notes.append(f"the site last open, {site}, is gone: the shipped demo site is open")
+        notes.append(f"the site last open, {hint_path(site)}, is gone: the shipped demo site is open")
         site = demo_site_folder()
     tasks: Path | None = Path(settings.agent_tasks) if settings.agent_tasks else None
     if tasks is not None and not tasks.is_file():
-        notes.append(f"the tasks file last open, {tasks}, is gone: the demo tasks are open")
+        notes.append(f"the tasks file last open, {hint_path(tasks)}, is gone: the demo tasks are open")
         tasks = None
     if tasks is None and (notes or site == demo_site_folder()):
         tasks = demo_tasks_file()
@@ -188,7 +189,8 @@ class AgentWindow(QMainWindow):
         if failed and remembered and site is not None and Path(site).resolve() != demo_site_folder().resolve():
             # A folder that is there but no longer a site (emptied): left so, the window had no site and no
             # tasks, and each later open tried the same path again. The demo's open, which forgets the path
-            notes.append(f"the site last open, {site}, cannot be opened ({failed}): the shipped demo site is open")
+            notes.append(f"the site last open, {hint_path(site)}, cannot be opened ({failed}): the shipped demo site "
+                         "is open")
             self.open_site(demo_site_folder(), demo_tasks_file())
         notes.extend(self._unfinished_recordings())
         if notes:  # after open_site's own message, which would hide them
@@ -237,12 +239,12 @@ class AgentWindow(QMainWindow):
         if before is not None and site.root.resolve() != before:
             self._forget_the_old_site(site.name, site.root.resolve())
         self.task_editor.site = site.name
-        message = f"opened the site {site.name}: {counted(len(site.pages), 'page')} ({site.root})"
+        message = f"opened the site {site.name}: {counted(len(site.pages), 'page')} ({hint_path(site.root)})"
         if tasks is not None:
             try:
                 with QSignalBlocker(self.task_editor):  # what `loaded` brings about follows below, once
                     loaded = self.task_editor.load(tasks)
-                message += f"; {counted(len(loaded), 'task')} from {tasks}"
+                message += f"; {counted(len(loaded), 'task')} from {hint_path(tasks)}"
             except (TaskFileError, AgentError) as error:
                 message += f"; tasks not opened: {error}"
         self._show_tasks()
@@ -271,18 +273,18 @@ class AgentWindow(QMainWindow):
         has the demo's name, so the folder tells them apart."""
         site, path = self.browser.site, self.task_editor.path
         where = ("no site" if site is None else f"site {site.name} (shipped demo)" if self._is_demo_site()
-                 else f"site {site.name} in {site.root}")
+                 else f"site {site.name} in {hint_path(site.root)}")
         tasks = ("no tasks file" if path is None else f"tasks {path.name} (shipped demo)" if is_shipped(path)
-                 else f"tasks {path.name}")
+                 else f"tasks {hint_path(path.name)}")
         return f"RecordLens — agent benchmarks — {where} — {tasks}[*]"
 
-    def _on_tasks_file(self, path: str) -> None:
+    def _on_tasks_file(self, path: Path) -> None:
         """A tasks file opened or saved (perhaps under another name): title, settings and panel follow it."""
         self._show_tasks()
         self._remember()
         self.setWindowTitle(self.title())
         count = self.task_editor.table.rowCount()
-        self.statusBar().showMessage(f"{counted(count, 'task')}: {path}", 10000)
+        self.statusBar().showMessage(f"{counted(count, 'task')}: {hint_path(path)}", 10000)
 
     def _remember(self) -> None:
         """The site and tasks file open now, in the app's settings (the shipped demo's as ""), for the next

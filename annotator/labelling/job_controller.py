@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QProgressBar
 
+from ...core.command_hints import hint_path
 from ...core.errors import RecordLensError
 from ...core.extract import TrainingProgress, create, examples_kept_apart, given_back
 from ...core.llm import KEY_MARK, holds_key_mark
@@ -469,9 +470,12 @@ class JobController:
                 if shipped_better:
                     learnt["shipped_better"] = "yes"
 
+            def set_aside(kept: Path) -> None:  # said as a hint writes a path, as `train --project` says it
+                learnt["replaced"] = hint_path(kept.relative_to(project.root))
+
             model = train_on_project(project.root, progress=progress, check=fitting, in_place=already_there,
-                                     set_aside=lambda kept: learnt.update(replaced=str(kept.relative_to(project.root))),
-                                     noted=noted, compared=compared if to_compare else None, comparing=comparing)
+                                     set_aside=set_aside, noted=noted, compared=compared if to_compare else None,
+                                     comparing=comparing)
             learnt["caution"] = caution_of(create("selector", model=str(model)))  # as Propose with it will say
             # Each labelled page's digest made here, off the interface thread, and remembered in the project: what
             # the end of the job and every Propose ask of the model (`_changed_while_learning`, `_out_of_date`)
@@ -563,7 +567,7 @@ class JobController:
             self.window.message("this project has learnt no model: Propose already uses the shipped one")
             return
         self.window.message(f"Propose uses the shipped model again; the learnt one is kept as "
-                            f"{kept.relative_to(self.window.project.root)}", 15000)
+                            f"{hint_path(kept.relative_to(self.window.project.root))}", 15000)
 
     def _on_proposal(self, proposal: Proposal, tally: ProposeTally, root: Path) -> None:
         window = self.window
