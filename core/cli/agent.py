@@ -10,8 +10,8 @@ import argparse
 import contextlib
 import hashlib
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import owner_files
@@ -62,7 +62,6 @@ from ..command_hints import hint_option, hint_path
 from ..errors import AgentError, RecordLensError
 from ..llm import api_key_from_environment, required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
-from ..llm.gemini import Budget
 from ..output_paths import is_chart, writable_file
 from ..path_text import shown_bytes
 from ..runs.engines import ClusterLostError, EngineError, LostWithWorkers
@@ -452,25 +451,23 @@ def _run_cost(earlier: dict[str, object], requests: int, tokens: int,
 
 
 class _SessionCost:
-    """This session's model calls, as the run's stored cost counts them (`_run_cost`). The caller's budget is read
-    in one call (on Ray, one question to the budget every worker shares, once per episode stored); the figures
-    never go down as read, so a driver's budget that a lost cluster never gave the shared counts back (it reads as
-    before the run) leaves the cost last written as it is; a budget that cannot be read (its Ray actor is gone) is
-    said once, and the figures last read are kept. A local run writes it before each request is sent
-    (`written_before_each_request`), again without it when it is given back unsent (`taken_back`), and as each
-    answer comes (`_StoredAsTheyGo`); a Ray run as each episode is stored."""
+    """This session's model calls, as the run's stored cost counts them (`_run_cost`): the last reading of the
+    budget that counts them, held with that budget (`_take`). A local run's budget is the caller's own, which has
+    the cost written each time its counts change (`written_before_each_request`); a Ray run's is one every worker
+    shares, read once per episode stored (one question), which the engine swaps in for the run and the caller's own
+    back after it. A budget that cannot be read (its Ray actor is gone) is said once, and the figures last read are
+    kept."""
 
     def __init__(self, caller: object, earlier: dict[str, object]) -> None:
         self._caller, self._earlier = caller, earlier
         self.lost = LostWithWorkers()  # told by the engine as its workers die (`run_agent_on_engine`)
         self._counts = (0, 0)
+        self._read_of: object | None = None  # the budget `_counts` are a reading of
         self._unreadable = False
         self._written: dict[str, object] | None = None
 
     def now(self) -> dict[str, object]:
-        counts = self._read()
-        if counts is not None:
-            self._counts = (max(self._counts[0], counts[0]), max(self._counts[1], counts[1]))
+        self._read()
         return _run_cost(self._earlier, *self._counts, self.lost)
 
     def record(self, project, run_id: int) -> None:  # noqa: ANN001 - a Project
@@ -481,24 +478,16 @@ class _SessionCost:
             self._written = cost
 
     def written_before_each_request(self, project, run_id: int) -> None:  # noqa: ANN001 - a Project
-        """Have the caller's budget store the run's cost each time it lets a request go, before it is sent: a
-        request is paid for once sent, and a process killed (SIGKILL) while it waits for the answer can write
-        nothing after (SIGTERM and Ctrl+C write the cost on their way out, that request counted)."""
-        budget = self._caller.budget  # type: ignore[attr-defined]
-        self._caller.budget = _RequestsWritten(  # type: ignore[attr-defined]
-            budget, lambda: self.record(project, run_id), lambda: self.taken_back(project, run_id))
+        """Have the caller's budget store the run's cost each time its counts change (`Budget.on_change`): each
+        request before it is sent, since it is paid for once sent and a process killed (SIGKILL) while it waits for
+        the answer can write nothing after (SIGTERM and Ctrl+C write the cost on their way out, that request
+        counted); again without it when it is given back unsent (its connection refused: neither sent nor paid for);
+        and each answer's tokens as they are counted, before anything else is done with the answer."""
+        self._caller.budget.on_change = lambda: self.record(project, run_id)  # type: ignore[attr-defined]
 
-    def taken_back(self, project, run_id: int) -> None:  # noqa: ANN001 - a Project
-        """A request written before it was sent, given back by the caller (`Budget.release_request`: its connection
-        was refused, so it was neither sent nor paid for): the run's cost is written again without it. Taken off
-        here, as the budget takes it off its count: the figures read never go down, and would keep it."""
-        requests, tokens = self._counts
-        self._counts = (requests - 1, tokens)
-        self.record(project, run_id)
-
-    def _read(self) -> tuple[int, int] | None:
+    def _read(self) -> None:
         if self._unreadable:  # a budget's actor does not come back: not asked again
-            return None
+            return
         budget = self._caller.budget  # type: ignore[attr-defined]
         try:
             counts = budget.counts()
@@ -507,27 +496,16 @@ class _SessionCost:
             requests, tokens = self._counts
             warn(f"{error}; the run's recorded cost stays at the figures last read ({counted(requests, 'request')} "
                  f"and {tokens:,} tokens this session)")
-            return None
-        return int(counts[0]), int(counts[1])
+            return
+        self._take(budget, (int(counts[0]), int(counts[1])))
 
-
-class _RequestsWritten(Budget):
-    """A budget (its limits and counts taken from `budget`) that calls `written` each time it lets a request go,
-    before the request is sent (`_SessionCost.written_before_each_request`), and `released` each time one is given
-    back unsent (`_SessionCost.taken_back`)."""
-
-    def __init__(self, budget: Budget, written: Callable[[], None], released: Callable[[], None]) -> None:
-        super().__init__(**{f.name: getattr(budget, f.name) for f in fields(budget)
-                            if f.init and not f.name.startswith("_")})  # a lock of its own
-        self._written, self._released = written, released
-
-    def reserve_request(self) -> None:
-        super().reserve_request()
-        self._written()
-
-    def release_request(self) -> None:
-        super().release_request()
-        self._released()
+    def _take(self, budget: object, counts: tuple[int, int]) -> None:
+        """A reading of the budget the figures were read of is taken as it is (a request given back lowers it); one
+        of another budget only when it holds as much, figure by figure. The other budget is the caller's own after a
+        Ray run: it holds the shared budget's counts copied back, or, when they could not be had (a lost cluster),
+        those from before the run, which would write over the cost stored as the episodes went."""
+        if budget is self._read_of or all(now >= held for now, held in zip(counts, self._counts, strict=True)):
+            self._counts, self._read_of = counts, budget
 
 
 class _StoredAsTheyGo:

@@ -250,6 +250,10 @@ class Budget:
     tokens: int = 0
     uncounted: int = 0  # answers that came without token counts (their tokens are unknown)
     given_up: int = 0  # of them, answers given up at --timeout-s (generated, so paid for)
+    # Called after each change of the counts (a request reserved or given back, an answer counted), by the thread
+    # that made it, outside the lock and before it goes on: what keeps a record of the counts (an agent run's stored
+    # cost) writes them at once, with no subclass copying this state
+    on_change: Callable[[], None] | None = field(default=None, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def reserve_request(self) -> None:
@@ -258,12 +262,14 @@ class Budget:
             if spent:
                 raise BudgetExceededError(spent)
             self.requests += 1
+        self._changed()
 
     def release_request(self) -> None:
         """Give back a request reserved for an attempt that never reached a server (its connection refused): it
         was neither sent nor paid for, so it spends no cap and no count says it."""
         with self._lock:
             self.requests -= 1
+        self._changed()
 
     def used_up(self) -> str | None:
         """Why no further request may be made (the message a stopped run gives), or None while one may."""
@@ -273,6 +279,7 @@ class Budget:
     def add_tokens(self, count: int) -> None:
         with self._lock:
             self.tokens += count
+        self._changed()
 
     def add_uncounted(self, given_up: bool = False) -> None:
         """An answer came without token counts, or (`given_up`) was given up at --timeout-s: a token cap can no
@@ -280,11 +287,16 @@ class Budget:
         with self._lock:
             self.uncounted += 1
             self.given_up += int(given_up)
+        self._changed()
 
     def counts(self) -> tuple[int, int]:
         """Requests and tokens counted so far, read together (as a shared budget gives them, in one question)."""
         with self._lock:
             return self.requests, self.tokens
+
+    def _changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
 
 
 @dataclass
