@@ -6,18 +6,23 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
+import math
+import os
 import shutil
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from .. import atomic, owner_files
+from ..errors import RecordLensError, is_for_a_moment
 from ..page.dataset import (
     PAGE_READER_VERSION,  # kept with each score (schema 7): another reader's is stale
     lands_outside,
 )
+from ..page.snapshot import read_file_bytes
 from ..path_text import json_text, shown_bytes, stored_text
 from ..records.model import save_records
 from ..records.score import DatasetScore, PageFigures
@@ -34,10 +39,14 @@ from ..runs.run_files import (
     not_in_project,
 )
 from ..wording import counted, listed
-from .db import TRIES_WHILE_IT_CHANGES, Connection, StoreError, dumps, now
+from .db import TRIES_WHILE_IT_CHANGES, StoreError, dumps, now
+from .files import content_hash, snapshot_name_problem, snapshot_path
 from .removed_files import REMOVED, hidden_folder, name_folder, safe_name, stamped
 from .run_matching import KEPT_FOR_ADDING, first_folder
 from .schema import TRUE_LABEL_STATUSES, TRUE_PAGE_STATUSES, sql_list
+
+if TYPE_CHECKING:  # the project holds its runs (`project.runs`): it imports this module
+    from .project import Project
 
 RUN_STATUSES = ("running", "finished", "failed", "cancelled")
 DELETED_RUNS = "runs"  # inside the project's `removed/`: the runs deleted, each a run folder `--add` stores again
@@ -189,8 +198,13 @@ class StoredScore(PageFigures):
 class Runs:
     """A project's extractor runs, their predictions and their scores: `project.runs`."""
 
-    def __init__(self, store: Connection) -> None:
+    def __init__(self, store: Project) -> None:
         self._store = store
+        # Each saved copy's path -> its file as last judged (inode, size, time) and whether it was changed by hand
+        # then (`_changed_by_hand`): a copy written after its score (`copies_changed_since_scored`) is read again
+        # only once its file changes, not at each of Review's redraws (every copy of a project copied without its
+        # files' times is written after its score)
+        self._copies_judged: dict[Path, tuple[tuple[int, int, int], bool]] = {}
 
     def add(self, method: str, parameters: Mapping[str, object] | None = None, *,
                 started_at: str | None = None) -> int:
@@ -329,20 +343,82 @@ class Runs:
 
     def stale_pages(self, run_id: int) -> list[str]:
         """The pages whose stored score no longer says what the labels would: their labels or status changed
-        after it was made, or they are marked labelled (or no longer) since, or another page reader made it (an
-        earlier RecordLens: `scored_by_an_earlier_reader`, or a later one: `scored_by_a_later_reader`); none for a
-        run never scored (its means say "not scored" already).
+        after it was made, or they are marked labelled (or no longer) since, or their saved copy was changed by
+        hand since (`copies_changed_since_scored`), or another page reader made it (an earlier RecordLens:
+        `scored_by_an_earlier_reader`, or a later one: `scored_by_a_later_reader`); none for a run never scored
+        (its means say "not scored" already).
 
         A later reader's score is stale too: the figures stored are those this RecordLens shows beside its own
         reading of the pages (Review's matched and missed records), and they must agree with it."""
+        return self._stale_pages(run_id, self.copies_changed_since_scored(run_id))
+
+    def _stale_pages(self, run_id: int, copies_changed: Sequence[str]) -> list[str]:
+        """`stale_pages`, the pages whose copy changed since their score (`copies_changed_since_scored`) given."""
         self._require(run_id)
         scored = self._store.one("SELECT COUNT(*) FROM scores WHERE run_id = ?", (run_id,))
         if not scored or not scored[0]:
             return []
         # A change after the score counts when it could move the page's truth (`_RELABELLED`). A score made by
         # another page reader (`PAGE_READER_VERSION`, none before schema 7) is stale whatever changed.
-        return self._pages_where(run_id, f"{_RELABELLED} OR (s.page_id IS NOT NULL AND s.page_reader IS NOT ?)",
-                                 (PAGE_READER_VERSION,))
+        return self._pages_where(run_id, f"{_RELABELLED} OR (s.page_id IS NOT NULL AND s.page_reader IS NOT ?) "
+                                 "OR p.name IN (SELECT value FROM json_each(?))",
+                                 (PAGE_READER_VERSION, dumps(list(copies_changed))))
+
+    def copies_changed_since_scored(self, run_id: int) -> list[str]:
+        """Of the pages the run holds a score of, in the project's order, those whose saved copy was changed by hand
+        since that score was made: its file written after it, into bytes that are no longer those it was stored as
+        (their hash its name, as the label checks and export tell it) and can still be read as a page
+        (`Project.saved_copy_problem`). Its score may be of the copy as it was: "whose saved copy was changed by
+        hand since it was scored".
+
+        Once scored again (as the copy is now, which `score` says) the score holds. A copy written again with the
+        very bytes it was stored as (a project copied without its files' times) is no change. A copy that cannot
+        be read (gone, emptied, its row changed by hand) is not judged here: `saved_copy_problem` says why, and
+        `score` and `runs --compare` leave the page out. A score keeps no hash of the bytes it read: the copy's
+        file time, on the file system's clock, is what tells it was written after the score; a copy changed by
+        hand, scored, then put back as it was stored is not told (its bytes are those stored)."""
+        self._require(run_id)
+        rows = self._store.db.execute(
+            "SELECT p.name, p.snapshot, n.suffix, s.scored_at FROM scores s JOIN pages p ON p.id = s.page_id "
+            "LEFT JOIN snapshots n ON n.hash = p.snapshot WHERE s.run_id = ? ORDER BY p.id", (run_id,)).fetchall()
+        return [name for name, snapshot, suffix, scored_at in rows
+                if self._written_after(name, snapshot, suffix, _seconds(scored_at))]
+
+    def _written_after(self, name: str, snapshot: str, suffix: str | None, moment: float) -> bool:
+        """Whether page `name`'s saved copy, named `snapshot` (with `suffix`), was written after `moment` (seconds
+        since the epoch) and changed by hand (`_changed_by_hand`); False for a row that names no copy, or a copy
+        gone, but for a read error of a moment, raised: the same command again may read it."""
+        if suffix is None or snapshot_name_problem(snapshot, suffix) is not None:
+            return False
+        path = snapshot_path(Path(self._store.root), snapshot, suffix)
+        try:
+            found = path.stat()
+        except OSError as error:
+            if is_for_a_moment(error):
+                raise
+            return False
+        return found.st_mtime > moment and self._changed_by_hand(name, snapshot, path, found)
+
+    def _changed_by_hand(self, name: str, snapshot: str, path: Path, found: os.stat_result) -> bool:
+        """Whether the copy at `path` (its file `found`) no longer holds the bytes it was stored as (`snapshot`,
+        their hash) and can still be read as a page: judged again only once its file is no longer `found`."""
+        seen = (found.st_ino, found.st_size, found.st_mtime_ns)
+        judged = self._copies_judged.get(path)
+        if judged is None or judged[0] != seen:
+            judged = (seen, not self._as_stored(path, snapshot) and self._store.saved_copy_problem(name) is None)
+            self._copies_judged[path] = judged
+        return judged[1]
+
+    @staticmethod
+    def _as_stored(path: Path, snapshot: str) -> bool:
+        """Whether the copy's bytes still hash to its name (`snapshot`); True for a file that cannot be read (a
+        folder in its place), which `saved_copy_problem` says, but for a read error of a moment, raised."""
+        try:
+            return content_hash(read_file_bytes(path)) == snapshot
+        except (OSError, RecordLensError) as error:
+            if is_for_a_moment(error):
+                raise
+            return True
 
     def relabelled_since_scored(self, run_id: int) -> list[str]:
         """Of `stale_pages`, those whose labels or status changed since their score was made (or that are marked
@@ -380,11 +456,15 @@ class Runs:
         because the run's predictions of them changed since (`runs --add` of its folder gone on: no label changed
         on those), pages whose score may have gone either way before schema 10 said which (`score_dropped_unsaid`),
         pages whose labels or status changed since, pages scored by an earlier RecordLens and pages scored by a
-        later one (another page reader), said apart."""
-        stale = self.stale_pages(run_id)
+        later one (another page reader), said apart; and pages whose saved copy was changed by hand since
+        (`copies_changed_since_scored`), said so whatever else changed: that is not the labels' doing, and what a
+        person can act on (the copy put back, or scored again as it is)."""
+        copies = self.copies_changed_since_scored(run_id)
+        stale = self._stale_pages(run_id, copies)
         changed = self.predictions_changed_since_scored(run_id, stale)
         unsaid = [page for page in self.score_dropped_unsaid(run_id, stale) if page not in changed]
-        rest = stale_words([page for page in stale if page not in changed and page not in unsaid],
+        rest = stale_words([page for page in stale if page not in changed and page not in unsaid
+                            and page not in copies],
                            self.scored_by_an_earlier_reader(run_id), self.scored_by_a_later_reader(run_id),
                            relabelled=self.relabelled_since_scored(run_id), names=names)
         ours = (f"the run's predictions of {counted(len(changed), 'page')} changed since it was scored"
@@ -392,7 +472,9 @@ class Runs:
         either = (f"the labels or the run's predictions of {counted(len(unsaid), 'page')} changed since it was scored"
                   + (f" ({listed(unsaid)})" if names else "") + " (the project kept no word of which)"
                   ) if unsaid else ""
-        return "; ".join(part for part in (ours, either, rest) if part)
+        by_hand = (f"{counted(len(copies), 'page')} whose saved copy was changed by hand since it was scored"
+                   + (f" ({listed(copies)})" if names else "")) if copies else ""
+        return "; ".join(part for part in (ours, either, by_hand, rest) if part)
 
     def predictions_changed_since_scored(self, run_id: int, stale: Sequence[str]) -> list[str]:
         """Of the run's `stale` pages, those whose score went because the run's predictions of them changed
@@ -665,6 +747,16 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
     # a path in it (the folder it was added from) whose bytes are not UTF-8 as JSON escapes: `--add` reads it whole
     atomic.write_text(folder / META_DIR / "run.json", json_text(json.dumps(described, ensure_ascii=False, indent=2,
                                                                            default=str)))
+
+
+def _seconds(stamp: str) -> float:
+    """A time the project stored (`db.now`) in seconds since the epoch; one that cannot be read (changed by hand) as
+    the earliest: anything counts as after it."""
+    try:
+        moment = datetime.fromisoformat(stamp)
+    except (TypeError, ValueError):
+        return -math.inf
+    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
 
 
 def _set_aside_stem(run: StoredRun) -> str:
