@@ -1,7 +1,8 @@
-"""`python -m recordlens.annotator`: the desktop app (as `recordlens-annotator`)."""
+"""`python -m recordlens.annotator`: the desktop app (as `recordlens-annotator`), once the files it reads at start
+are found where its install put them (`install_check`)."""
 
 import sys
 
-from .app import main
+from .install_check import run_if_installed
 
-sys.exit(main())
+sys.exit(run_if_installed())

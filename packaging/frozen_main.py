@@ -29,9 +29,9 @@ def main() -> int:
         from recordlens.annotator.cli import main as cli_main
 
         return cli_main()
-    from recordlens.annotator.app import main as app_main
+    from recordlens.annotator.install_check import run_if_installed
 
-    return app_main()
+    return run_if_installed()  # the app; a file missing from the folder is said in one line, not as a traceback
 
 
 if __name__ == "__main__":

@@ -21,10 +21,12 @@ from typing import Any
 
 from PySide6.QtCore import QEventLoop, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPalette, QResizeEvent
+from PySide6.QtWebEngineCore import QWebEngineScript
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QWidget
 from shiboken6 import Shiboken
 
 from ...core.page import LoadedPage, Page, Snapshot, load_page, mhtml_bytes, read_file_bytes
+from ..install_check import missing_file
 from ..qt.contrast import ink_on
 from ..qt.event_loop import run_until_quit, settled_grab
 from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
@@ -197,6 +199,15 @@ def _archive_as_read(snapshot: Snapshot) -> bytes | None:
         return None
 
 
+def _overlay_script() -> QWebEngineScript:
+    """overlay.js and the scripts it needs, for every document of the page. They are read from the app's folder:
+    one missing there is an incomplete install, said in a line that names it (not a traceback)."""
+    try:
+        return document_script("recordlens-overlay", OVERLAY)
+    except FileNotFoundError as error:
+        raise missing_file(error.filename) from None
+
+
 class ScrollMarks(QWidget):
     """A thin strip beside the page's scroll bar with a tick where each record starts: where the records are."""
 
@@ -273,7 +284,7 @@ class PageView(QWidget):
         self.offline.expose(CHANNEL_OBJECT, _Bridge(clicked=self._on_clicked, hovered=self._on_hovered,
                                                     painted=self._on_painted, framed=self._on_framed,
                                                     scrolled=self._on_scrolled))
-        self.offline.page.scripts().insert(document_script("recordlens-overlay", OVERLAY))
+        self.offline.page.scripts().insert(_overlay_script())
         self.offline.loaded.connect(self._on_loaded)
         self.offline.request_blocked.connect(self._on_blocked)
 

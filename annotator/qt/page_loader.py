@@ -18,6 +18,9 @@ one refused is counted as blocked when it leaves the snapshot.
 
 Every object handed to Qt (interceptor, scheme handler, web channel) is held here until `close()`: Qt keeps raw
 pointers to them, and one that Python collects while the profile still calls it crashes the process.
+
+On a machine with no fonts (see `fonts`) the view says so over the page, and a load that fails there is put down to
+the fonts, not to the page (`wait_until_loaded` raises NoFontsError).
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ from PySide6.QtWebEngineCore import (
 
 from .env import PAGE_SCHEME
 from .event_loop import run_until_quit
+from .fonts import NoFontsError, NoFontsNote, no_fonts
 from .signals import emit
 
 APPLICATION_WORLD = QWebEngineScript.ScriptWorldId.ApplicationWorld
@@ -325,6 +329,7 @@ class OfflinePage(QObject):
 
     def __init__(self, *, with_view: bool = False, parent: QObject | None = None) -> None:
         super().__init__(parent)
+        no_fonts()  # asked before Chromium's first page: with none installed, the font carried is there for it
         # An unnamed profile is off the record: no cookies, cache or storage on disk.
         self.profile = QWebEngineProfile()
         self.profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)
@@ -348,6 +353,8 @@ class OfflinePage(QObject):
 
             self.view = QWebEngineView()
             self.view.setPage(self.page)
+        if self.view is not None and no_fonts():
+            NoFontsNote(self.view)  # the view's child: it goes with it
         # Objects Qt holds raw pointers to besides the ones above (web channels, extra handlers).
         self._kept: list[QObject] = []
         self._loading = False
@@ -496,12 +503,15 @@ class OfflinePage(QObject):
         emit(self.loaded, ok)
 
     def wait_until_loaded(self, timeout_ms: int = 30_000) -> bool:
-        """Spin the event loop until the current load finishes; its success. TimeoutError if it does not."""
+        """Spin the event loop until the current load finishes; its success. TimeoutError if it does not, and
+        NoFontsError if it failed on a machine with no fonts (where Chromium's renderer crashes on the page)."""
         if self._loading:
             # _finish quits the loop held in _wait_loop.
             run_until_quit(timeout_ms, lambda loop: setattr(self, "_wait_loop", loop))
             if self._loading:
                 raise TimeoutError(f"page did not finish loading within {timeout_ms} ms: {self.page.url()}")
+        if self._load_ok is False and no_fonts():
+            raise NoFontsError
         return bool(self._load_ok)
 
     # -- injected JavaScript ----------------------------------------------------------------------------
