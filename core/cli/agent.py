@@ -246,10 +246,13 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
     if args.resume is not None and not (folder / "project.db").exists():  # nothing made for a run not there
         named = hint_path(args.project)
         raise AgentError(f"no agent run {args.resume} in {named} to resume: {named} is not a project")
-    project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
-    browser = None
-    running = contextlib.ExitStack()  # the run's lock, held from before its episodes are read until it ends
+    running = contextlib.ExitStack()  # the engine, and the run's lock from before its episodes are read: to the end
+    # The engine started (Ray joined, or its local instance started) before anything is written, as extract starts
+    # it: Ray missing, or out of reach, leaves no project made and no run without an end behind
+    engine = running.enter_context(engine_for(args))
+    project = browser = None
     try:
+        project = open_project(folder) if (folder / "project.db").exists() else init_project(folder)
         resumed = _resumed_run(project, args, tasks) if args.resume is not None else None
         kept: dict[tuple[str, int], bool] = {}
         if resumed is not None:
@@ -314,12 +317,11 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
         try:
             # --- engine dispatch (issue 16): one episode per unit of work, stored here as each arrives ---
             if args.engine != "local":
-                with engine_for(args) as engine:
-                    done = run_agent_on_engine(
-                        engine, tasks, site, kind.factory, caller, runs=args.runs, settings=agent,
-                        on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept,
-                        on_failure=lambda episode, reason: print(f"episode {episode} failed: {reason}",
-                                                                 file=sys.stderr), lost=spent.lost)
+                done = run_agent_on_engine(
+                    engine, tasks, site, kind.factory, caller, runs=args.runs, settings=agent,
+                    on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept,
+                    on_failure=lambda episode, reason: print(f"episode {episode} failed: {reason}", file=sys.stderr),
+                    lost=spent.lost)
             else:  # each request and each answer written as it goes: a process killed (SIGKILL) keeps them
                 spent.written_before_each_request(project, run_id)
                 done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent,
@@ -346,7 +348,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             return 4
         project.agent.finish_run(run_id, spent.now())
     finally:
-        project.close()
+        if project is not None:
+            project.close()
         close = getattr(browser, "close", None)
         if callable(close):
             close()

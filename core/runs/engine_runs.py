@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .. import atomic
+from ..command_hints import hint_path
 from ..extract.base import Extractor
 from ..llm.gemini import GIVEN_UP, UNCOUNTED, Budget, budget_used_up, requests_of_call
 from .engines import ClusterLostError, Engine, UnitFailedError, told_of_lost_calls, worker_name
@@ -201,11 +202,13 @@ def extract_one_page(extractor: Extractor, files: dict[str, Path], out: Path, re
 
 @dataclass(frozen=True)
 class ShippedPage:
-    """A page sent by content: its name, its file's name (the suffix says HTML or MHTML) and its bytes."""
+    """A page sent by content: its name, its file's name (the suffix says HTML or MHTML), its bytes, and its path as
+    the command was given it (what is said of the page names it so, as the local engine names it)."""
 
     name: str
     filename: str
     data: bytes
+    given: str
 
 
 class _ShippedPages:
@@ -220,7 +223,7 @@ class _ShippedPages:
     def __iter__(self) -> Iterator[ShippedPage]:
         for name in self._names:
             path = self._files[name]
-            yield ShippedPage(name, path.name, path.read_bytes())
+            yield ShippedPage(name, path.name, path.read_bytes(), str(path))
 
 
 class _EndpointWatch:
@@ -255,7 +258,22 @@ def extract_one_shipped_page(extractor: Extractor, page: ShippedPage) -> tuple[R
         part = extract_one_page(extractor, {page.name: page_file}, out, False, page.name)
         written = {str(p.relative_to(out)): p.read_bytes() for p in sorted(out.rglob("*.json"))
                    if p.is_file() and p.name != "run.json" and not p.name.startswith(".")}
-    return part, written
+    return part, _named_as_given(page, page_file, part, written)
+
+
+def _named_as_given(page: ShippedPage, copy: Path, part: RunSummary, written: dict[str, bytes]) -> dict[str, bytes]:
+    """What a unit said of the page's `copy` in its folder (a page that cannot be read names its file), in `part` and
+    in the page's record among the files `written`, said of the page as the command was given it: the worker's
+    folder is gone, and the local engine names the page so."""
+    said_of_copy, as_given = hint_path(copy), hint_path(page.given)
+    part.failed = {name: reason.replace(said_of_copy, as_given) for name, reason in part.failed.items()}
+    record = f"{META_DIR}/{page.name}.json"
+    kept = json.loads(written[record]) if record in written else {}
+    reason = kept.get("reason")
+    if not isinstance(reason, str) or said_of_copy not in reason:
+        return written
+    kept["reason"] = reason.replace(said_of_copy, as_given)
+    return {**written, record: json.dumps(kept, indent=1, default=str).encode("utf-8")}
 
 
 def _write_shipped(out: Path, name: str, part: RunSummary, written: dict[str, bytes]) -> RunSummary:

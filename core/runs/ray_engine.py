@@ -33,7 +33,9 @@ Imported only for `--engine ray` (Ray is the optional extra `ray`: `pip install 
   would come with it), so what a worker says of its waits (before a retry, for `--requests-per-minute`) goes to
   a small actor of the engine's, and the driver prints it on stderr as the local engine does, naming the page.
 - **Own instance, own shutdown.** A Ray already initialised in this process (a test fixture, a notebook) is
-  used as it is and left running; one this engine started is shut down by `close()`.
+  used as it is and left running; one this engine started is shut down by `close()`. Starting one, Ray's notice
+  that token authentication is on is left off stderr (`_token_notice_left_out`): nothing to act on for the
+  command's own instance.
 - **A lost cluster is said.** When a joined cluster's head dies, Ray's C++ code waits 60 s for its GCS and then
   ends the process itself, before any Python `finally` runs. So while no task finishes the driver asks the GCS's
   port every few seconds, and after `LOST_AFTER` refusals in a row raises `ClusterLostError` (what finished is
@@ -42,6 +44,7 @@ Imported only for `--engine ray` (Ray is the optional extra `ray`: `pip install 
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import sys
@@ -125,9 +128,10 @@ class RayEngine:
                 if address:
                     ray.init(address=address, log_to_driver=False, logging_level="WARNING")  # no runtime_env: the key
                 else:
-                    ray.init(address="local", num_cpus=workers or os.cpu_count() or 1,
-                             object_store_memory=OBJECT_STORE_BYTES, include_dashboard=False, log_to_driver=False,
-                             logging_level="WARNING")
+                    with _token_notice_left_out():
+                        ray.init(address="local", num_cpus=workers or os.cpu_count() or 1,
+                                 object_store_memory=OBJECT_STORE_BYTES, include_dashboard=False,
+                                 log_to_driver=False, logging_level="WARNING")
         except Exception as error:  # noqa: BLE001 - Ray raises many kinds; the person needs one line
             if not address:
                 raise EngineError(f"could not start a local Ray instance: {type(error).__name__}: {error}") \
@@ -416,6 +420,29 @@ def _signals_held() -> Iterator[None]:
     done, `core/cli/command.py`): Ray's own handler, an exit at once, is not put in."""
     with signals_held(), _ray_sigterm_handler_left_out():
         yield
+
+
+# Ray's logger of its authentication token's set-up, and the function of it that says, as Ray starts a local instance,
+# that token authentication is on (as it is by default) and how to opt out (both private)
+_TOKEN_LOGGER = "ray._private.authentication.authentication_token_setup"
+_TOKEN_NOTICE = "_warn_token_auth_enabled"
+
+
+@contextmanager
+def _token_notice_left_out() -> Iterator[None]:
+    """Ray's notice that token authentication is on left off stderr while `ray.init` starts a local instance: said on
+    every local run, it is nothing to act on for an instance of this command's own, on this machine, for the time
+    of the command. Every other line of Ray's, its errors and its other warnings of tokens, is said as before (and
+    the notice too, should Ray's private names change)."""
+    def not_the_notice(record: logging.LogRecord) -> bool:
+        return record.funcName != _TOKEN_NOTICE
+
+    logger = logging.getLogger(_TOKEN_LOGGER)
+    logger.addFilter(not_the_notice)
+    try:
+        yield
+    finally:
+        logger.removeFilter(not_the_notice)
 
 
 @contextmanager
@@ -797,15 +824,36 @@ def _budget_on_a_worker(*args: object) -> SharedBudget:
 
 
 class _BudgetOnAWorker(SharedBudget):
-    """The shared budget whose every request reserved is told (`_tell_the_request`) before it is made."""
+    """The shared budget whose every request reserved is told (`_tell_the_request`) before it is made; and what a
+    unit gives back or adds (a reservation its refused attempt never used, an answer's tokens) is counted by the
+    actor before the unit goes on (`_counted_now`), so before its result is the driver's: the driver reads the
+    counts once the last unit's result is in (`_count_back`), and a call from another process is not ordered after
+    this one's (sent without waiting, some 3 in 100 were not there yet: a refused attempt counted as a request, an
+    answer's tokens left out)."""
 
     def reserve_request(self) -> None:
         super().reserve_request()
         _tell_the_request()
 
     def release_request(self) -> None:
-        super().release_request()
+        _counted_now(self._actor.release.remote())  # type: ignore[attr-defined]
         _tell_the_request(released=True)
+
+    def add_tokens(self, count: int) -> None:
+        _counted_now(self._actor.add_tokens.remote(count))  # type: ignore[attr-defined]
+
+    def add_uncounted(self, given_up: bool = False) -> None:
+        _counted_now(self._actor.add_uncounted.remote(given_up))  # type: ignore[attr-defined]
+
+
+def _counted_now(told: object) -> None:
+    """Wait for the shared budget's actor to have counted what it was `told` (its reference), at most
+    COUNTS_TIMEOUT_S: an actor that does not answer (lost with its node) costs the count only, as before, which the
+    driver then counts from the units' records (`_count_back`)."""
+    import ray
+
+    with suppress(Exception):
+        ray.get(told, timeout=COUNTS_TIMEOUT_S)
 
 
 def _tell_the_request(released: bool = False) -> None:

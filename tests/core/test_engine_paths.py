@@ -1,9 +1,11 @@
 """Relative paths given to a command name the command's files on every engine (the Ray tester's first problem): a
-unit of work may run in another folder (a Ray worker runs where its instance or node was started), so a path
-travels to it made absolute, by `engines.absolute_path`, which the Ray engine registers for every path it ships.
+unit of work may run in another folder (a Ray worker runs where its instance or node was started). The Ray engine
+ships a path as it was given, with the command's folder, and runs the unit in that folder where the worker's node
+has it, so that the path names, and is said as, what the local engine names; where the node has no such folder, the
+unit gets a relative path made absolute in the command's folder, by `engines.absolute_path`.
 
-Without Ray: `ElsewhereEngine` ships each unit the way the Ray engine does (pickled, paths through
-`absolute_path`) and runs it in another folder that holds a decoy of the same relative names.
+Without Ray: `ElsewhereEngine` ships each unit as the Ray engine does to a node without the command's folder
+(pickled, paths through `absolute_path`) and runs it in another folder that holds a decoy of the same relative names.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 something that is not Ray listens (a web server, the dashboard's port), are refused within seconds, rather than left
 to Ray's retries of many minutes, during which neither Ctrl+C nor SIGTERM is met.
 
-The checks need no Ray; the command line's test does (the optional extra `recordlens[ray]`): it skips where Ray is
-not installed (`make test-ray` installs it)."""
+The checks need no Ray; the command line's test does (the optional extra `ray`: `pip install -e '.[ray]'` in the
+checkout): it skips where Ray is not installed (`make test-ray` installs it)."""
 
 from __future__ import annotations
 

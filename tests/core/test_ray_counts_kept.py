@@ -2,14 +2,17 @@
 worker dies with it. The cluster's head lost: the pages said kept are those written (their workers wrote them, though
 their results never came back); the shared budget's actor lost: the requests are counted from the pages' records, not
 said as 0 beside the tokens; a worker killed after its model call: its page is said to run again, and the request
-it paid for is kept in the page's record (under "earlier", as a page stopped part way keeps its calls) and counted.
+it paid for is kept in the page's record (under "earlier", as a page stopped part way keeps its calls) and counted;
+a reservation a worker gives back, and an answer's tokens, are counted before its unit's result is the driver's.
 
-The first two need no Ray (an engine of the test's own); the last does (the optional extra `recordlens[ray]`), and
-skips where Ray is not installed (`make test-ray` installs it)."""
+The first two need no Ray (an engine of the test's own); the others do (the optional extra `ray`, installed by
+`pip install -e '.[ray]'` in the checkout), and skip where Ray is not installed (`make test-ray` installs it)."""
 
 from __future__ import annotations
 
 import json
+import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from pathlib import Path
@@ -18,6 +21,7 @@ import pytest
 
 from recordlens.core.extract import create
 from recordlens.core.llm.gemini import Budget
+from recordlens.core.llm.shared_budget import Limiter, SharedBudget
 from recordlens.core.resource_files import resource_path
 from recordlens.core.runs import ray_engine
 from recordlens.core.runs.engines import ClusterLostError, EngineError, LocalEngine
@@ -173,3 +177,62 @@ def test_a_worker_killed_in_a_later_pass_says_and_keeps_the_requests_of_that_pas
     assert "; the worker had made 1 model request on it (paid for, lost with it); running it again\n" in said, said
     [lost] = json.loads((tmp_path / "seed-1" / "_run" / "2.json").read_text())["earlier"]
     assert [call["attempts"] for call in lost["raw"]["calls"]] == [1]
+
+
+
+class _BusyLimiter(Limiter):
+    """The shared budget's actor, which can be kept busy a while, and says when it last counted what a worker gave
+    back or added."""
+
+    told_at: float | None = None
+
+    def busy(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+    def release(self) -> None:
+        super().release()
+        self.told_at = time.monotonic()
+
+    def add_tokens(self, count: int) -> None:
+        super().add_tokens(count)
+        self.told_at = time.monotonic()
+
+    def add_uncounted(self, given_up: bool = False) -> None:
+        super().add_uncounted(given_up)
+        self.told_at = time.monotonic()
+
+    def when_told(self) -> float | None:
+        return self.told_at
+
+
+def _tell(budget: object, told: str, *args: object) -> float:
+    """A unit that gives back a reservation, or adds tokens or an answer without counts: when it went on after."""
+    getattr(budget, told)(*args)
+    return time.monotonic()
+
+
+@pytest.mark.parametrize(("told", "args", "counts"), [("release_request", (), (0, 0, 0, 0)),
+                                                      ("add_tokens", (5,), (1, 5, 0, 0)),
+                                                      ("add_uncounted", (True,), (1, 0, 1, 1))])
+def test_what_a_worker_gives_back_or_adds_is_counted_before_its_unit_goes_on(
+        ray_instance: None, told: str, args: tuple[object, ...], counts: tuple[int, int, int, int]) -> None:
+    """A reservation given back (its attempt's connection refused: no request), an answer's tokens, an answer without
+    token counts: counted by the shared budget's actor before the unit goes on, so before its result reaches the
+    driver, which reads the counts once the last unit's result is in (`_count_back`). Told without waiting, a read
+    made then could come before them (a call of the driver's is not ordered after a worker's): some 3 reads in 100
+    found a refused attempt counted as a request, or an answer's tokens left out. Here the actor is busy for a second
+    as the unit tells it: the unit goes on only once the actor has counted it."""
+    import ray
+
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the actor's class and the unit, by value
+    try:
+        actor = ray.remote(num_cpus=0)(_BusyLimiter).remote(requests=1)  # one request reserved
+        shared = ray_engine._DriverBudget(SharedBudget(actor))  # as the engine ships a run's budget
+        actor.busy.remote(1.0)
+        went_on = ray.get(ray.remote(num_cpus=1)(_tell).remote(shared, told, *args))
+        counted_at, read = ray.get(actor.when_told.remote()), shared.counts()
+    finally:
+        ray.cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
+    ray.kill(actor)
+    assert counted_at is not None and counted_at <= went_on  # None: not counted yet when asked
+    assert read == counts

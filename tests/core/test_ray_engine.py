@@ -2,8 +2,8 @@
 on the 80 development pages, a worker killed mid-run loses no finished page and the rerun completes, and one
 Gemini budget holds across workers against the loopback fake server.
 
-Ray is the optional extra `recordlens[ray]`, a heavy part that `make test` does not install: these tests skip
-where Ray is not installed, and `make test-ray` installs the extra and runs them.
+Ray is the optional extra `ray` (`pip install -e '.[ray]'` in the checkout), a heavy part that `make test` does not
+install: these tests skip where Ray is not installed, and `make test-ray` installs the extra and runs them.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import pytest
 from recordlens.core.cli.command import main
 from recordlens.core.extract import create
 from recordlens.core.llm.gemini import Budget
+from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.runner import run_extractor
 from tests import ray_units
 from tests.conftest import SHARED_DATA, require_shared
@@ -36,6 +37,8 @@ from tests.ray_cluster import (
     recordlens,
     recordlens_started,
 )
+
+DEMO_PAGES = resource_path("demo", "dataset", "html")  # 4 pages
 
 
 @pytest.fixture(scope="module")
@@ -249,6 +252,29 @@ def test_pages_shipped_by_content_give_the_same_files(engine: object, tmp_path: 
     cost = json.loads(next((shipped / "_run").glob("1*.json")).read_text())
     assert cost["method"] == "repeats" and "records" not in cost
 
+
+@pytest.mark.parametrize("relative", [True, False], ids=["relative", "absolute"])
+def test_a_page_shipped_by_content_that_cannot_be_read_is_named_as_given(
+        engine: object, relative: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A page sent as bytes is read from a copy in a folder of the worker's own: a page that cannot be read is named,
+    in its record and on stderr, by the path the command was given, as the local engine names it, not by that copy."""
+    pages = tmp_path / "data" / "html"
+    pages.mkdir(parents=True)
+    shutil.copy(DEMO_PAGES / "1.html", pages)
+    (pages / "2.html").write_bytes(b"")
+    (pages / "3.mhtml").write_bytes(b"not an archive")
+    monkeypatch.chdir(tmp_path)
+    given = "data/html" if relative else str(pages)
+    common = ["extract", "--method", "repeats", "--pages", given, "-q"]
+    assert main([*common, "--out", "local"]) == 1
+    capsys.readouterr()
+    assert main([*common, "--out", "shipped", "--engine", "ray", "--ship-content"]) == 1
+    said = capsys.readouterr().err
+    for name in ("2", "3"):
+        reason = json.loads((tmp_path / "shipped" / "_run" / f"{name}.json").read_text())["reason"]
+        assert reason == json.loads((tmp_path / "local" / "_run" / f"{name}.json").read_text())["reason"]
+    assert f"Cannot read {given}/2.html: the file is empty" in said and "recordlens-page-" not in said, said
 
 def test_relative_paths_name_the_callers_files_not_the_workers_folder(
         engine: object, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,7 +2,8 @@
 handler, which `ray.init` puts in, would end the process at once without a word), and the shared model budget
 of a run whose actor is gone is said in seconds rather than waited on (Ray's 60 s) or raised as Ray's traceback.
 
-Ray is the optional extra `recordlens[ray]`: these tests skip where Ray is not installed."""
+Ray is the optional extra `ray` (`pip install -e '.[ray]'` in the checkout): these tests skip where Ray is not
+installed (`make test-ray` installs it)."""
 
 from __future__ import annotations
 

@@ -1,9 +1,11 @@
 """`--engine ray`: what a worker says of its waits (before a retry, for --requests-per-minute) is printed by the
 driver on stderr, naming the page, as the local engine says it (Ray keeps a worker's own stderr in its session
 folder); and a Ctrl+C met while Ray starts is held until `ray.init` has returned, then met as the command meets
-it (part way through, Ray's C++ callbacks dropped it, or left Ray half started for a segmentation fault).
+it (part way through, Ray's C++ callbacks dropped it, or left Ray half started for a segmentation fault); a local
+instance starts without Ray's notice that token authentication is on (its other lines are said).
 
-Ray is the optional extra `recordlens[ray]`: these tests skip where it is not installed (`make test-ray`).
+Ray is the optional extra `ray` (`pip install -e '.[ray]'` in the checkout): these tests skip where it is not
+installed (`make test-ray` installs it).
 """
 
 from __future__ import annotations
@@ -19,10 +21,13 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.extract import create
+from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.runner import run_extractor
 from tests.core.ray_helpers import KEY, local_ray_instance, require_ray, small_copy
 from tests.ctrl_c import ctrl_c_raises
 from tests.fake_gemini import FakeGemini, answer, status
+
+DEMO_PAGES = resource_path("demo", "dataset", "html")  # 4 pages
 
 
 @pytest.fixture(scope="module")
@@ -156,3 +161,47 @@ def test_a_cluster_that_refuses_the_token_is_said_at_once_without_rays_warnings(
     assert not made  # refused before any folder is made
     assert with_its_token.returncode == 0, with_its_token.stderr  # the same cluster, joined with its token
     assert len(list((tmp_path / "run").glob("*.json"))) == 2
+
+
+def test_a_local_run_does_not_say_rays_token_notice(tmp_path: Path) -> None:
+    """Ray says on every local instance it starts that token authentication is on, and how to opt out: nothing to
+    act on for an instance of the command's own. The run's stderr is the command's."""
+    require_ray()
+    from tests import ray_cluster
+
+    home = tmp_path / "home"  # the token Ray makes for a local instance goes here, not to the machine's ~/.ray
+    home.mkdir()
+    environment = {name: value for name, value in ray_cluster.cluster_environment().items() if name != "RAY_AUTH_MODE"}
+    done = ray_cluster.recordlens(["extract", "--method", "repeats", "--pages", str(DEMO_PAGES), "--out",
+                                   str(tmp_path / "run"), "--engine", "ray", "--workers", "1", "-q"],
+                                  env={**environment, "HOME": str(home)})
+    assert done.returncode == 0, done.stderr
+    assert len(list((tmp_path / "run").glob("*.json"))) == 4
+    assert "Token authentication" not in done.stderr and "RAY_AUTH_MODE" not in done.stderr, done.stderr
+
+
+def test_only_the_token_notice_is_left_out_and_only_while_ray_starts() -> None:
+    """Ray's other lines of the same logger (a warning that tokens are off, an error) are said, and the notice is
+    said again once the local instance has started."""
+    require_ray()
+    import logging
+
+    from ray._private.authentication import authentication_token_setup as token_setup
+
+    from recordlens.core.runs.ray_engine import _token_notice_left_out
+
+    said: list[str] = []
+    handler = logging.Handler()
+    handler.emit = lambda record: said.append(record.funcName)  # type: ignore[method-assign]
+    logger = logging.getLogger(token_setup.__name__)
+    logger.addHandler(handler)
+    try:
+        with _token_notice_left_out():
+            token_setup._warn_token_auth_enabled()
+            token_setup._warn_token_auth_disabled()
+            logger.error("an error of Ray's")
+        token_setup._warn_token_auth_enabled()
+    finally:
+        logger.removeHandler(handler)
+    assert said == ["_warn_token_auth_disabled", "test_only_the_token_notice_is_left_out_and_only_while_ray_starts",
+                    "_warn_token_auth_enabled"]
