@@ -46,14 +46,7 @@ def assert_reads_back(word: str, path: Path | str) -> None:
 @pytest.fixture
 def settings_file(monkeypatch, tmp_path: Path) -> Path:
     """The app's settings in the test's folder, and no real keyring."""
-    from recordlens.annotator import settings as settings_module
-    from recordlens.annotator.labelling import main_window
-
-    path = tmp_path / "annotator.json"
-    monkeypatch.setattr(settings_module, "settings_path", lambda: path)
-    monkeypatch.setattr(main_window, "settings_path", lambda: path)
-    monkeypatch.setattr(main_window, "default_key_store", settings_module.SessionKeyStore)
-    return path
+    return keep_app_state_private(monkeypatch, tmp_path)
 
 
 def test_the_project_last_open_that_cannot_be_opened_is_named_as_a_hint(qapp, tmp_path, settings_file) -> None:

@@ -21,7 +21,7 @@ from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.program import PROG
 from recordlens.annotator.settings import Settings
 from recordlens.core.store import open_project
-from tests.app.window_helpers import FakeKeyStore, imported_project, open_window
+from tests.app.window_helpers import FakeKeyStore, imported_project, keep_app_state_private, open_window
 
 pytestmark = pytest.mark.app
 
@@ -32,14 +32,7 @@ PAGE = """<!doctype html><html><head><meta charset="utf-8"><title>One</title></h
 @pytest.fixture
 def settings_file(monkeypatch, tmp_path: Path) -> Path:
     """The app's settings in the test's folder, and no real keyring."""
-    from recordlens.annotator import settings as settings_module
-    from recordlens.annotator.labelling import main_window
-
-    path = tmp_path / "annotator.json"
-    monkeypatch.setattr(settings_module, "settings_path", lambda: path)
-    monkeypatch.setattr(main_window, "settings_path", lambda: path)
-    monkeypatch.setattr(main_window, "default_key_store", settings_module.SessionKeyStore)
-    return path
+    return keep_app_state_private(monkeypatch, tmp_path)
 
 
 @pytest.fixture

@@ -20,14 +20,18 @@ from recordlens.core.store.project import init_project, open_project
 from tests.app.page_helpers import click_element
 
 
-def keep_app_state_private(monkeypatch, folder: Path) -> None:  # noqa: ANN001 - pytest's MonkeyPatch
+def keep_app_state_private(monkeypatch, folder: Path) -> Path:  # noqa: ANN001 - pytest's MonkeyPatch
     """A window started by `app.main` in a test reads and writes its settings in `folder` and keeps keys in a
-    session store: never the user's settings file or a real OS keyring."""
+    session store: never the user's settings file or a real OS keyring. The settings file's path."""
+    from recordlens.annotator import settings as settings_module
     from recordlens.annotator.labelling import main_window
     from recordlens.annotator.settings import SessionKeyStore
 
+    path = folder / "settings.json"
     monkeypatch.setattr(main_window, "default_key_store", SessionKeyStore)
-    monkeypatch.setattr(main_window, "settings_path", lambda: folder / "settings.json")
+    monkeypatch.setattr(main_window, "settings_path", lambda: path)
+    monkeypatch.setattr(settings_module, "settings_path", lambda: path)
+    return path
 
 
 def imported_project(folder: Path, files: Mapping[str, str | bytes]) -> Path:
