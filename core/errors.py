@@ -2,6 +2,9 @@
 wording of a full disk, which every write can meet."""
 
 import errno
+import os
+
+from .command_hints import hint_path
 
 
 class RecordLensError(Exception):
@@ -42,9 +45,21 @@ def is_disk_full(error: BaseException) -> bool:
 
 
 def full_disk(where: object | None, *, detail: str | None = None, then: str = "") -> str:
-    """A full disk in one wording wherever it is met: the disk that holds `where` (a folder, or words such as "the
-    project"; None: a disk not known), why when known (`detail`: the system's words, or the space left), and,
-    with `then`, what to do once space is freed ("run the same command again: ...")."""
-    disk = f"the disk that holds {where}" if where is not None else "a disk"
+    """A full disk in one wording wherever it is met: the disk that holds `where` (a folder, named as a hint names a
+    path, `hint_path`; or words such as "the project"; None: a disk not known), why when known (`detail`: the
+    system's words, or the space left), and, with `then`, what to do once space is freed ("run the same command
+    again: ...")."""
+    named = hint_path(where) if isinstance(where, os.PathLike) else where
+    disk = f"the disk that holds {named}" if named is not None else "a disk"
     said = f"{disk} is full" + (f" ({detail})" if detail else "")
     return f"{said}; free space and {then}" if then else said
+
+
+def said_without_path(error: BaseException, path: object) -> str:
+    """What `error` says of the file `path` without the path it begins with (`PATH: why`), for a message that names
+    the file itself: the path as given, or as a hint names it (`hint_path`), as the error's module writes it."""
+    said = str(error)
+    for named in (hint_path(path), str(path)):
+        if said.startswith(f"{named}: "):
+            return said.removeprefix(f"{named}: ")
+    return said

@@ -6,7 +6,9 @@ where a file must be, anything that is neither (a FIFO, a device), and a folder 
 only, no permission, /proc) are. Whether a folder takes files is asked of it, by making and removing an empty
 hidden file there: permission bits do not say it for root, nor for read-only mounts. An output that is, or lies
 inside, a folder the command reads (an export into its project, a copy into the project it copies, synth into its
-input) is refused too (`overlap`, `outside_of`): it would mix with what is read, or be read back as part of it.
+input) is refused too (`overlap`, `outside_of`): it would mix with what is read, or be read back as part of it. A
+refusal names each path as a hint names one (`hint_path`): a name with a space, or bytes that are not UTF-8, reads
+as the shell reads it back.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from .command_hints import hint_path
 from .errors import DatasetError
 from .file_kinds import not_regular
 from .wording import listed
@@ -42,7 +45,7 @@ def _parents_are_folders(path: Path) -> None:
     for parent in path.parents:
         if parent.exists():
             if not parent.is_dir():
-                raise OutputPathError(f"cannot write {path}: {parent} is a file, not a folder")
+                raise OutputPathError(f"cannot write {hint_path(path)}: {hint_path(parent)} is a file, not a folder")
             _takes_files(parent, path)
             return
 
@@ -52,13 +55,14 @@ def _takes_files(folder: Path, path: Path) -> None:
     try:
         handle, probe = tempfile.mkstemp(prefix=".recordlens-write-check-", dir=folder)
     except OSError as error:
-        raise OutputPathError(f"cannot write {path}: nothing can be written in {folder} "
+        raise OutputPathError(f"cannot write {hint_path(path)}: nothing can be written in {hint_path(folder)} "
                               f"({error.strerror or error})") from None
     os.close(handle)
     try:
         os.unlink(probe)
     except OSError as error:  # made but not removable: say so rather than leave a stranger in the folder unsaid
-        raise OutputPathError(f"cannot write {path}: {folder} takes files but not their removal ({probe} is left; "
+        raise OutputPathError(f"cannot write {hint_path(path)}: {hint_path(folder)} takes files but not their removal "
+                              f"({hint_path(probe)} is left; "
                               f"{error.strerror or error})") from None
 
 
@@ -69,14 +73,14 @@ def writable_file(path: str | Path, what: str = "the output", *,
     chart): a mistyped path must not destroy a project's database or the labels a command has just read."""
     path = Path(path)
     if path.is_dir():
-        raise OutputPathError(f"{path} is a folder; {what} is written to a file, not a folder: move that folder "
-                              "away, or choose another path")
+        raise OutputPathError(f"{hint_path(path)} is a folder; {what} is written to a file, not a folder: move "
+                              "that folder away, or choose another path")
     try:
         phrase = not_regular(os.stat(path).st_mode)
     except OSError:
         phrase = None  # nothing there yet (or unreadable: the write will say why)
     if phrase is not None:
-        raise OutputPathError(f"{path} exists and is {phrase}; choose another place for {what}")
+        raise OutputPathError(f"{hint_path(path)} exists and is {phrase}; choose another place for {what}")
     if path.is_file():
         _refuse_replacing_another_kind(path, what, replaces)
     _parents_are_folders(path)
@@ -92,11 +96,11 @@ def _refuse_replacing_another_kind(path: Path, what: str, replaces: Callable[[Pa
     if not head:
         return  # an empty file holds nothing to lose
     if head == SQLITE_HEADER:
-        raise OutputPathError(f"{path} is a database (a RecordLens project's project.db?); {what} is not written "
-                              "over it: choose another path")
+        raise OutputPathError(f"{hint_path(path)} is a database (a RecordLens project's project.db?); {what} is "
+                              "not written over it: choose another path")
     if replaces is not None and not replaces(path):
         looks = _looks_like(path)
-        raise OutputPathError(f"{path} exists and is not {what}, so it is not replaced"
+        raise OutputPathError(f"{hint_path(path)} exists and is not {what}, so it is not replaced"
                               + (f" (it looks like {looks})" if looks else "")
                               + ": choose another path, or move that file away first")
 
@@ -156,7 +160,7 @@ def writable_folder(path: str | Path, what: str = "the output") -> Path:
     """`path`, if `what` can be written there as a folder (it may not exist yet)."""
     path = Path(path)
     if path.exists() and not path.is_dir():
-        raise OutputPathError(f"{path} is a file, not a folder; {what} is written to a folder")
+        raise OutputPathError(f"{hint_path(path)} is a file, not a folder; {what} is written to a folder")
     if path.is_dir():
         _takes_files(path, path)
     else:
@@ -183,5 +187,5 @@ def outside_of(path: str | Path, folder: str | Path, what: str, then: str) -> Pa
     `then` (what to do instead). An output holding the folder is not refused here (an export beside a project)."""
     where = overlap(path, folder)
     if where in ("is", "lies inside"):
-        raise OutputPathError(f"{path} {where} {what} {folder}: {then}")
+        raise OutputPathError(f"{hint_path(path)} {where} {what} {hint_path(folder)}: {then}")
     return Path(path)

@@ -242,9 +242,9 @@ def cmd_project_copy(args: argparse.Namespace) -> int:
     from ..store.project_copy import copy_project
 
     copied = copy_project(args.project, args.dest)
-    print(shown_bytes(f"copied the project {args.project} to {copied.destination}: {copied.pages} page(s), "
-                      f"{copied.labels} label(s) with their history, {copied.runs} run(s), {copied.annotators} other "
-                      f"annotator(s), {copied.files} file(s) beside the database"))
+    print(shown_bytes(f"copied the project {hint_path(args.project)} to {hint_path(copied.destination)}: "
+                      f"{copied.pages} page(s), {copied.labels} label(s) with their history, {copied.runs} run(s), "
+                      f"{copied.annotators} other annotator(s), {copied.files} file(s) beside the database"))
     if copied.brought_up_from is not None:  # a colleague's earlier RecordLens, say, could not open the copy
         print(f"recordlens: the copy {hint_path(copied.destination)} is of schema {SCHEMA_VERSION} (brought up from "
               f"the project's schema {copied.brought_up_from}): earlier RecordLens versions cannot open it; the "
@@ -260,7 +260,7 @@ def cmd_project_init(args: argparse.Namespace) -> int:
     held = sorted(e.name for e in folder.iterdir() if not e.name.startswith(".") and e.name not in own
                   ) if folder.is_dir() else []
     with init_project(folder) as project:
-        print(shown_bytes(f"created project {project.root}"))
+        print(shown_bytes(f"created project {hint_path(project.root)}"))
     if held:  # a dataset's folder made a project by mistake is easier to see now than later
         _warn(f"{hint_path(folder)} held {len(held)} entries already ({listed(held)}); the project's files are beside "
               "them (its pages come in with `recordlens import`)")
@@ -287,10 +287,10 @@ def cmd_remove_page(args: argparse.Namespace) -> int:
         for name in wanted:
             check_removable(project, name)  # every page checked before any goes
         for name, kept in done.items():
-            print(shown_bytes(f"page {name} was removed already; kept in {kept}"))
+            print(shown_bytes(f"page {name} was removed already; kept in {hint_path(kept)}"))
         for name in wanted:
             removed = remove_page(project, name)
-            print(shown_bytes(f"removed page {name} ({_held(removed.rows)}); kept in {removed.kept}"))
+            print(shown_bytes(f"removed page {name} ({_held(removed.rows)}); kept in {hint_path(removed.kept)}"))
     return 0
 
 
@@ -301,7 +301,7 @@ def cmd_restore_page(args: argparse.Namespace) -> int:
             gone = (f"; {restored.left_out} prediction(s) and score(s) of runs no longer in the project left out"
                     if restored.left_out else "")
             print(shown_bytes(f"restored page {restored.name} ({_held(restored.rows)}){gone}; its copy moved to "
-                              f"{restored.moved_to}"))
+                              f"{hint_path(restored.moved_to)}"))
     return 0
 
 
@@ -413,7 +413,8 @@ def cmd_export(args: argparse.Namespace) -> int:
             raise
     # The file itself for jsonl and csv: --out is the folder it goes in, which a name like labels.jsonl hides
     written = args.out if replacing is None else replacing.path
-    print(shown_bytes(f"exported {_exported(summary, args.format, args.all_pages)} as {args.format} to {written}"))
+    print(shown_bytes(f"exported {_exported(summary, args.format, args.all_pages)} as {args.format} to "
+                      f"{hint_path(written)}"))
     if replacing is not None:
         replacing.said()
         _say_leftovers_removed(summary, replacing.path)

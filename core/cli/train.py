@@ -263,7 +263,7 @@ def _write(model: SelectorModel, args: argparse.Namespace, own: bool, what: str,
         save_model(model, args.out), None)
     size = out.stat().st_size
     # the command's result, as every summary that carries figures is: on stdout (README, "Output")
-    print(shown_bytes(f"{out}: {what}, {size / 1e3:.0f} kB, trained in {time.perf_counter() - start:.1f} s"))
+    print(shown_bytes(f"{hint_path(out)}: {what}, {size / 1e3:.0f} kB, trained in {time.perf_counter() - start:.1f} s"))
     if kept is not None:
         print(f"the project's earlier model{unusable_said(unusable)} is kept as {hint_path(kept)}"
               + (" (in place of the one set aside there before)" if set_aside_before and kept.name ==
@@ -281,8 +281,9 @@ def _say_in_place(out: Path, model: SelectorModel, own: bool, start: float) -> N
     from ..store.learnt_model import in_place_said
 
     checked = time.perf_counter() - start
-    print(shown_bytes(f"{out}: {in_place_said(model, own)}: not trained again (checked in {checked:.1f} s); --force "
-                      "trains it anyway"))  # the command's result, on stdout as a model trained is said
+    # the command's result, on stdout as a model trained is said
+    print(shown_bytes(f"{hint_path(out)}: {in_place_said(model, own)}: not trained again (checked in "
+                      f"{checked:.1f} s); --force trains it anyway"))
     _warn_few_pages(model, "The model there")
 
 

@@ -122,9 +122,10 @@ def _read_only(path: Path) -> sqlite_utils.Database:
             raise
     wal = path.with_name(f"{path.name}-wal")
     if wal.is_file() and wal.stat().st_size > 0:
-        raise StoreError(f"{path}: cannot be read where it is: its latest changes are in {wal.name}, which SQLite "
-                         f"reads only where it can write beside it, and the folder is read-only; copy the whole "
-                         f"folder (`cp -r {hint_path(path.parent)} NEW`, which takes {wal.name} too) and use the copy")
+        raise StoreError(f"{hint_path(path)}: cannot be read where it is: its latest changes are in {wal.name}, "
+                         f"which SQLite reads only where it can write beside it, and the folder is read-only; copy "
+                         f"the whole folder (`cp -r {hint_path(path.parent)} NEW`, which takes {wal.name} too) and "
+                         "use the copy")
     return _probed(sqlite3.connect(f"{uri}?immutable=1", uri=True))
 
 
@@ -145,8 +146,8 @@ def _damaged(text: str) -> bool:
 def damaged_advice(path: Path) -> str:
     """What to do with a damaged project database at `path`: the one wording every refusal gives."""
     return (f"the file is damaged (cut short by a full disk or a copy that stopped, or written over): put back a copy "
-            f"from a backup (the pages are still in {path.parent / 'snapshots'}), and keep the damaged file aside: "
-            f"`sqlite3 {hint_path(path)} .recover` may rescue labels made since the backup")
+            f"from a backup (the pages are still in {hint_path(path.parent / 'snapshots')}), and keep the damaged "
+            f"file aside: `sqlite3 {hint_path(path)} .recover` may rescue labels made since the backup")
 
 
 def cannot_open(path: Path, error: sqlite3.Error) -> str:
@@ -162,7 +163,7 @@ def cannot_open(path: Path, error: sqlite3.Error) -> str:
                 "project to a folder you can write to (copy reads it where it is, and so do export and labels check)")
     else:
         hint = ""
-    return f"{path}: cannot open the project database ({error}){hint}"
+    return f"{hint_path(path)}: cannot open the project database ({error}){hint}"
 
 
 def full_or_nearly(error: BaseException, folder: Path) -> bool:
@@ -273,7 +274,7 @@ class Connection:
     def page_id(self, name: str) -> int:
         row = self.one("SELECT id FROM pages WHERE name = ?", (name,))
         if row is None:
-            raise StoreError(f"no page named {name!r} in the project {self.root}")
+            raise StoreError(f"no page named {name!r} in the project {hint_path(self.root)}")
         return int(row[0])
 
     def provenance_id(self, who: Provenance) -> int:

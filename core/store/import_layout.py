@@ -46,8 +46,8 @@ def a_project_refused(folder: Path, project: Path) -> str:
     """Why an import refuses a project's folder (or a saved copy in it), and what moves its pages and labels
     instead."""
     what = ("a RecordLens project (it holds project.db), not a folder of pages" if folder == project else
-            f"one of the saved copies ({SNAPSHOTS}/) of the RecordLens project {project}, named by a hash of their "
-            "bytes rather than by page, and without their labels")
+            f"one of the saved copies ({SNAPSHOTS}/) of the RecordLens project {hint_path(project)}, named by a hash "
+            "of their bytes rather than by page, and without their labels")
     return f"{what}: nothing imported; {_how_to_move(project)}"
 
 
@@ -76,8 +76,9 @@ def not_a_folder_there(path: Path) -> str | None:
 
 
 def _target(link: Path) -> str:
+    """Where the symbolic link `link` points, as a hint names a path."""
     try:
-        return os.readlink(link)
+        return hint_path(os.readlink(link))
     except OSError:
         return "its target is gone"
 
@@ -87,7 +88,7 @@ def broken_dataset_folder(root: Path, name: str, holds: str) -> str:
     (its pages without their labels) would pass for the whole."""
     what = not_a_folder_there(root / name)
     return (f"its {name} is {what}; a dataset's {name}/ is the folder of its {holds}: nothing of the dataset imported "
-            f"(put the folder back, or point {root / name} to where it is now)")
+            f"(put the folder back, or point {hint_path(root / name)} to where it is now)")
 
 
 def files_not_pages(folder: Path) -> list[str]:
@@ -122,9 +123,10 @@ def _beside(name: str, pages: set[str]) -> bool:
 def files_not_pages_line(folder: Path, names: list[str]) -> str:
     """The one line that names a folder's files not imported, with the kinds it reads."""
     suffixes = sorted({Path(name).suffix.lower() or "(no suffix)" for name in names})
-    return (f"{folder}: {counted(len(names), 'file')} not imported, as {'it is' if len(names) == 1 else 'they are'} "
-            f"no page ({listed(suffixes)}): {listed(names, 8)}; an import reads .mhtml, .mht, .html and "
-            ".htm pages (and their N.json labels); a page saved under another suffix is imported once renamed")
+    return (f"{hint_path(folder)}: {counted(len(names), 'file')} not imported, as "
+            f"{'it is' if len(names) == 1 else 'they are'} no page ({listed(suffixes)}): {listed(names, 8)}; an "
+            "import reads .mhtml, .mht, .html and .htm pages (and their N.json labels); a page saved under another "
+            "suffix is imported once renamed")
 
 
 def labels_without_pages_line(folder: Path, names: list[str], *, onto: bool) -> str:
@@ -133,5 +135,5 @@ def labels_without_pages_line(folder: Path, names: list[str], *, onto: bool) -> 
     pages = "page of their name in the folder or the project" if onto else "page of their name in the folder"
     how = "" if onto else (" (labels of pages the project has go onto them with --annotator NAME, or with "
                            "--replace-labels as the project's own)")
-    return (f"{folder}: {counted(len(names), 'JSON file')} not imported, with no {pages} ({listed(names, 8)}): "
-            f"a folder's N.json is read as the labels of its page N.html or N.mhtml{how}")
+    return (f"{hint_path(folder)}: {counted(len(names), 'JSON file')} not imported, with no {pages} "
+            f"({listed(names, 8)}): a folder's N.json is read as the labels of its page N.html or N.mhtml{how}")

@@ -59,7 +59,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from ..command_hints import hint_path
-from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full
+from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full, said_without_path
 from ..file_kinds import not_a_page_file
 from ..lazy_import import stop_if_interrupted
 from ..page.dataset import (
@@ -177,10 +177,11 @@ class ImportProblem:
 
     def __str__(self) -> str:
         path = str(self.path)
-        # a line break in a file's name would cut the line that names it
-        shown = repr(path) if any(unicodedata.category(c) in LINE_BREAKING for c in path) else path
-        # bytes of a name that are not UTF-8 as `\xff` (the path is not ours to escape otherwise: macOS's NFD)
-        shown = visible(shown) if not_utf8(shown) else shown
+        # a line break in a file's name would cut the line that names it (a hint would keep it, quoted); any other
+        # name as a hint names a path: quoted for the shell, bytes that are not UTF-8 as `printf` writes them
+        # (and nothing else changed: macOS's NFD stays as it is)
+        lines_cut = any(unicodedata.category(c) in LINE_BREAKING for c in path)
+        shown = repr(path) if lines_cut else hint_path(path)
         return f"{shown}: {self.reason}"
 
 
@@ -315,7 +316,7 @@ class ImportReport:
         look_again = (f"; the decisions stay as they are: look at {'page' if len(decided) == 1 else 'pages'} "
                       f"{listed(decided, 8, total=True)} again in the app's review" if decided else "")
         return (f"; replaced {annotator}'s labels of {counted(len(self.annotator_replaced), 'page')}: {pages}"
-                f"{look_again}; the earlier ones are kept in {self.set_aside.folder} ({self.restore_hint})")
+                f"{look_again}; the earlier ones are kept in {hint_path(self.set_aside.folder)} ({self.restore_hint})")
 
     def _decided_words(self, page: str) -> str:
         decided = self.annotator_decided.get(page)
@@ -459,7 +460,7 @@ def _not_stored(error: OSError, source: Path) -> str:
     if is_disk_full(error):
         return full_disk("the project", detail=error.strerror)
     if error.filename and Path(error.filename) != source:
-        return f"cannot write {error.filename} ({error.strerror or error})"
+        return f"cannot write {hint_path(error.filename)} ({error.strerror or error})"
     return f"cannot be read ({error.strerror or error})"
 
 
@@ -499,7 +500,7 @@ def find_sources(paths: Sequence[Path], report: ImportReport, labels_onto: Proje
                 report.problems.append(ImportProblem(path, f"no page (.mhtml, .mht, .html, .htm) in this folder"
                                                            f"{labels}{export}{_not_looked_into(path, inside, '; ')}"))
             elif inside:
-                report.warnings.append(f"{path}: {_not_looked_into(path, inside)}")
+                report.warnings.append(f"{hint_path(path)}: {_not_looked_into(path, inside)}")
         elif path.is_file() and (project := project_of_a_saved_copy(path)) is not None:
             report.problems.append(ImportProblem(path, a_project_refused(path, project)))
         elif path.is_file() and path.suffix.lower() in PAGE_SUFFIXES:
@@ -563,8 +564,8 @@ def _not_looked_into(folder: Path, inside: Sequence[Path], joined: str = "", why
     if pages:
         hows.append(f"name a folder to import its pages, as in `recordlens import {hint_path(pages[0])}`")
     if any(p.name == "gt" for p in inside):
-        hows.append(f"labels in gt/ are imported with their pages in html/ beside it (a dataset: {folder}/html/N.html "
-                    "and gt/N.json)")
+        hows.append(f"labels in gt/ are imported with their pages in html/ beside it (a dataset: "
+                    f"{hint_path(folder / 'html' / 'N.html')} and gt/N.json)")
     return (f"{joined}{counted(len(inside), 'subfolder')} not looked into ({listed([p.name for p in inside])}): "
             f"{why}; {'; '.join(hows)}")
 
@@ -663,7 +664,7 @@ def _with_their_labels(pages_dir: Path, pages: dict[str, Path], truths: dict[str
         if said and name in said:
             continue
         report.problems.append(ImportProblem(truths[name], f"ground truth for page {name}, but no {name}.html or "
-                                                           f"{name}.mhtml in {pages_dir}"
+                                                           f"{name}.mhtml in {hint_path(pages_dir)}"
                                                            f"{same_name_in_another_form(name, forms)}"))
     return [PageSource(name, file, truths.get(name), origin if name in truths else None, made_from.get(name))
             for name, file in pages.items()] + onto
@@ -674,13 +675,13 @@ def _say_what_the_dataset_left(root: Path, pages_dir: Path, pages: dict[str, Pat
     `html/` and `mhtml/`: the pages are read once, from `pages_dir`), and the folders inside `html/` and `gt/`."""
     for other in (root / name for name in PAGE_FOLDERS):
         if other != pages_dir and other.is_dir():
-            report.warnings.append(f"{root}: {_the_other_pages(other, pages_dir, pages)}")
+            report.warnings.append(f"{hint_path(root)}: {_the_other_pages(other, pages_dir, pages)}")
     why = (f"a dataset's pages and labels are the files of its {pages_dir.name}/ and gt/, not of the folders inside "
            "them")
     for folder in (pages_dir, root / "gt"):
         inside = [p for p in _subfolders(folder) if p.suffix.lower() != ".json"]  # `x.json/`: said as no file
         if inside:
-            report.warnings.append(f"{folder}: {_not_looked_into(folder, inside, why=why)}")
+            report.warnings.append(f"{hint_path(folder)}: {_not_looked_into(folder, inside, why=why)}")
 
 
 def _the_other_pages(other: Path, taken: Path, pages: dict[str, Path]) -> str:
@@ -715,11 +716,12 @@ def _say_pages_without_their_source(pages_dir: Path, names: Iterable[str], made_
         return
     one = len(unnamed) == 1
     report.warnings.append(
-        f"{pages_dir.parent}: {counted(len(unnamed), 'page')} of this synth dataset ({listed(unnamed, 8, total=True)})"
-        f" {'is' if one else 'are'} not named with {'its' if one else 'their'} source page in its {SYNTH_MANIFEST} "
-        f"(the synth that made {'it' if one else 'them'} was stopped before it wrote that down): imported without "
-        f"that note, so no score can tell that {'it is a variant' if one else 'they are variants'} of pages a model "
-        "was trained on; make the dataset again with synth to keep it")
+        f"{hint_path(pages_dir.parent)}: {counted(len(unnamed), 'page')} of this synth dataset "
+        f"({listed(unnamed, 8, total=True)}) {'is' if one else 'are'} not named with {'its' if one else 'their'} "
+        f"source page in its {SYNTH_MANIFEST} (the synth that made {'it' if one else 'them'} was stopped before it "
+        f"wrote that down): imported without that note, so no score can tell that "
+        f"{'it is a variant' if one else 'they are variants'} of pages a model was trained on; make the dataset again "
+        "with synth to keep it")
 
 
 def _labels_are_stored(project: Project, source: PageSource) -> bool:
@@ -753,7 +755,7 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
             records, unresolved, check = _truth(source.truth, source.name, snapshot, report)
         except DatasetError as error:
             # Blame the records file, not the page: that is the file to fix. The page waits for it.
-            reason = str(error).removeprefix(f"{source.truth}: ")
+            reason = said_without_path(error, source.truth)
             report.problems.append(ImportProblem(source.truth, f"{reason}; page {source.name} not imported"))
             return
     if labelled:  # said once its labels are read: a page whose labels cannot be is not imported at all
@@ -805,7 +807,7 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
     try:
         stored = _labels_are_stored(project, source)
     except RecordLensError as error:  # neither another annotator's labels nor edits: no labels at all to take
-        reason = str(error).removeprefix(f"{source.truth}: ")
+        reason = said_without_path(error, source.truth)
         report.unchanged.pop()  # counted once, as not imported (which says it is in the project already), not twice
         report.problems.append(ImportProblem(source.truth, f"{reason}; page {source.name} is already in the project; "
                                                            "its labels there are left as they were"))
@@ -814,9 +816,10 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
         if report.replace_labels:
             _replace_labels(project, source, report)
         else:
-            report.warnings.append(f"page {source.name} is already in the project: the labels in {source.truth} "
-                                   "were not imported (another annotator's? import them with --annotator NAME; "
-                                   "edited labels of your own? `recordlens import --replace-labels` takes them)")
+            report.warnings.append(f"page {source.name} is already in the project: the labels in "
+                                   f"{hint_path(source.truth)} were not imported (another annotator's? import them "
+                                   "with --annotator NAME; edited labels of your own? `recordlens import "
+                                   "--replace-labels` takes them)")
     return True
 
 
@@ -830,8 +833,8 @@ def _same_page_named_otherwise(project: Project, source: PageSource, data: bytes
     page = _page_of_the_same_bytes(project, data)
     if page is None:
         return False
-    report.same_as.append(f"{source.path}: the same page (the same bytes) as page {page}, already in the project; "
-                          f"not imported again as page {source.name}")
+    report.same_as.append(f"{hint_path(source.path)}: the same page (the same bytes) as page {page}, already in the "
+                          f"project; not imported again as page {source.name}")
     return True
 
 
@@ -853,7 +856,7 @@ def _say_same_bytes_as(project: Project, source: PageSource, data: bytes, report
     pages = _pages_of_the_same_bytes(project, data)
     if not pages:
         return
-    labels = f" ({source.truth})" if source.truth is not None else ""
+    labels = f" ({hint_path(source.truth)})" if source.truth is not None else ""
     if report.annotator is None:
         report.warnings.append(f"page {source.name}: the same bytes as page {pages[0]}, already in the project; "
                                f"imported as a page of its own, for the labels that came with it{labels}")
@@ -995,7 +998,7 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
     try:
         records, unresolved, check = _truth(source.truth, source.name, project.load(source.name).snapshot, report)
     except DatasetError as error:
-        reason = str(error).removeprefix(f"{source.truth}: ")
+        reason = said_without_path(error, source.truth)
         report.problems.append(ImportProblem(source.truth, f"{reason}; {annotator}'s labels of page "
                                                            f"{source.name} not imported"))
         return []
@@ -1122,7 +1125,8 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     described = read_run_description(run_dir, warnings)
     method = str(described.pop("method", "") or method or "")
     if not method:
-        raise RecordLensError(unnamed_method_message(run_dir) or f"{run_dir}: give the method's name (--method)")
+        raise RecordLensError(unnamed_method_message(run_dir)
+                              or f"{hint_path(run_dir)}: give the method's name (--method)")
     files = record_files(run_dir)
     costs = read_page_costs(run_dir)  # each page's record read once, for every question asked of them below
     failed = failed_pages(run_dir, costs)
@@ -1130,13 +1134,13 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     # paid calls) is stored as stopped still, as one whose every page failed is: one rule for every stopped run
     nothing_finished = not files and not failed
     if nothing_finished and not described.get(STOPPED):
-        raise RecordLensError(f"{run_dir}: no predictions (N.json)")
+        raise RecordLensError(f"{hint_path(run_dir)}: no predictions (N.json)")
     predictions: dict[str, RecordList] = {}
     errors: dict[str, str] = {}
     left_out: list[str] = []
     lacking = {name: visible(path.name) for name, path in files.items() if not _a_page_of(project, name)}
     if lacking:  # one line, naming a few: a run of another dataset would give one line per file
-        warnings.append(f"skipped {counted(len(lacking), 'prediction file')} of {run_dir} "
+        warnings.append(f"skipped {counted(len(lacking), 'prediction file')} of {hint_path(run_dir)} "
                         f"({listed(list(lacking.values()))}): no page of that name in the project")
         left_out += lacking.values()
     for name, path in files.items():
@@ -1155,8 +1159,8 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
             errors[name] = stored_text(reason)
             warnings.append(f"page {name}: the run failed on it ({shortened(reason, 160)}); stored as a failed page")
     if not predictions and not errors and not nothing_finished:  # another dataset's pages only
-        raise RecordLensError(f"{run_dir}: none of its {len(files)} prediction(s) is for a page of the project; "
-                              "nothing stored")
+        raise RecordLensError(f"{hint_path(run_dir)}: none of its {len(files)} prediction(s) is for a page of the "
+                              "project; nothing stored")
     from .scoring import labelled_page_names
 
     on_purpose = left_out_pages(described)  # pages the run left out on purpose: kept with it, not as a parameter
@@ -1204,7 +1208,8 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     if said:
         warnings.append(said)
     if stopped:  # the pages it never reached are not in it: the run is stored as stopped, and scored as it is
-        warnings.append(f"{run_dir}: the run stopped before its last page ({stopped}); stored as a stopped run")
+        warnings.append(f"{hint_path(run_dir)}: the run stopped before its last page ({stopped}); stored as a "
+                        "stopped run")
     same = _same_run(project, ours, predictions, errors, str(stopped) if stopped else None)
     if same is not None:
         _keep_what_tells_it(project, same, made, stopped_on_pages(copied) or stopped_here)
@@ -1282,9 +1287,9 @@ def _refuse_a_seed_not_run(run_dir: Path) -> None:
     seed = next((seed for seed, folder in seed_runs(run_dir.parent).items()
                  if folder.resolve() == run_dir.resolve()), None)
     if seed is not None and not seed_ran(run_dir):
-        raise RecordLensError(f"{run_dir}: seed {seed} was begun but stopped before any page of it was extracted, "
-                              "so it is no seed the run ran and is not stored as a run (score leaves it out of the "
-                              "seeds scored too); the same `extract` command runs it")
+        raise RecordLensError(f"{hint_path(run_dir)}: seed {seed} was begun but stopped before any page of it was "
+                              "extracted, so it is no seed the run ran and is not stored as a run (score leaves it out "
+                              "of the seeds scored too); the same `extract` command runs it")
 
 
 def _same_run(project: Project, ours: Sequence[RunInfo], predictions: dict[str, RecordList],
@@ -1396,7 +1401,7 @@ def _earlier_run_kept_apart(project: Project, run_dir: Path, method: str, parame
                f"of run {run.id} otherwise ({extracted_again(run, otherwise, made)})")
     else:
         return None
-    return (f"run {run.id} was stored from {first_folder(run) or run_dir} before ({run.outcome}, "
+    return (f"run {run.id} was stored from {hint_path(first_folder(run) or run_dir)} before ({run.outcome}, "
             f"{counted(run.predicted_pages, 'page')}): it is kept apart, and the folder is stored as a run of its own "
             f"rather than bringing run {run.id} up to date, as {why}; `runs --delete {run.id}` takes run {run.id} out "
             "if it is only an earlier copy of this one")

@@ -350,8 +350,9 @@ class Annotators:
         try:
             kept.name()
         except OSError as error:
-            raise StoreError(f"{kept.annotator}'s labels are kept as they are: their copy in {kept.folder} could not "
-                             f"be given its name ({error.strerror or error})") from None
+            raise StoreError(f"{kept.annotator}'s labels are kept as they are: their copy in "
+                             f"{hint_path(kept.folder)} could not be given its name ({error.strerror or error})"
+                             ) from None
 
     def _keep(self, kept: SetAside, pages: Sequence[tuple[SetPage, Sequence[Sequence[str]]]]) -> None:
         try:
@@ -359,5 +360,5 @@ class Annotators:
         except OSError as error:
             said = f"{'page' if len(pages) == 1 else 'pages'} {', '.join(page.page for page, _ in pages)}"
             raise StoreError(f"{kept.annotator}'s labels of {said} are kept as they are: the earlier ones "
-                             f"could not be set aside in {self._store.root / REMOVED / SET_ASIDE} "
+                             f"could not be set aside in {hint_path(Path(self._store.root) / REMOVED / SET_ASIDE)} "
                              f"({error.strerror or error})") from None

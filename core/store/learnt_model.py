@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import atomic, owner_files
-from ..errors import DatasetError, RecordLensError
+from ..command_hints import hint_path
+from ..errors import DatasetError, RecordLensError, said_without_path
 from ..output_paths import OutputPathError, writable_file
 from ..version import recordlens_version
 from ..wording import counted, named_and_more
@@ -94,17 +95,17 @@ def _holding(project_dir: str | Path, owner: tuple[str, int] | None, purpose: st
     """"the project P is being trained by process 4242 on host right now (P/models/.training.lock)", or "the learnt
     model of the project P is being set aside by ...": how what the training lock refuses (a training, setting the
     model aside) names what holds it, as its line says (`purpose`)."""
-    doing = (f"the learnt model of the project {project_dir} is being set aside" if purpose == _SETTING_ASIDE
-             else f"the project {project_dir} is being trained")
-    return f"{doing} by {owner_files.owner_named(owner)} right now ({Path(project_dir) / TRAINING_LOCK})"
+    doing = (f"the learnt model of the project {hint_path(project_dir)} is being set aside"
+             if purpose == _SETTING_ASIDE else f"the project {hint_path(project_dir)} is being trained")
+    return f"{doing} by {owner_files.owner_named(owner)} right now ({hint_path(Path(project_dir) / TRAINING_LOCK)})"
 
 
 def _work_of(project_dir: str | Path, purpose: str) -> str:
     """The work of a killed holder of the lock, as `owner_files.taken_over` names it ("a training of the project P
     by process 4242 ended without releasing its lock ...")."""
     if purpose == _SETTING_ASIDE:
-        return f"a setting aside of the learnt model of the project {project_dir}"
-    return f"a training of the project {project_dir}"
+        return f"a setting aside of the learnt model of the project {hint_path(project_dir)}"
+    return f"a training of the project {hint_path(project_dir)}"
 
 
 @contextlib.contextmanager
@@ -140,7 +141,7 @@ def _setting_aside_refused(project_dir: str | Path, owner: tuple[str, int] | Non
     """Setting the model aside refused while the lock is held: by a training, or by another setting it aside."""
     if purpose == _SETTING_ASIDE:
         return RecordLensError(f"{_holding(project_dir, owner, purpose)}: nothing more to do, it is kept in "
-                               f"{Path(project_dir) / FORGOTTEN_MODEL} once that is done")
+                               f"{hint_path(Path(project_dir) / FORGOTTEN_MODEL)} once that is done")
     return RecordLensError(f"{_holding(project_dir, owner, purpose)}: its learnt model is not set aside, as that "
                            "training writes one as it ends, which Propose would use; wait for it to end (or stop "
                            "it), then set the model aside")
@@ -181,7 +182,7 @@ def _set_aside(project_dir: str | Path, path: Path) -> Path | None:
     try:
         path.replace(kept)
     except OSError as error:  # changed since the check (permissions, the disk gone)
-        raise OutputPathError(f"cannot write {kept}: {error.strerror or error}") from None
+        raise OutputPathError(f"cannot write {hint_path(kept)}: {error.strerror or error}") from None
     return kept
 
 
@@ -218,8 +219,8 @@ def project_pages_to_read(project_dir: str | Path) -> PagesToRead:
     with open_project(project_dir) as project:
         count = len(labelled_page_names(project))
     if not count:
-        raise DatasetError(f"no page marked labelled in the project {project_dir}: mark the pages you have labelled "
-                           "(L in the app), or import a dataset with its labels (html/ and gt/)")
+        raise DatasetError(f"no page marked labelled in the project {hint_path(project_dir)}: mark the pages you "
+                           "have labelled (L in the app), or import a dataset with its labels (html/ and gt/)")
 
     def read() -> Iterator[LabelledPage]:
         with open_project(project_dir) as project:
@@ -532,7 +533,7 @@ def project_model(project_dir: str | Path) -> tuple[Path | None, str]:
     try:
         load_model(path)
     except ModelError as error:
-        return None, str(error).removeprefix(f"{path}: ")  # the path is the project's own, known to the caller
+        return None, said_without_path(error, path)  # the path is the project's own, known to the caller
     return path, ""
 
 

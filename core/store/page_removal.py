@@ -25,6 +25,7 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..page.dataset import page_name_is_path
 from .db import StoreError, dumps, now
 from .exporter import about_page
@@ -92,8 +93,9 @@ def restore_page(project: Project, copy: Path) -> RestoredPage:
     document = _read_copy(copy)
     written = document.get("schema_version")
     if not isinstance(written, int) or not PAGE_COPIES_SINCE <= written <= project.schema_version():
-        raise StoreError(f"{copy} was written by a project at schema version {document.get('schema_version')}, "
-                         f"this one is at {project.schema_version()}: it cannot be put back as it is")
+        raise StoreError(f"{hint_path(copy)} was written by a project at schema version "
+                         f"{document.get('schema_version')}, this one is at {project.schema_version()}: it cannot be "
+                         "put back as it is")
     page = dict(document["page"])
     name = _checked_name(page["name"], copy)
     if project.has_page(name):
@@ -106,7 +108,7 @@ def restore_page(project: Project, copy: Path) -> RestoredPage:
     try:
         rows, left_out = _put_back(project, document, page, snapshots, copy)
     except sqlite3.IntegrityError as error:  # what the checks above did not foresee: nothing was written
-        raise StoreError(f"{copy} cannot be put back here ({error})") from None
+        raise StoreError(f"{hint_path(copy)} cannot be put back here ({error})") from None
     # After the commit: a copy moved away before a commit that then failed would be a page lost. Left in place
     # (the move failed), it can only be refused next time: the project holds the page again.
     moved_to = move_new(copy, Path(project.root) / REMOVED / RESTORED)
@@ -119,7 +121,7 @@ def _saved_copy(project: Project, digest: object, suffix: str, copy: Path) -> Pa
     try:
         return snapshot_path(Path(project.root), str(digest), suffix)
     except StoreError as error:
-        raise StoreError(f"{copy}: {error}; it cannot be put back") from None
+        raise StoreError(f"{hint_path(copy)}: {error}; it cannot be put back") from None
 
 
 def _checked_name(name: object, copy: Path) -> str:
@@ -130,8 +132,8 @@ def _checked_name(name: object, copy: Path) -> str:
     which, once removed, must come back as it was."""
     problem = page_name_is_path(name) if isinstance(name, str) else f"the page name {name!r} is not a text"
     if problem is not None:
-        raise StoreError(f"{copy}: {problem}; remove-page writes the name the project held, so the copy was changed "
-                         "since (or made elsewhere): it cannot be put back")
+        raise StoreError(f"{hint_path(copy)}: {problem}; remove-page writes the name the project held, so the copy "
+                         "was changed since (or made elsewhere): it cannot be put back")
     return str(name)
 
 
@@ -144,7 +146,8 @@ def _put_back(project: Project, document: dict[str, object], page: dict[str, obj
         tables = _tables_with_page_id(db)
         unknown = sorted(set(document) - set(_NOT_TABLES) - set(tables))
         if unknown:
-            raise StoreError(f"{copy} holds rows of tables this project does not have ({', '.join(unknown)})")
+            raise StoreError(f"{hint_path(copy)} holds rows of tables this project does not have "
+                             f"({', '.join(unknown)})")
         _check_provenances(db, document.get("provenances") or [], copy)
         for row in snapshots:
             _insert(db, "snapshots", row, ignore=True)
@@ -175,8 +178,8 @@ def _refuse_taken_ids(db: object, document: dict[str, object], copy: Path) -> No
         ids = [row["id"] for row in document.get(table) or [] if isinstance(row, dict)]
         taken = [i for i in ids if db.execute(f"SELECT 1 FROM {table} WHERE id = ?", (i,)).fetchone()]  # type: ignore[attr-defined]
         if taken:
-            raise StoreError(f"{copy} comes from another project (the ids of its {table.replace('_', ' ')} belong "
-                             "to others here): it cannot be put back")
+            raise StoreError(f"{hint_path(copy)} comes from another project (the ids of its "
+                             f"{table.replace('_', ' ')} belong to others here): it cannot be put back")
 
 
 def _on_page(rows_json: object, page_id: int) -> str:
@@ -188,9 +191,11 @@ def _read_copy(copy: Path) -> dict[str, object]:
     try:
         document = json.loads(copy.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise StoreError(f"{copy}: not a readable copy of a removed page ({error})") from None
+        # an OSError's own words would name the copy again, as it is: its reason alone
+        raise StoreError(f"{hint_path(copy)}: not a readable copy of a removed page "
+                         f"({getattr(error, 'strerror', None) or error})") from None
     if not isinstance(document, dict) or not isinstance(document.get("page"), dict) or "name" not in document["page"]:
-        raise StoreError(f"{copy}: not a copy of a removed page (no page in it)")
+        raise StoreError(f"{hint_path(copy)}: not a copy of a removed page (no page in it)")
     return document
 
 
@@ -200,8 +205,8 @@ def _check_provenances(db: object, provenances: list[dict[str, object]], copy: P
     for row in provenances:
         found = _rows(db, "provenances", "id", row.get("id"))
         if found and found[0] != row:
-            raise StoreError(f"{copy} comes from another project (who made its labels does not match this one's "
-                             "records): it cannot be put back here")
+            raise StoreError(f"{hint_path(copy)} comes from another project (who made its labels does not match this "
+                             "one's records): it cannot be put back here")
         if not found:
             _insert(db, "provenances", row)
 
@@ -240,7 +245,7 @@ def _write_copy(folder: Path, stem: str, text: str, name: str) -> Path:
     try:
         return write_new(folder, stem, text)
     except OSError as error:
-        raise StoreError(f"page {name} not removed: its copy could not be written in {folder} "
+        raise StoreError(f"page {name} not removed: its copy could not be written in {hint_path(folder)} "
                          f"({error.strerror or error})") from None
 
 

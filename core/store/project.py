@@ -47,7 +47,7 @@ from pathlib import Path
 import sqlite_utils
 
 from .. import atomic, owner_files
-from ..command_hints import hint_path
+from ..command_hints import hint_option, hint_path
 from ..errors import full_disk, shortened
 from ..page.dataset import PAGE_SUFFIXES, LoadedPage, dataset_pages, load_page, natural_key
 from ..page.snapshot import read_file_bytes
@@ -228,16 +228,16 @@ class SchemaUpgrade:
     def message(self) -> str:
         """What the user is told, once, a sentence a line, so that a terminal and a message box show it whole: the
         earlier RecordLens cannot open it now, what is kept, and how to go back to it: commands that run as printed
-        (`going_back`). The project's folder as every message names a path (`shown_bytes`)."""
+        (`going_back`). Each path as every message names one (`hint_path`)."""
         # An earlier RecordLens that marked none of what it had open (its window, a command) could not be told from
         # none (`holders`): it would go on writing, unaware, into a schema it does not know
-        lines = [f"{self.root}: project brought up from schema {self.found} to {self.to}.",
+        lines = [f"{hint_path(self.root)}: project brought up from schema {self.found} to {self.to}.",
                  *self._interruption(),
                  "Earlier RecordLens versions can no longer open it:",
                  "an earlier RecordLens that has it open still (a window, or a command begun before) must be closed "
                  "now.",
-                 f"The database as it was is kept in {self._named(self.kept)}.",
-                 f"Its learnt models as they were are kept in {self._named(self.models)}." if self.models
+                 f"The database as it was is kept in {hint_path(self._named(self.kept))}.",
+                 f"Its learnt models as they were are kept in {hint_path(self._named(self.models))}." if self.models
                  else "It had no learnt model.",
                  "To go back to an earlier version, put it back as project.db, and models/ as it was:",
                  "run, while no RecordLens has the project open (the changes and models made since are lost):",
@@ -289,9 +289,9 @@ class ReadAsItWas:
 
     def message(self) -> str:
         """What the user is told, once: the project was left as it was, and what will change that."""
-        said = (f"{self.root}: project of an earlier RecordLens (schema {self.found}), read as it is and left as it "
-                f"was (that RecordLens still opens it); a command that writes to it brings it up to schema {self.to}, "
-                "which earlier versions cannot open")
+        said = (f"{hint_path(self.root)}: project of an earlier RecordLens (schema {self.found}), read as it is and "
+                f"left as it was (that RecordLens still opens it); a command that writes to it brings it up to "
+                f"schema {self.to}, which earlier versions cannot open")
         if self.interrupted:
             said += (f"\n  An upgrade of it, by {self.interrupted}, was interrupted (killed) before it finished."
                      "\n  Nothing of it was committed.")
@@ -333,7 +333,7 @@ def init_project(folder: str | Path) -> Project:
     root = Path(folder)
     _refuse_a_project(root)  # before anything is made in its folder
     if root.exists() and not root.is_dir():
-        raise StoreError(f"{root} exists and is not a folder{_a_saved_page(root)}")
+        raise StoreError(f"{hint_path(root)} exists and is not a folder{_a_saved_page(root)}")
     made = [folder for folder in (root, root / SNAPSHOTS) if not folder.exists()]
     (root / SNAPSHOTS).mkdir(parents=True, exist_ok=True)
     with _initialising(root, made) as locked:
@@ -351,11 +351,11 @@ def _refuse_a_project(root: Path, *, locked: bool = True, meanwhile: str = "") -
     if not database.exists():
         return
     if not _left_by_an_unfinished_init(root):
-        raise StoreError(f"{root} is already a RecordLens project{meanwhile}")
+        raise StoreError(f"{hint_path(root)} is already a RecordLens project{meanwhile}")
     if not locked and database.stat().st_size == 0:
-        raise StoreError(f"{database} is empty (0 bytes): another `recordlens project init` may be making the project "
-                         "right now, which this file system offers no lock to tell; once none runs, delete it and "
-                         "create the project again")
+        raise StoreError(f"{hint_path(database)} is empty (0 bytes): another `recordlens project init` may be making "
+                         "the project right now, which this file system offers no lock to tell; once none runs, "
+                         "delete it and create the project again")
 
 
 # Held (`owner_files`) by `project init` from its look under the lock at the folder to the database named: hidden,
@@ -375,8 +375,9 @@ def _initialising(root: Path, made: Sequence[Path]) -> Iterator[bool]:
     try:
         lock = owner_files.take(root / _INIT_LOCK)
     except owner_files.Held as held:
-        raise StoreError(f"{root} is being made a RecordLens project by {owner_files.owner_named(held.owner)} right "
-                         "now (`recordlens project init`): open it once that init is done") from None
+        raise StoreError(f"{hint_path(root)} is being made a RecordLens project by "
+                         f"{owner_files.owner_named(held.owner)} right now (`recordlens project init`): open it once "
+                         "that init is done") from None
     except OSError:
         lock = None
     try:
@@ -437,7 +438,7 @@ def _name_it(made: Path, database: Path) -> None:
     try:
         name_file(made, database.parent, [database.name])
     except FileExistsError:
-        raise StoreError(f"{database.parent} is already a RecordLens project (made meanwhile)") from None
+        raise StoreError(f"{hint_path(database.parent)} is already a RecordLens project (made meanwhile)") from None
 
 
 def _not_made(root: Path, error: OSError | sqlite3.Error) -> BaseException:
@@ -445,11 +446,11 @@ def _not_made(root: Path, error: OSError | sqlite3.Error) -> BaseException:
     wording; another failure of a file as it is, of SQLite as it says it."""
     if full_or_nearly(error, root):
         detail = error.strerror if isinstance(error, OSError) else str(error)
-        return StoreError(f"cannot create the project database in {root}: "
+        return StoreError(f"cannot create the project database in {hint_path(root)}: "
                           + full_disk(root, detail=detail, then="create the project again (nothing of it was made)"))
     if isinstance(error, OSError):
         return error
-    return StoreError(f"cannot create the project database in {root} ({error}); nothing of it was made")
+    return StoreError(f"cannot create the project database in {hint_path(root)} ({error}); nothing of it was made")
 
 
 def _left_by_an_unfinished_init(root: Path) -> bool:
@@ -494,20 +495,21 @@ def _not_a_project(root: Path) -> str:
     """Why `root` cannot be opened as a project, with what the user most likely meant."""
     pages = dataset_pages(root)  # DIR/html/, or DIR/mhtml/ beside DIR/gt/: as the importer takes a dataset
     if pages is not None and (root / "gt").is_dir():
-        return (f"{root} is not a RecordLens project (no {PROJECT_DB}) (a dataset: commands take it as --pages "
-                f"{pages} --gt {root / 'gt'}, and `recordlens import {hint_path(root)} --project P` brings it into "
-                "a project); create one with `recordlens project init DIR`")
+        return (f"{hint_path(root)} is not a RecordLens project (no {PROJECT_DB}) (a dataset: commands take it as "
+                f"{hint_option('--pages', pages)} {hint_option('--gt', root / 'gt')}, and `recordlens import "
+                f"{hint_path(root)} --project P` brings it into a project); create one with `recordlens project init "
+                "DIR`")
     if not root.exists():
         # a mistyped name more likely than a project not made yet: name the projects beside it that it resembles
         near = _projects_named_like(root)
         if near:
-            return f"there is no folder {root}; did you mean {' or '.join(str(p) for p in near)}?"
-        return (f"there is no folder {root}; create a project there with "
+            return f"there is no folder {hint_path(root)}; did you mean {' or '.join(map(hint_path, near))}?"
+        return (f"there is no folder {hint_path(root)}; create a project there with "
                 f"`recordlens project init {hint_path(root)}`")
     if not root.is_dir():  # `project init` of a file would be refused: a project is a folder
-        return (f"{root} is a file, not a RecordLens project (a folder holding {PROJECT_DB})"
+        return (f"{hint_path(root)} is a file, not a RecordLens project (a folder holding {PROJECT_DB})"
                 f"{_a_saved_page(root) or '; create one with `recordlens project init DIR`'}")
-    return (f"{root} is not a RecordLens project (no {PROJECT_DB}); create one with "
+    return (f"{hint_path(root)} is not a RecordLens project (no {PROJECT_DB}); create one with "
             f"`recordlens project init {hint_path(root)}`")
 
 
@@ -551,15 +553,15 @@ def _empty_database(root: Path) -> str:
     initialising = owner_files.holder(root / _INIT_LOCK)
     if initialising is not False:  # the name an init without hard links takes for a moment (`_name_it`)
         who = owner_files.owner_named(initialising if isinstance(initialising, tuple) else None)
-        return (f"{database} is empty (0 bytes): {who} is making the project right now (`recordlens project init`); "
-                "open it once that init is done")
+        return (f"{hint_path(database)} is empty (0 bytes): {who} is making the project right now (`recordlens "
+                "project init`); open it once that init is done")
     if _left_by_an_unfinished_init(root):
-        return (f"{database} is empty (0 bytes) and the folder holds no saved page: a `recordlens project init` that "
-                f"did not finish (a full disk, a kill) leaves it so; `recordlens project init "
+        return (f"{hint_path(database)} is empty (0 bytes) and the folder holds no saved page: a `recordlens project "
+                f"init` that did not finish (a full disk, a kill) leaves it so; `recordlens project init "
                 f"{hint_path(root)}` makes the project there (if it was a project that held labels, put "
                 "back a copy of its project.db from a backup instead)")
-    return (f"{database} is empty (0 bytes), not a project database: a crash or a full disk may have emptied it; "
-            f"put back a copy from a backup (the pages are still in {root / SNAPSHOTS})")
+    return (f"{hint_path(database)} is empty (0 bytes), not a project database: a crash or a full disk may have "
+            f"emptied it; put back a copy from a backup (the pages are still in {hint_path(root / SNAPSHOTS)})")
 
 
 def _open(root: Path) -> Project:
@@ -593,10 +595,10 @@ def _upgrading_alone(root: Path) -> Iterator[None]:
                                 attempts=int(UPGRADE_WAIT_SECONDS / _UPGRADE_WAIT_PAUSE_SECONDS),
                                 pause_s=_UPGRADE_WAIT_PAUSE_SECONDS)
     except owner_files.Held as held:
-        raise StoreError(f"{root} is being brought up to schema {SCHEMA_VERSION} by "
+        raise StoreError(f"{hint_path(root)} is being brought up to schema {SCHEMA_VERSION} by "
                          f"{owner_files.owner_named(held.owner)}, which has not finished in "
-                         f"{UPGRADE_WAIT_SECONDS / 60:g} minutes ({root / UPGRADE_MARK}); open the project once it "
-                         "has") from None
+                         f"{UPGRADE_WAIT_SECONDS / 60:g} minutes ({hint_path(root / UPGRADE_MARK)}); open the project "
+                         "once it has") from None
     except OSError:
         mark = None
     try:
@@ -704,7 +706,8 @@ def holders(root: Path) -> list[str]:
     for mark, what in marks.items():
         owner = False if mark_gone(mark) else owner_files.holder(mark)
         if owner is not False and owner != here:
-            said.append(f"{what} of {owner_files.owner_named(owner if isinstance(owner, tuple) else None)} ({mark})")
+            said.append(f"{what} of {owner_files.owner_named(owner if isinstance(owner, tuple) else None)} "
+                        f"({hint_path(mark)})")
     return said
 
 
@@ -776,8 +779,8 @@ def _upgraded_copy(root: Path) -> Path:
     except BaseException as error:
         shutil.rmtree(folder, ignore_errors=True)
         if isinstance(error, OSError | sqlite3.Error) and full_or_nearly(error, folder.parent):
-            raise StoreError(f"{root} was made by an earlier RecordLens, and is read through a copy brought up to "
-                             "date, which could not be made: "
+            raise StoreError(f"{hint_path(root)} was made by an earlier RecordLens, and is read through a copy "
+                             "brought up to date, which could not be made: "
                              + full_disk(folder.parent, detail=getattr(error, "strerror", None) or str(error),
                                          then="run the command again (or set TMPDIR to a folder with room)")
                              ) from None
@@ -869,9 +872,9 @@ class Project(Connection):
         for _ in range(TRIES_WHILE_IT_CHANGES):
             if self._upgraded(keep_earlier):
                 return
-        raise StoreError(f"{self.root} was made by an earlier RecordLens and was written to by another process each "
-                         f"time it was about to be brought up to schema {SCHEMA_VERSION}; nothing was changed: close "
-                         "every other RecordLens that has it open, then open the project again")
+        raise StoreError(f"{hint_path(self.root)} was made by an earlier RecordLens and was written to by another "
+                         f"process each time it was about to be brought up to schema {SCHEMA_VERSION}; nothing was "
+                         "changed: close every other RecordLens that has it open, then open the project again")
 
     def _upgraded(self, keep_earlier: bool) -> bool:
         """One try of `upgrade`: False when another process wrote to the database between the copy kept of it and
@@ -884,7 +887,8 @@ class Project(Connection):
                 found = self.schema_version()  # again, under the write lock: another process may have migrated it
                 tables = [t for t in db.table_names() if t != "sqlite_sequence"]
                 if found == 0 and tables:
-                    raise SchemaError(f"{self.root / PROJECT_DB} is an SQLite database but not a RecordLens project")
+                    raise SchemaError(f"{hint_path(self.root / PROJECT_DB)} is an SQLite database but not a RecordLens "
+                                      "project")
                 if not (keep_earlier and 0 < found < SCHEMA_VERSION):  # a new project's tables, or a copy's
                     migrate(db.conn)
                     return True
@@ -945,8 +949,8 @@ class Project(Connection):
                     raise
                 raise StoreError(self._held_said(found, [
                     "another connection to its database, kept open by another process (an earlier RecordLens "
-                    f"that marks nothing, or another program reading {self.root / PROJECT_DB}) or left open by "
-                    "this one"])) from None
+                    f"that marks nothing, or another program reading {hint_path(self.root / PROJECT_DB)}) or left "
+                    "open by this one"])) from None
             finally:
                 conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
             yield
@@ -966,7 +970,7 @@ class Project(Connection):
             raise StoreError(self._held_said(found, held))
 
     def _held_said(self, found: int, held: Sequence[str]) -> str:
-        return (f"{self.root} was made by an earlier RecordLens (schema {found}) and is held right now by "
+        return (f"{hint_path(self.root)} was made by an earlier RecordLens (schema {found}) and is held right now by "
                 f"{' and '.join(held)}: it is brought up to schema {SCHEMA_VERSION} only once no other RecordLens "
                 "has it open (an earlier one would go on writing into a schema it does not know); close it first, "
                 "then open the project again; nothing was changed")
@@ -994,10 +998,10 @@ class Project(Connection):
         which failed."""
         full = full_or_nearly(error, folder if folder.is_dir() else self.root)
         why = (full_disk(folder, detail=getattr(error, "strerror", None) or str(error)) if full
-               else f"{folder} cannot be written: {getattr(error, 'strerror', None) or error}")
-        return StoreError(f"{self.root} was made by an earlier RecordLens (schema {found}) and is brought up to "
-                          f"schema {SCHEMA_VERSION} only once {what}, which failed ({why}); nothing "
-                          "was changed: " + ("free space" if full else f"make {folder} writable")
+               else f"{hint_path(folder)} cannot be written: {getattr(error, 'strerror', None) or error}")
+        return StoreError(f"{hint_path(self.root)} was made by an earlier RecordLens (schema {found}) and is brought "
+                          f"up to schema {SCHEMA_VERSION} only once {what}, which failed ({why}); nothing "
+                          "was changed: " + ("free space" if full else f"make {hint_path(folder)} writable")
                           + " and open it again, or open it with the RecordLens it was made with")
 
     def schema_version(self) -> int:
@@ -1029,7 +1033,7 @@ class Project(Connection):
     def page(self, name: str) -> PageInfo:
         for info in self._page_rows("WHERE p.name = ?", (name,)):
             return info
-        raise StoreError(f"no page named {name!r} in the project {self.root}")
+        raise StoreError(f"no page named {name!r} in the project {hint_path(self.root)}")
 
     def has_page(self, name: str) -> bool:
         return self.one("SELECT 1 FROM pages WHERE name = ?", (name,)) is not None

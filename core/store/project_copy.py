@@ -63,7 +63,8 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
     """Copy the project at `source` to `destination`, which must not exist yet (or be an empty folder)."""
     root, dest = Path(source), Path(destination).resolve()  # "." has no name to make a hidden folder beside
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
-        raise StoreError(f"{dest} exists and is not an empty folder: a project is copied into a new or empty one")
+        raise StoreError(f"{hint_path(dest)} exists and is not an empty folder: a project is copied into a new or "
+                         "empty one")
     outside_of(dest, root, "the project", "copy it somewhere else")
     # An older project is read as it is, never brought up to date in place; its copy is, below
     with open_to_read(root, any_schema=True) as project:
@@ -71,13 +72,13 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
         missing = _missing_snapshots(project)
         if missing:  # before anything is written: the copy would lack them too
             names = list(missing)
-            raise StoreError(f"the project {root} lacks the saved page of {len(missing)} page(s) ({listed(names)}; "
-                             f"first: {missing[names[0]]}): put it back, "
+            raise StoreError(f"the project {hint_path(root)} lacks the saved page of {len(missing)} page(s) "
+                             f"({listed(names)}; first: {missing[names[0]]}): put it back, "
                              "or take the page out (`recordlens project remove-page`), then copy")
         try:
             partial = _partial_folder(dest)
         except OSError as error:
-            raise StoreError(f"cannot copy the project to {destination}: {_cannot_write(error, dest.parent)}"
+            raise StoreError(f"cannot copy the project to {hint_path(destination)}: {_cannot_write(error, dest.parent)}"
                              ) from None
         try:
             partial.chmod(folder_mode())  # a project folder as mkdir makes it, not mkdtemp's private 0700
@@ -97,8 +98,8 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
             shutil.rmtree(partial, ignore_errors=True)
             if _the_copy_failed(error, root, dest.parent):
                 # said of the folder the user named, not of the hidden one the copy was made in
-                raise StoreError(f"cannot copy the project to {destination}: {_cannot_write(error, dest.parent)} "
-                                 "(nothing was copied)") from None
+                raise StoreError(f"cannot copy the project to {hint_path(destination)}: "
+                                 f"{_cannot_write(error, dest.parent)} (nothing was copied)") from None
             raise
     with open_project(dest) as copied:
         labels = copied.one("SELECT COUNT(*) FROM records")[0]
@@ -123,8 +124,8 @@ def open_to_read(folder: str | Path, *, any_schema: bool = False) -> Project:
     if version > SCHEMA_VERSION or (version < SCHEMA_VERSION and not any_schema):
         project.close()
         newer = version > SCHEMA_VERSION
-        raise StoreError(f"{database} is read-only and was made by {'a later' if newer else 'an earlier'} RecordLens "
-                         f"(schema version {version}, this one reads {SCHEMA_VERSION}): "
+        raise StoreError(f"{hint_path(database)} is read-only and was made by {'a later' if newer else 'an earlier'} "
+                         f"RecordLens (schema version {version}, this one reads {SCHEMA_VERSION}): "
                          + ("update RecordLens to read it" if newer else
                             f"`recordlens project copy {hint_path(root)} NEW` copies it to a folder you can write "
                             "to, where it is brought up to date"))
@@ -159,7 +160,7 @@ def _why_missing(root: Path, digest: str, suffix: str | None) -> str | None:
     if problem is not None or suffix is None:
         return problem
     path = snapshot_path(root, digest, suffix)
-    return None if path.is_file() else f"{path} is missing, deleted by hand?"
+    return None if path.is_file() else f"{hint_path(path)} is missing, deleted by hand?"
 
 
 def _partial_folder(dest: Path) -> Path:
@@ -194,7 +195,7 @@ def _cannot_write(error: OSError | sqlite3.Error, folder: Path) -> str:
     if full_or_nearly(error, folder):
         detail = error.strerror if isinstance(error, OSError) else str(error)
         return full_disk(folder, detail=detail, then="copy again")
-    return f"{folder} cannot be written ({error.strerror or error}); copy to a folder you can write to"
+    return f"{hint_path(folder)} cannot be written ({error.strerror or error}); copy to a folder you can write to"
 
 
 _OWNER = ".copying"  # in a copy being made: the host and process making it

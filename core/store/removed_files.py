@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..atomic import sync_file, sync_folder
+from ..command_hints import hint_path
 from ..owner_files import process_alive
 
 REMOVED = "removed"  # the folder, inside the project, that keeps what was taken out of it
@@ -58,7 +59,7 @@ def new_folder(parent: Path, stem: str) -> Path:
         except FileExistsError:
             continue
         return folder
-    raise FileExistsError(f"{parent} holds too many folders named {stem}")
+    raise FileExistsError(f"{hint_path(parent)} holds too many folders named {stem}")
 
 
 def hidden_folder(parent: Path, stem: str, *, swept: bool = False) -> Path:
@@ -124,10 +125,10 @@ def remove_partials_left(parent: Path) -> list[Path]:
                 path.unlink(missing_ok=True)
         except OSError as error:
             _log.warning("%s, left by process %d of this machine as it was writing it (it no longer runs: killed "
-                         "part way?), could not be removed (%s)", path, pid, error.strerror or error)
+                         "part way?), could not be removed (%s)", hint_path(path), pid, error.strerror or error)
             continue
         _log.warning("removed %s, left by process %d of this machine as it was writing it (it no longer runs: "
-                     "killed part way?)", path, pid)
+                     "killed part way?)", hint_path(path), pid)
         removed.append(path)
     return removed
 
@@ -284,7 +285,7 @@ def name_file(whole: Path, folder: Path, names: Sequence[str]) -> Path:
                 continue
         sync_folder(folder)  # the name too survives a power cut
         return path
-    raise FileExistsError(f"{folder} holds too many files named {names[0]}")
+    raise FileExistsError(f"{hint_path(folder)} holds too many files named {names[0]}")
 
 
 def _renamed_over_an_empty_file(whole: Path, path: Path) -> bool:

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.cli.command import main
+from recordlens.core.command_hints import hint_path
 from recordlens.core.page.mhtml_writer import mhtml_bytes
 from recordlens.core.page.snapshot import read_snapshot
 from recordlens.core.store.files import SNAPSHOTS
@@ -204,8 +205,8 @@ def test_a_copy_or_link_of_a_page_already_in_the_project_is_not_imported_again_a
     (drop / "3.html").write_text(PAGE.replace("pears", "kiwis"), encoding="utf-8")
     assert main(["import", str(drop), "--project", str(project), "-q"]) == 0
     out, err = capsys.readouterr()
-    assert (f"warning: {drop / 'copy of 1.html'}: the same page (the same bytes) as page 1, already in the project; "
-            "not imported again as page copy of 1") in err
+    assert (f"warning: {hint_path(drop / 'copy of 1.html')}: the same page (the same bytes) as page 1, already in "
+            "the project; not imported again as page copy of 1") in err  # quoted as a hint quotes it: a space
     assert f"warning: {drop / 'link.html'}: the same page (the same bytes) as page 2" in err
     assert ("imported 1 page(s) with 0 label(s); 0 already in the project; 2 already in the project under another "
             "name (not imported again); 0 not imported") in out

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core.command_hints import hint_path
 from recordlens.core.store import open_project, take_upgrades
 from recordlens.core.store.learnt_model import FORGOTTEN_MODEL, PROJECT_MODEL
 from recordlens.core.store.schema import SCHEMA_VERSION
@@ -44,9 +45,9 @@ def test_the_upgrade_is_said_in_short_lines(tmp_path: Path) -> None:
     old = a_version_3_project(tmp_path / "my shop")
     said = an_upgrade_said(old)
     lines = said.splitlines()
-    assert lines[0] == f"{old}: project brought up from schema 3 to {SCHEMA_VERSION}."
+    assert lines[0] == f"{hint_path(old)}: project brought up from schema 3 to {SCHEMA_VERSION}."  # quoted: a space
     assert len(lines) >= 5
-    assert all(len(line.replace(str(old), "P")) <= LONGEST_LINE for line in lines), said
+    assert all(len(line.replace(hint_path(old), "P").replace(str(old), "P")) <= LONGEST_LINE for line in lines), said
     assert "earlier recordlens versions can no longer open it" in said.lower()
     (kept,) = (old / "removed").glob("project-schema-3.*.db")
     assert f"The database as it was is kept in removed/{kept.name}." in [line.strip() for line in lines]
@@ -89,7 +90,8 @@ def test_a_folder_named_in_bytes_not_utf8_is_shown_by_its_bytes_and_gone_back_to
         tmp_path: Path) -> None:
     old = a_version_3_project(tmp_path / "lat\udce9n1")
     said = an_upgrade_said(old)
-    assert said.startswith(f"{tmp_path}/lat\\xe9n1: project brought up") and "\udce9" not in said
+    assert said.startswith(f"{hint_path(old)}: project brought up") and "\udce9" not in said  # as a hint writes it
+    assert "lat\\0351n1" in said.splitlines()[0]  # the byte, as `printf %b` reads it back
     for shell in ("sh", "bash"):  # the commands run as printed in a POSIX shell (dash here), and in bash
         (old / "models").mkdir()
         (old / PROJECT_MODEL).write_bytes(b'{"said": "learnt since"}')
@@ -117,6 +119,6 @@ def test_the_command_line_says_it_once_each_line_whole(tmp_path: Path, capsys: p
     old = a_version_3_project(tmp_path / "my shop")
     code, _, err = run(capsys, "project", "remove-page", "7", "--project", str(old))
     assert code == 0
-    assert f"recordlens: {old}: project brought up from schema 3 to {SCHEMA_VERSION}.\n" in err
+    assert f"recordlens: {hint_path(old)}: project brought up from schema 3 to {SCHEMA_VERSION}.\n" in err
     said = err[err.index("recordlens: ") + len("recordlens: "):]
     assert going_back(said)[0] == f"cd '{old}' &&"
