@@ -271,13 +271,19 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         print(f"{PROG}: error: {problem}: {NO_DISPLAY_ADVICE}", file=sys.stderr)
         return 2
+    from .install_check import IncompleteInstall
+
     app = qt_env.create_application([sys.argv[0] if sys.argv and sys.argv[0] else PROG])
     try:
         window = open_window(args)
     except RecordLensError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         if not args.screenshot:  # a script reads stderr; a person may have started the app from a menu
-            show_start_error(f"The project cannot be opened.\n\n{error}")
+            # A file missing from the app's folder (the page view's scripts, the demo's pages) is no fault of the
+            # project's: its heading says the install is
+            heading = IncompleteInstall.heading if isinstance(error, IncompleteInstall) else (
+                "The project cannot be opened.")
+            show_start_error(f"{heading}\n\n{error}")
         return 2
     try:
         if args.screenshot:

@@ -5,6 +5,7 @@ where reading it deep inside the start would end in a traceback."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..core.command_hints import hint_path
@@ -12,11 +13,12 @@ from ..core.errors import RecordLensError
 from ..core.resource_files import resource_path
 from .program import PROG
 
-QWEBCHANNEL_JS = "qwebchannel.js (in Qt's QtWebChannel library)"  # a Qt resource, inside a library, not a file
-
 
 class IncompleteInstall(RecordLensError):
     """A file RecordLens ships is not where its install put it; `missing` names it."""
+
+    # What a dialog says above it, where the app would otherwise say what the user tried: the install is at fault
+    heading = "RecordLens cannot start: its installation is incomplete."
 
     def __init__(self, missing: str) -> None:
         super().__init__(f"{missing} is missing: the RecordLens installation is incomplete; {how_to_install_again()}")
@@ -34,28 +36,30 @@ def how_to_install_again() -> str:
             "file with `git checkout`)")
 
 
+def check_files(paths: Iterable[Path]) -> None:
+    """IncompleteInstall for the first of `paths` (files of the app's folder) that is not there."""
+    for path in paths:
+        if not path.exists():
+            raise missing_file(path)
+
+
 def start_files() -> list[Path]:
     """What the app reads as it starts, from its own folder: the scripts every page view injects, and the demo
-    project's pages (it opens the demo when no project was open before)."""
-    from .labelling.demo_project import demo_dataset, demo_synthetic
+    project's folders and pages (it opens the demo when no project was open before)."""
+    from .labelling.demo_project import demo_dataset, demo_page_files, demo_synthetic
     from .labelling.page_view import OVERLAY
     from .qt.page_scripts import BRIDGE, DOM_RULES, SHADOW_HOST
 
     return [*(resource_path("js", name) for name in (DOM_RULES, BRIDGE, SHADOW_HOST, OVERLAY)),
-            demo_dataset(), demo_synthetic()]
+            demo_dataset(), demo_synthetic(), *demo_page_files()]
 
 
 def check_start_files() -> None:
-    """IncompleteInstall for the first file the app reads at start that is not there."""
+    """IncompleteInstall for the first file the app reads at start that is not there (Qt's qwebchannel.js too)."""
     from .qt import page_scripts
 
-    for path in start_files():
-        if not path.exists():
-            raise missing_file(path)
-    try:
-        page_scripts.qwebchannel_js()
-    except RuntimeError:
-        raise IncompleteInstall(QWEBCHANNEL_JS) from None
+    check_files(start_files())
+    page_scripts.qwebchannel_js()
 
 
 def run_if_installed() -> int:

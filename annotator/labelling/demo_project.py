@@ -18,6 +18,7 @@ from pathlib import Path
 import platformdirs
 
 from ...core import extract
+from ...core.errors import RecordLensError
 from ...core.resource_files import resource_path
 from ...core.store import (
     ImportReport,
@@ -29,6 +30,7 @@ from ...core.store import (
     open_project,
     score_stored_run,
 )
+from ..install_check import check_files, how_to_install_again
 from ..settings import APP_DIR_NAME, MDR, offline_default_method
 from .propose import proposal_provenance
 
@@ -44,6 +46,22 @@ def demo_dataset() -> Path:
 
 def demo_synthetic() -> Path:
     return resource_path("demo", "synthetic")
+
+
+def demo_page_files() -> list[Path]:
+    """The files the demo's pages are made of: each page's HTML, and the labels of each page that comes labelled.
+    Its pages are those a file in its two folders names (a page's HTML, its labels) and those it gives a part
+    (LABELLED, PROPOSED): a page with one of its files gone is said to miss it, rather than built without it."""
+    files = []
+    for folder in (demo_dataset(), demo_synthetic()):
+        named = {path.stem for path in [*folder.glob("html/*.html"), *folder.glob("gt/*.json")]}
+        if folder == demo_dataset():
+            named |= {*LABELLED, *PROPOSED}
+        for name in sorted(named):
+            files.append(folder / "html" / f"{name}.html")
+            if _comes_labelled(name):
+                files.append(folder / "gt" / f"{name}.json")
+    return files
 
 
 def _comes_labelled(name: str) -> bool:
@@ -77,12 +95,16 @@ def build_demo_project(target: Path) -> Path:
 
 
 def _fill(project: Project) -> None:
+    # A file of the demo missing from the app's folder is an incomplete install, said as such (IncompleteInstall),
+    # not as a problem of the import (ground truth without its page) or a page missing further down
+    check_files(demo_page_files())
     report = ImportReport()
     for source in find_sources([demo_dataset(), demo_synthetic()], report):
         labelled = _comes_labelled(source.name)
         import_page(project, source if labelled else PageSource(source.name, source.path), report)
-    if report.problems:
-        raise RuntimeError(f"the demo dataset did not import: {report.problems[0]}")
+    if report.problems:  # every file there, but one of them not as shipped
+        raise RecordLensError(f"the demo project could not be built from the app's folder: {report.problems[0]}; "
+                              f"{how_to_install_again()}")
     names = [p.name for p in project.pages()]
     for method in dict.fromkeys((offline_default_method(), MDR)):
         extractor = extract.create(method)

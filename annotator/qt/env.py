@@ -147,9 +147,11 @@ def create_application(argv: list[str] | None = None):
         args = [sys.argv[0] if sys.argv and sys.argv[0] else "recordlens"]
     app = QApplication(args)
     _give_the_windows_their_icon(app)
+    from .fonts import no_fonts
     from .main_thread_gc import collect_in_the_gui_thread
 
     collect_in_the_gui_thread(app)  # never in a job's thread, where freeing a Qt object crashes the process
+    no_fonts()  # before any window or page: on a machine with none it is said, and the font carried is added
     return app
 
 

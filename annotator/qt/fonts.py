@@ -6,6 +6,10 @@ first time it finds none it adds the font matplotlib ships (DejaVu Sans, in the 
 process's fonts, which Qt's widgets and Chromium (whose renderers ask the app's process for fonts) then draw with,
 and says on the log (stderr) that no fonts are installed, what to install, and what that one font cannot draw.
 A page's view says it too (`NoFontsNote`), for a user who started the app from a menu and reads no stderr.
+
+It is asked as each process's application is made, before any window or page: by `env.create_application` (the
+app, `agent run`'s browser), and by `OnlinePage` in the processes that save a page or capture a site, which make
+their application themselves (online).
 """
 
 from __future__ import annotations

@@ -34,8 +34,13 @@ class OnlinePage:
         from PySide6.QtWebEngineCore import QWebEngineProfile, QWebEngineSettings
         from PySide6.QtWebEngineWidgets import QWebEngineView
 
+        from .fonts import no_fonts
         from .online_guards import QuietPage, SendNothing, refuse_sending
 
+        # The processes that load pages online make their QApplication themselves (with the online flags), not
+        # through env.create_application: asked here, before Chromium's first page, so that on a machine with no
+        # fonts it is said and the page drawn with the font carried (else its screenshot is blank)
+        no_fonts()
         self._cancelled = cancelled
         self._error = error
         self.profile = QWebEngineProfile()  # unnamed: off the record, nothing outlives the process

@@ -329,7 +329,6 @@ class OfflinePage(QObject):
 
     def __init__(self, *, with_view: bool = False, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        no_fonts()  # asked before Chromium's first page: with none installed, the font carried is there for it
         # An unnamed profile is off the record: no cookies, cache or storage on disk.
         self.profile = QWebEngineProfile()
         self.profile.setHttpCacheType(QWebEngineProfile.HttpCacheType.MemoryHttpCache)

@@ -10,11 +10,14 @@ from PySide6.QtCore import QFile, QIODevice
 from PySide6.QtWebEngineCore import QWebEngineScript
 
 from ...core.resource_files import read_resource
+from ..install_check import IncompleteInstall
 from .page_loader import APPLICATION_WORLD, OfflinePage
 
 DOM_RULES = "dom_rules.js"
 BRIDGE = "bridge.js"
 SHADOW_HOST = "shadow_host.js"
+QWEBCHANNEL_RESOURCE = ":/qtwebchannel/qwebchannel.js"
+QWEBCHANNEL_JS = "qwebchannel.js (in Qt's QtWebChannel library)"  # a Qt resource, inside a library, not a file
 
 
 @cache
@@ -27,9 +30,10 @@ class PageScriptError(RuntimeError):
 
 
 def qwebchannel_js() -> str:
-    source = QFile(":/qtwebchannel/qwebchannel.js")
+    """Qt's qwebchannel.js; IncompleteInstall when Qt's QtWebChannel library lacks it (an install cut short)."""
+    source = QFile(QWEBCHANNEL_RESOURCE)
     if not source.open(QIODevice.OpenModeFlag.ReadOnly):
-        raise RuntimeError("qwebchannel.js is missing from the Qt resources (QtWebChannel not installed?)")
+        raise IncompleteInstall(QWEBCHANNEL_JS)
     try:
         return bytes(source.readAll()).decode("utf-8")
     finally:

@@ -4,7 +4,8 @@ started (the packaged folder's entry script, `python -m`, the `recordlens-annota
 
 Each case runs the app as a child process on a copy of the package (core/, annotator/ and resources/, in a
 `recordlens/` folder of its own put first on PYTHONPATH: the app's folder, as an install lays it out) from which
-one file is deleted; offscreen, with settings and the demo project in the test's folder."""
+one file is deleted (a script, a demo folder, a demo page or its labels); offscreen, with settings and the demo
+project in the test's folder."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ import pytest
 
 from recordlens.annotator import install_check
 from recordlens.annotator.install_check import IncompleteInstall, check_start_files, start_files
+from recordlens.annotator.labelling.demo_project import demo_page_files
+from recordlens.annotator.labelling.page_view import PageView
 from recordlens.annotator.qt import page_scripts
 from recordlens.core.command_hints import hint_path
 from recordlens.core.resource_files import resource_path
@@ -64,10 +67,11 @@ def assert_said_in_one_line(done: subprocess.CompletedProcess[str], tmp_path: Pa
 def test_every_file_checked_is_shipped() -> None:
     assert all(path.exists() for path in start_files())
     assert resource_path("js", "overlay.js") in start_files()
+    assert set(demo_page_files()) <= set(start_files())
 
 
 @pytest.mark.parametrize("missing", ["js/overlay.js", "js/dom_rules.js", "js/bridge.js", "js/shadow_host.js",
-                                     "demo/dataset", "demo/synthetic"])
+                                     "demo/dataset", "demo/synthetic", "demo/dataset/html/1.html"])
 def test_a_start_file_missing_from_the_packaged_folder_is_said_in_one_line(tmp_path: Path, missing: str) -> None:
     assert_said_in_one_line(start(FROZEN_ENTRY, tmp_path, missing), tmp_path, missing)
 
@@ -77,17 +81,25 @@ def test_python_m_says_it_too(tmp_path: Path) -> None:
 
 
 def test_the_page_view_says_a_script_it_cannot_read(tmp_path: Path) -> None:
-    """The installed `recordlens-annotator` command runs `app.main` itself: the page view's own reading says it."""
+    """`app.main` alone (a script importing the app), with no look beforehand: the page view's own reading says it."""
     assert_said_in_one_line(start(COMMAND_ENTRY, tmp_path, "js/overlay.js"), tmp_path, "js/overlay.js")
 
 
-def test_qwebchannel_missing_from_qt_is_an_incomplete_install(monkeypatch) -> None:
-    def gone() -> str:
-        raise RuntimeError("qwebchannel.js is missing from the Qt resources (QtWebChannel not installed?)")
+@pytest.mark.parametrize("missing", ["demo/dataset/html/2.html", "demo/dataset/gt/3.json",
+                                     "demo/synthetic/html/4_v2.html"])
+def test_the_demo_says_a_page_missing_from_its_folder(tmp_path: Path, missing: str) -> None:
+    """`app.main` alone, with no look beforehand: the demo's own build says it (a page without its labels was built
+    unlabelled, one without its HTML was a traceback)."""
+    assert_said_in_one_line(start(COMMAND_ENTRY, tmp_path, missing), tmp_path, missing)
 
-    monkeypatch.setattr(page_scripts, "qwebchannel_js", gone)
-    with pytest.raises(IncompleteInstall, match=r"^qwebchannel\.js \(in Qt's QtWebChannel library\) is missing"):
+
+def test_qwebchannel_missing_from_qt_is_an_incomplete_install(monkeypatch, qapp) -> None:
+    monkeypatch.setattr(page_scripts, "QWEBCHANNEL_RESOURCE", ":/qtwebchannel/gone.js")
+    said = r"^qwebchannel\.js \(in Qt's QtWebChannel library\) is missing"
+    with pytest.raises(IncompleteInstall, match=said):
         check_start_files()
+    with pytest.raises(IncompleteInstall, match=said):  # the page view reads it too, as the app opens a project
+        PageView()
 
 
 def test_the_packaged_folder_is_installed_again_by_unpacking_it(monkeypatch) -> None:

@@ -13,8 +13,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from PySide6.QtGui import QImage
 
 from recordlens.annotator.qt.fonts import FONT_PACKAGES, NO_FONTS, NoFontsNote, no_fonts
+from recordlens.core.agent.sites import load_site
+from tests import loopback
+from tests.capture_site import capture_argv
+from tests.loopback import base_url
 
 pytestmark = pytest.mark.app
 
@@ -38,6 +43,19 @@ print(json.dumps({"notes": [n.text() for n in notes], "font": QFontInfo(QFont())
 window.close()
 window.shutdown()
 """
+
+# A process that only makes the application, as every process of the app and of `agent run` makes it: the font Qt
+# draws with.
+APPLICATION_PROBE = """
+from recordlens.annotator.qt import env
+from PySide6.QtGui import QFont, QFontInfo
+env.create_application(["probe"])
+print(QFontInfo(QFont()).family())
+"""
+
+# The one page of a site captured with `recordlens site capture`: black text on white, nothing else to draw.
+CAPTURED_PAGE = (b'<!DOCTYPE html><html><head><meta charset="utf-8"><title>t</title></head><body style="margin:0;'
+                 b'background:#fff;color:#000;font-size:40px"><h1>Heading</h1><p>Words to draw</p></body></html>')
 
 # The app as `recordlens-annotator` starts it, where the font it carries cannot be added either.
 WITHOUT_THE_FONT_CARRIED = """
@@ -104,3 +122,44 @@ def test_a_page_not_drawn_for_want_of_any_font_blames_the_fonts(tmp_path: Path) 
     assert said == [f"recordlens-annotator: WARNING: {without}",
                     f"recordlens-annotator: error: the page could not be drawn: {without}"], done.stderr[-3000:]
     assert done.returncode == 2
+
+
+def test_every_application_gets_the_font_carried(tmp_path: Path) -> None:
+    """Asked where the application is made, not only by a page: every process draws its text (a window of `agent
+    run --browser qt`, a dialog) and says the fonts once."""
+    done = subprocess.run([sys.executable, "-c", APPLICATION_PROBE], cwd=tmp_path, env=no_fonts_env(tmp_path),
+                          capture_output=True, text=True, timeout=CHILD_TIMEOUT_S)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.splitlines()[-1] == "DejaVu Sans"
+    assert [line for line in done.stderr.splitlines() if NO_FONTS in line] != [], done.stderr[-3000:]
+
+
+class _OnePage(loopback.LoopbackHandler):
+    def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        self.send(200, CAPTURED_PAGE) if self.path == "/" else self.send(404, b"<p>no such page</p>")
+
+
+def dark_pixels(image: QImage) -> int:
+    """The pixels of the image's top left corner (where the page's text is) that are darker than mid grey."""
+    return sum(image.pixelColor(x, y).lightness() < 128 for x in range(0, 600, 2) for y in range(0, 200, 2))
+
+
+def test_a_site_captured_with_no_fonts_is_drawn_with_the_font_carried(tmp_path: Path) -> None:
+    """The capture's process makes its own application (online, not through the app's): its screenshot was blank
+    (the text drawn with no font), and nothing said why."""
+    folder = tmp_path / "site"
+    with loopback.serve(_OnePage) as server:
+        url = base_url(server) + "/"
+        done = subprocess.run(capture_argv(url, "--site", str(folder), "--json", "--depth", "0", "--ignore-robots",
+                                           "--timeout", "60", SETTLE_MS=50),
+                              cwd=tmp_path, env=no_fonts_env(tmp_path), capture_output=True, text=True,
+                              timeout=CHILD_TIMEOUT_S)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1])["saved"] == [url]
+    said = [line for line in done.stderr.splitlines() if NO_FONTS in line]
+    assert len(said) == 1 and "DejaVu Sans" in said[0], done.stderr[-3000:]
+    page = load_site(folder).page(url)
+    assert page is not None
+    screenshot = QImage(str(folder / page.side_file("screenshot")))
+    assert not screenshot.isNull()
+    assert dark_pixels(screenshot) > 100  # the heading and the words, drawn
