@@ -111,8 +111,6 @@ _KEPT_STEM, _KEPT_MODELS = "project-schema-", "-models"
 _KEPT_NAME = re.compile(rf"{_KEPT_STEM}(?P<found>\d+)\.(?P<stamp>.+)\.db")
 # The commands of a message (`SchemaUpgrade.going_back`) a step further in than its lines: one each, to copy
 _COMMAND_INDENT = "  "
-# Where SQLite's header keeps the schema version (`PRAGMA user_version`): 4 bytes, big-endian, at byte 60
-_HEADER_VERSION = slice(60, 64)
 
 _RECORD_COLUMNS = ("id", "page_id", "position", "xpaths", "unresolved", "status", "origin_id", "changed_by_id",
                    "derived_from", "created_at", "changed_at")
@@ -582,11 +580,10 @@ def _upgrading_alone(root: Path) -> Iterator[None]:
     """Inside, this process is the only one of this RecordLens that opens the project at `root` to bring it up to
     date, or to copy it as it is for a read (`UPGRADE_MARK`, waited for up to `UPGRADE_WAIT_SECONDS`): an upgrade
     is committed only once every other connection to the database is closed (`Project._alone`), and two processes
-    that each held one while waiting for the other would both be refused. A database whose header says it is of
-    this schema needs no upgrade (the header can only be older than the database: a migration committed may still
-    be in the write-ahead log), and takes no mark. Where no mark can be had (a read-only folder, a file system
-    without locks), the project is opened as before the mark."""
-    if _header_version(root / PROJECT_DB) == SCHEMA_VERSION:
+    that each held one while waiting for the other would both be refused. A database of this schema (as SQLite
+    reads it, with its write-ahead log: `_schema_version_of`) needs no upgrade, and takes no mark. Where no mark
+    can be had (a read-only folder, a file system without locks), the project is opened as before the mark."""
+    if _schema_version_of(root / PROJECT_DB) == SCHEMA_VERSION:
         _mark_left_given_back(root)
         yield
         return
@@ -609,8 +606,8 @@ def _upgrading_alone(root: Path) -> Iterator[None]:
 
 
 def _mark_left_given_back(root: Path) -> None:
-    """The mark an upgrade killed after its migration was committed left beside a database whose header says so
-    already (a checkpoint wrote it there), which no upgrade takes over now: taken, the upgrade said, and removed."""
+    """The mark an upgrade killed after its migration was committed left beside a database that says so already,
+    which no upgrade takes over now: taken, the upgrade said, and removed."""
     if not (root / UPGRADE_MARK).exists():
         return
     try:
@@ -662,31 +659,32 @@ def _kept_database(path: Path) -> tuple[Path, str, int] | None:
     return (path, named["stamp"], int(named["found"])) if named else None
 
 
-def _header_version(database: Path) -> int | None:
-    """The schema version the header of the database file says (SQLite's user_version), None where it cannot be
-    read (no file, a short one)."""
+def _schema_version_of(database: Path) -> int | None:
+    """The schema version of the database at `database` (SQLite's user_version, with what its write-ahead log
+    holds), None where it cannot be read (no file, an empty one, not a database). Read through SQLite, never by
+    opening the file: closing any descriptor of a file drops every lock this process holds on it (POSIX), SQLite's
+    own included, and another process would then take the project for unused and delete its write-ahead log under
+    this process's open connection (its writes then lost, or the database corrupted). SQLite keeps its descriptors
+    open while the process holds a lock on the file."""
     try:
-        with database.open("rb") as file:
-            header = file.read(_HEADER_VERSION.stop)
-    except OSError:
+        if not database.is_file() or database.stat().st_size == 0:
+            return None
+        db = connect(database, read_only=True)
+    except (OSError, StoreError):
         return None
-    return int.from_bytes(header[_HEADER_VERSION], "big") if len(header) == _HEADER_VERSION.stop else None
+    try:
+        return int(db.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error:
+        return None
+    finally:
+        db.close()
 
 
 def of_an_earlier_schema(database: Path) -> bool:
     """Whether the project's database was made by an earlier RecordLens (asked without writing to it; a database
     that is not there, empty, foreign or of a later RecordLens is opened as usual, which says why not)."""
-    try:
-        if not database.is_file() or database.stat().st_size == 0:
-            return False
-    except OSError:
-        return False
-    db = connect(database, read_only=True)
-    try:
-        version = int(db.execute("PRAGMA user_version").fetchone()[0])
-    finally:
-        db.close()
-    return 0 < version < SCHEMA_VERSION
+    version = _schema_version_of(database)
+    return version is not None and 0 < version < SCHEMA_VERSION
 
 
 def holders(root: Path) -> list[str]:
