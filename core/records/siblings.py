@@ -4,8 +4,9 @@ A record is a set of element XPaths. Its *group* is the run of sibling elements 
 *container*: usually one element (a product card, a table row: the deepest element holding every XPath of
 the record, its container that element's parent), sometimes several consecutive siblings (a `dt` and its
 `dd`: the container is the deepest common element, the group the children of it that hold the XPaths).
-"Apply to siblings" moves the group along the container's children, one group length at a time, keeps the
-positions whose tags match the group's, and maps every XPath by replacing the group step with the new one.
+"Apply to siblings" moves the group along the container's children, one group length at a time and past the
+rows holding no text between two groups (a spacer row after each item of a table), keeps the positions whose
+tags match the group's, and maps every XPath by replacing the group step with the new one.
 
 Every XPath this module returns is the element's own key (`/body[1]/div[2]`), the core's canonical form.
 """
@@ -77,19 +78,83 @@ def _moved(page: Page, group: _Group, elements: Sequence[Element], start: int) -
 
 
 def _records_for(page: Page, group: _Group, elements: Sequence[Element]) -> list[list[str]]:
-    children = group.container.element_children()
-    size = len(group.tags)
-    # A sibling has "the same structure" when most of the record's XPaths exist in it too: optional fields
-    # (a sale badge on some cards only) must not exclude a card, a different kind of block must.
-    needed = (len(elements) + 1) // 2
-    records = []
-    for start in range(group.start % size, len(children) - size + 1, size):
-        if start == group.start or tuple(c.tag for c in children[start:start + size]) != group.tags:
-            continue
-        moved = _moved(page, group, elements, start)
-        if len(moved) >= needed and _holds_text(page, moved):
-            records.append(moved)
-    return records
+    """The record moved to every group of its make-up along its container, in document order.
+
+    The places are found outwards from the record, both ways: the next group is one group length on, unless
+    rows holding no text lie between (a spacer row after each item of a table; one, several or none): then past
+    them, at the first place where a group just like the record stands (`_Walk.alike`). Stepping a fixed length
+    over spacers would pair a spacer with the next item's first row, and that item's second row with the next
+    spacer. Where no such group stands, the step stays one group length: a list whose items vary keeps its pace.
+    """
+    walk = _Walk(page, group, elements)
+    found = [*reversed(walk.places(-1)), *walk.places(1)]
+    return [record for _, record in found if record is not None]
+
+
+class _Walk:
+    """The places along the record's container that its group is moved to (`_records_for`)."""
+
+    def __init__(self, page: Page, group: _Group, elements: Sequence[Element]) -> None:
+        self.page, self.group, self.elements = page, group, elements
+        self.children = group.container.element_children()
+        self.size = len(group.tags)
+        # A sibling has "the same structure" when most of the record's XPaths exist in it too: optional fields
+        # (a sale badge on some cards only) must not exclude a card, a different kind of block must.
+        self.needed = (len(elements) + 1) // 2
+        self._texts: dict[int, bool] = {}
+        self.rows_with_text = [r for r in range(self.size) if self.holds_text(group.start + r)]
+
+    def holds_text(self, index: int) -> bool:
+        if index not in self._texts:
+            self._texts[index] = _holds_text(self.page, [self.children[index].key])
+        return self._texts[index]
+
+    def fits(self, start: int) -> list[str] | None:
+        """The record moved to `start`, when a group of its tags stands there with most of its XPaths and some
+        text; else None."""
+        if start < 0 or tuple(c.tag for c in self.children[start:start + self.size]) != self.group.tags:
+            return None
+        moved = _moved(self.page, self.group, self.elements, start)
+        return moved if len(moved) >= self.needed and _holds_text(self.page, moved) else None
+
+    def alike(self, start: int) -> list[str] | None:
+        """`fits`, for a group whose rows hold text wherever the record's rows do: what tells an item's first row
+        from the empty row before it (a spacer is a row of the same tag)."""
+        if start < 0 or start + self.size > len(self.children):
+            return None
+        if not all(self.holds_text(start + r) for r in self.rows_with_text):
+            return None
+        return self.fits(start)
+
+    def places(self, direction: int) -> list[tuple[int, list[str] | None]]:
+        """(start, the record moved there or None) of each group after (`direction` 1) or before (-1) the
+        record's, nearest first."""
+        found = []
+        start = self.group.start
+        while (place := self._next(start, direction)) is not None:
+            found.append(place)
+            start = place[0]
+        return found
+
+    def _next(self, start: int, direction: int) -> tuple[int, list[str] | None] | None:
+        """The group next to the one at `start`: the first one just like the record past the rows without text
+        that follow it (or precede it, going back), else the one a group length away; None past the container's
+        ends."""
+        edge = start + self.size if direction > 0 else start  # where the rows between two groups begin (or end)
+        gap = 0
+        while True:
+            candidate = edge + gap if direction > 0 else edge - gap - self.size
+            record = self.alike(candidate)
+            if record is not None:
+                return candidate, record
+            between = edge + gap if direction > 0 else edge - gap - 1
+            if not 0 <= between < len(self.children) or self.holds_text(between):
+                break
+            gap += 1
+        candidate = edge if direction > 0 else edge - self.size
+        if candidate < 0 or candidate + self.size > len(self.children):
+            return None
+        return candidate, self.fits(candidate)
 
 
 def _holds_text(page: Page, keys: Sequence[str]) -> bool:
