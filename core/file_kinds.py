@@ -2,7 +2,8 @@
 
 Reading a FIFO waits for a writer forever and a device may never end, so every reader of a user's file reads
 it through `read_regular_file`, which asks first (and again on the opened file, in case the name was swapped in
-between).
+between). A file of a SQLite database that may be open is told by the names beside it, never by opening it
+(`sqlite_file_in_use`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,13 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["NotRegularFile", "TooLarge", "not_a_file", "not_a_page_file", "not_regular", "other_kind",
-           "read_regular_file"]
+__all__ = ["SQLITE_SIDECARS", "NotRegularFile", "TooLarge", "not_a_file", "not_a_page_file", "not_regular",
+           "other_kind", "read_regular_file", "sqlite_file_in_use"]
+
+# The files SQLite keeps beside a database X: X-journal while it writes one (rollback mode), X-wal and X-shm (its
+# write-ahead log and the log's shared index) while any connection has it open in WAL mode, as a project's is kept
+SQLITE_SIDECARS = ("-journal", "-wal", "-shm")
+_SIDECAR_NAMES = {"-journal": "rollback journal", "-wal": "write-ahead log", "-shm": "shared-memory index"}
 
 
 def other_kind(mode: int) -> str | None:
@@ -102,3 +108,20 @@ def not_a_file(path: Path, what: str) -> str | None:
 def not_a_page_file(path: Path) -> str | None:
     """Why `path` cannot be a page file (a folder, a FIFO, a symlink loop, a dangling link...), or None."""
     return not_a_file(path, "page file")
+
+
+def sqlite_file_in_use(path: Path) -> str | None:
+    """What `path` is when it is a file of a SQLite database that a process may have open, told from the names
+    beside it alone: one of SQLite's own files beside a database ("SQLite's write-ahead log of the database
+    project.db"), or a database with one of them beside it; None otherwise. Such a file is never opened here, only
+    named: on POSIX systems closing any descriptor of a file drops every lock this process holds on it, SQLite's
+    own included, and another process then takes the database for unused and deletes its write-ahead log under
+    this process's open connection (its writes lost, or the database corrupted). A database that no connection
+    has open has none of them beside it (the last to close removes them)."""
+    for suffix in SQLITE_SIDECARS:
+        database = path.name.removesuffix(suffix)
+        if database != path.name and database and path.with_name(database).is_file():
+            return f"SQLite's {_SIDECAR_NAMES[suffix]} of the database {database}"
+    beside = next((path.name + suffix for suffix in SQLITE_SIDECARS if path.with_name(path.name + suffix).exists()),
+                  None)
+    return None if beside is None else f"a database in use (SQLite's {beside} is beside it)"

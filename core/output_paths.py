@@ -8,7 +8,8 @@ hidden file there: permission bits do not say it for root, nor for read-only mou
 inside, a folder the command reads (an export into its project, a copy into the project it copies, synth into its
 input) is refused too (`overlap`, `outside_of`): it would mix with what is read, or be read back as part of it. A
 refusal names each path as a hint names one (`hint_path`): a name with a space, or bytes that are not UTF-8, reads
-as the shell reads it back.
+as the shell reads it back. A database SQLite may have open, and the files SQLite keeps beside one, are refused
+without being opened (`file_kinds.sqlite_file_in_use`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from .command_hints import hint_path
 from .errors import DatasetError
-from .file_kinds import not_regular
+from .file_kinds import not_regular, sqlite_file_in_use
 from .wording import listed
 
 __all__ = ["OutputPathError", "is_chart", "is_json_report", "marked_report", "outside_of", "overlap", "writable_file",
@@ -81,10 +82,20 @@ def writable_file(path: str | Path, what: str = "the output", *,
         phrase = None  # nothing there yet (or unreadable: the write will say why)
     if phrase is not None:
         raise OutputPathError(f"{hint_path(path)} exists and is {phrase}; choose another place for {what}")
+    _refuse_a_database_in_use(path, what)
     if path.is_file():
         _refuse_replacing_another_kind(path, what, replaces)
     _parents_are_folders(path)
     return path
+
+
+def _refuse_a_database_in_use(path: Path, what: str) -> None:
+    """Refuse a database SQLite may have open, or a file SQLite keeps beside one, without opening it (read for its
+    header, closing it would drop this process's own locks on it: `sqlite_file_in_use`); written over, a
+    write-ahead log would take the project's last changes with it."""
+    phrase = sqlite_file_in_use(path)
+    if phrase is not None:
+        raise OutputPathError(f"{hint_path(path)} is {phrase}; {what} is not written there: choose another path")
 
 
 def _refuse_replacing_another_kind(path: Path, what: str, replaces: Callable[[Path], bool] | None) -> None:

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..atomic import sync_file, sync_folder
 from ..command_hints import hint_path
+from ..file_kinds import SQLITE_SIDECARS
 from ..owner_files import process_alive
 
 REMOVED = "removed"  # the folder, inside the project, that keeps what was taken out of it
@@ -181,7 +182,6 @@ def copy_database(database: Path, folder: Path, stem: str) -> Path:
 
 
 _PARTIAL = ".partial-"  # in the hidden name of a file or folder being written: `.STEM.partial-PID-HOST-TOKEN`
-SQLITE_SIDECARS = ("-journal", "-wal", "-shm")  # the files SQLite keeps beside a database while it writes it
 # What link() says on a file system without hard links: EPERM (Linux's FAT), ENOTSUP/EOPNOTSUPP (macOS's FAT, SMB
 # shares), ENOSYS (some FUSE file systems), EMLINK; EINVAL on Windows, where FAT and exFAT drives answer
 # CreateHardLink with ERROR_INVALID_FUNCTION (and shares that have none with ERROR_NOT_SUPPORTED), both EINVAL to
