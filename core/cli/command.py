@@ -20,7 +20,7 @@ from ..runs.engines import ClusterLostError
 from ..store import db as store_db
 from ..store import take_upgrades
 from ..store.db import database_problem
-from ..store.project import reading_as_it_is
+from ..store.project import PROJECT_DB, reading_as_it_is
 from ..version import recordlens_version
 from . import agent, agreement, annotators, demo, evaluation, extraction, labels, pages, project, synth, train
 from .output import OutputLost, command_streams, end_on_lost_output
@@ -178,8 +178,9 @@ def _handled(args: argparse.Namespace) -> int:
         print(f"recordlens: error: {_write_failed(error, args)}", file=sys.stderr)
         return 2
     except sqlite3.Error as error:
-        # The project's database refused: another process holds it, or its disk is full. One line, and what to do.
-        print(f"recordlens: error: {database_problem(error)}", file=sys.stderr)
+        # The project's database refused: another process holds it, its disk is full, or a query deep inside the
+        # command met it damaged. One line, and what to do (with a damaged one, the file named).
+        print(f"recordlens: error: {database_problem(error, database=_project_database(args))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as interruption:
         return _interrupted(interruption)
@@ -191,6 +192,16 @@ def _handled(args: argparse.Namespace) -> int:
         if stop is None:
             raise
         return _interrupted(stop)
+
+
+def _project_database(args: argparse.Namespace) -> Path | None:
+    """The database of the project the command was given (`--project P`, or the database itself, as `open_project`
+    takes it), None for a command given none."""
+    folder = getattr(args, "project", None)
+    if not folder:
+        return None
+    given = Path(folder)
+    return given if given.name == PROJECT_DB and given.is_file() else given / PROJECT_DB
 
 
 def _write_failed(error: OSError, args: argparse.Namespace) -> str:

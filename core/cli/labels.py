@@ -43,9 +43,13 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
     stored (checked as it is now). `warnings`, with a dataset: given what import would say of the same files
     (`dataset_labels`)."""
     if args.project:
+        from ..store.db import refuse_damaged
+        from ..store.project import PROJECT_DB
         from ..store.project_copy import open_to_read
 
         with open_to_read(args.project) as project:  # a project on read-only media is checked where it is
+            # SQLite's check first: a damaged index answers queries wrongly without an error (pages "not there")
+            refuse_damaged(project.db, project.root / PROJECT_DB, stopped="no label was checked")
             yield from _project_checks(project, scored_only, unreadable)
             if changed is not None:
                 changed += project.label_checks.changed_by_hand

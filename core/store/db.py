@@ -33,6 +33,7 @@ import sqlite_utils
 from ..command_hints import hint_path
 from ..errors import RecordLensError, full_disk, is_disk_full
 from ..path_text import json_text
+from .removed_files import REMOVED
 
 # Long enough for the slowest write (one large page imported with its labels); a wait, never a failure.
 BUSY_TIMEOUT_SECONDS = 30.0
@@ -45,6 +46,8 @@ QUICK_LOCK_SECONDS = 0.25
 # a score) is made again when another process changed what it read meanwhile, before it gives up, said
 TRIES_WHILE_IT_CHANGES = 3
 waiting_notice: Callable[[], None] | None = None  # the CLI prints a line; the default says nothing
+# How many of the faults SQLite's check finds in a damaged database are said (the check stops at one more)
+DAMAGE_FINDINGS_SAID = 3
 
 
 class StoreError(RecordLensError):
@@ -145,9 +148,57 @@ def _damaged(text: str) -> bool:
 
 def damaged_advice(path: Path) -> str:
     """What to do with a damaged project database at `path`: the one wording every refusal gives."""
-    return (f"the file is damaged (cut short by a full disk or a copy that stopped, or written over): put back a copy "
-            f"from a backup (the pages are still in {hint_path(path.parent / 'snapshots')}), and keep the damaged "
-            f"file aside: `sqlite3 {hint_path(path)} .recover` may rescue labels made since the backup")
+    return "the file is damaged (cut short by a full disk or a copy that stopped, or written over): " + _remedy(path)
+
+
+def _remedy(path: Path) -> str:
+    """How to go on from the damaged project database at `path`: a backup, else the copy an upgrade kept in the
+    project's removed/ (when one is there), and SQLite's `.recover` of the damaged file as the last resort."""
+    kept = _kept_by_an_upgrade(path.parent)
+    # A write-ahead log left beside the damaged file (a crash leaves one) is its latest writes, and would be read
+    # into the copy put back in its place: it goes aside with the file.
+    return (f"put back a copy from a backup (the pages are still in {hint_path(path.parent / 'snapshots')})"
+            + (f" or, without one, the copy of the database the last upgrade kept, {hint_path(kept)} (as it was "
+               "before that upgrade: without what was changed since)" if kept is not None else "")
+            + f", and keep the damaged file aside ({path.name}-wal with it, if there): "
+            + f"`sqlite3 {hint_path(path)} .recover` may rescue labels made since the backup")
+
+
+def _kept_by_an_upgrade(root: Path) -> Path | None:
+    """The newest database an upgrade kept in the project's removed/ (`Project._keep_as_it_was`, the only thing
+    that writes a `.db` there), None when there is none."""
+    try:
+        kept = [path for path in (root / REMOVED).glob("*.db") if path.is_file() and not path.name.startswith(".")]
+        return max(kept, key=lambda path: path.stat().st_mtime_ns, default=None)
+    except OSError:
+        return None
+
+
+def damage_found(db: sqlite_utils.Database) -> list[str]:
+    """What SQLite's full check of the database finds wrong, its first findings ([] for a database found whole).
+    PRAGMA integrity_check, not quick_check: quick_check reads no index against its table, and an index that no
+    longer matches its table is what makes a query answer wrongly without an error (a page "not there")."""
+    try:
+        rows = db.execute(f"PRAGMA integrity_check({DAMAGE_FINDINGS_SAID + 1})").fetchall()
+    except sqlite3.DatabaseError as error:  # damaged where the check itself must read to begin
+        if not _damaged(str(error).lower()):
+            raise
+        return [str(error)]
+    found = [str(row[0]) for row in rows]
+    return [] if found == ["ok"] else found
+
+
+def refuse_damaged(db: sqlite_utils.Database, path: Path, *, stopped: str) -> None:
+    """Nothing when SQLite's check finds the project database at `path` whole; else StoreError saying that it is
+    damaged, what the check finds, that what the command does (`stopped`: "no label was checked") was not done,
+    and what to do."""
+    found = damage_found(db)
+    if not found:
+        return
+    said = ", ".join(f'"{line}"' for line in found[:DAMAGE_FINDINGS_SAID])
+    more = " and more" if len(found) > DAMAGE_FINDINGS_SAID else ""
+    raise StoreError(f"{hint_path(path)}: the project database is damaged, and {stopped} (a damaged database answers "
+                     f"wrongly without saying so): SQLite's check of it says {said}{more}; {_remedy(path)}")
 
 
 def cannot_open(path: Path, error: sqlite3.Error) -> str:
@@ -292,9 +343,10 @@ class Connection:
         return {row[0]: Provenance(*row[1:]) for row in rows}
 
 
-def database_problem(error: sqlite3.Error, again: str = "run this again") -> str:
+def database_problem(error: sqlite3.Error, again: str = "run this again", database: Path | None = None) -> str:
     """What a refusal of the project's database means to the user, and what to do: one line. `again`: how the
-    user repeats what was refused (a command is run again, an edit in the app done again)."""
+    user repeats what was refused (a command is run again, an edit in the app done again). `database`: the
+    project's database file, named in what to do with it when damaged (else "project.db")."""
     text = str(error).lower()
     if "locked" in text or "busy" in text:
         hint = (f"; another process (the app, or another command) is writing to the project: {again} when it "
@@ -303,8 +355,8 @@ def database_problem(error: sqlite3.Error, again: str = "run this again") -> str
         return full_disk("the project", detail=f"its database: {error}", then=f"{again} (what was stored is intact)")
     elif "readonly" in text or "read-only" in text:
         hint = "; the project's folder or database cannot be written"
-    elif _damaged(text):
-        hint = "; " + damaged_advice(Path("project.db"))
+    elif _damaged(text):  # met by a query (the open found nothing wrong): said as a refused open says it
+        hint = "; " + damaged_advice(database or Path("project.db"))
     else:
         hint = ""
     return f"the project's database: {error}{hint}"
