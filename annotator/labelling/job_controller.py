@@ -23,9 +23,10 @@ from ...core.errors import RecordLensError
 from ...core.extract import TrainingProgress, create, examples_kept_apart, given_back
 from ...core.llm import KEY_MARK, holds_key_mark
 from ...core.output_paths import OutputPathError
-from ...core.records import new_records
 from ...core.runs import check_the_endpoint
 from ...core.store import (
+    REJECTED,
+    Label,
     Project,
     database_problem,
     forget_project_model,
@@ -66,6 +67,15 @@ class ProposeTally:
     # A page of `empty` -> the proposals it held before, left as they were: the page's count beside the status bar
     # still shows them, and read after "no records found" it must not pass for what this Propose found
     kept: dict[str, int] = field(default_factory=dict)
+    # Page -> its records proposed now but left out, as records of the page (in any status) cover their texts
+    # already: accepted, each would make a pair of records that cover the same text (labels check); and how many of
+    # those were covered by rejected records alone
+    left_out: dict[str, int] = field(default_factory=dict)
+    left_out_by_rejected: dict[str, int] = field(default_factory=dict)
+    # Page -> its earlier proposals, still undecided, that this Propose did not make again (machine output: kept,
+    # and said, for a person to reject); `select_hint`: how to select them
+    not_made: dict[str, int] = field(default_factory=dict)
+    select_hint: str = ""
 
     def fail(self, page: str, reason: str) -> None:
         self.failed.append(page)
@@ -80,9 +90,39 @@ class ProposeTally:
             parts.append(f"no records found on {_pages(self.empty)}{self._kept()}")
         if self.already:
             parts.append(f"nothing new on {_pages(self.already)}")
+        if self.left_out:
+            parts.append(self._left_out())
+        if self.not_made:
+            parts.append(self._not_made())
         if self.failed:
             parts.append(f"failed on {self._failures(said)}")
         return "done: " + "; ".join(parts) if parts else "done"
+
+    def note_left_out(self, page: str, covered_by: Sequence[Sequence[Label]]) -> None:
+        """The page's proposals left out, each with the records of the page that cover its text."""
+        if covered_by:
+            self.left_out[page] = len(covered_by)
+            self.left_out_by_rejected[page] = sum(all(label.status == REJECTED for label in held)
+                                                  for held in covered_by)
+
+    def _where(self, pages: Sequence[str]) -> str:
+        """" on page 2" where this Propose went over several pages; "" where it went over one."""
+        return "" if len({*self.proposed, *self.empty, *self.already, *self.failed}) <= 1 else f" on {_pages(pages)}"
+
+    def _left_out(self) -> str:
+        """"8 left out: the page's records cover their texts already (3 by rejected records)"."""
+        pages = list(self.left_out)
+        rejected = sum(self.left_out_by_rejected.values())
+        whose = "the page's" if len(pages) == 1 else "the pages'"
+        return (f"{sum(self.left_out.values()):,} left out{self._where(pages)}: {whose} records cover their texts "
+                "already" + (f" ({rejected:,} by rejected records)" if rejected else ""))
+
+    def _not_made(self) -> str:
+        """"43 earlier proposals the model no longer makes are still undecided: how to select them"."""
+        count = sum(self.not_made.values())
+        verb = "is" if count == 1 else "are"
+        return (f"{counted(count, 'earlier proposal')} the model no longer makes {verb} still undecided"
+                f"{self._where(list(self.not_made))}" + (f": {self.select_hint}" if self.select_hint else ""))
 
     def _kept(self) -> str:
         """" (its 240 earlier proposals stay)", or of several pages " (earlier proposals stay: 240 on page 25, 3
@@ -164,6 +204,9 @@ class JobController:
         self._cancelled: str | Callable[[], str] = "cancelled"  # and when it is cancelled
         # Project folder -> the runs this window's Propose sessions stored in it (Gemini's): see `own_runs`
         self._own_runs: dict[Path, set[int]] = {}
+        # (project folder, page) -> the page's undecided proposals that this window's last Propose of it did not
+        # make again, by id: what Propose → Select earlier proposals … selects (`do_select_not_made`)
+        self._not_made: dict[tuple[Path, str], list[int]] = {}
         self._what = ""  # the running job's name, as it started
         # What quitting while it runs loses, asked about first ("": nothing worth a question); a function when it
         # depends on how far the job has come (an import: the pages not in yet)
@@ -318,7 +361,7 @@ class JobController:
         worker = ProposeWorker(window.project.root, pages, method, params)
         root = window.project.root
         worker.done.connect(lambda *_: self._own_run(root, worker))  # before the window looks at what it wrote
-        tally = ProposeTally()
+        tally = ProposeTally(select_hint=f"Propose → {self._action_text('select_not_made')}, then R rejects them")
         worker.proposed.connect(lambda proposal: self._on_proposal(proposal, tally, root))
         worker.failed.connect(tally.fail)
         # Said only for the selector's learnt model: Gemini's params name a model too, its own.
@@ -569,6 +612,33 @@ class JobController:
         self.window.message(f"Propose uses the shipped model again; the learnt one is kept as "
                             f"{hint_path(kept.relative_to(self.window.project.root))}", 15000)
 
+    def _remember_not_made(self, root: Path, page: str, labels: Sequence[Label]) -> None:
+        self._not_made[(root, page)] = [label.id for label in labels]
+
+    def do_select_not_made(self) -> None:
+        """Select the page's earlier proposals that its last Propose (in this window) did not make again and that
+        are still undecided: R then rejects exactly those. Undecided machine output is not withdrawn by a Propose
+        that no longer makes it (a person decides), but it is said, and one key away from rejected."""
+        window = self.window
+        if window.record_actions.refused_in_review("select records") or window.page_name is None:
+            return
+        page = window.page_name
+        remembered = self._not_made.get((window.project.root, page))
+        if remembered is None:
+            window.message(f"page {page} has not been proposed for in this window: {window.keys_for('propose')} "
+                           "proposes, and says which earlier proposals the model no longer makes")
+            return
+        still = set(remembered)
+        ids = [label.id for label in window.labels if label.id in still and label.status == "proposed"]
+        if not ids:
+            window.message(f"no earlier proposal that the last Propose of page {page} did not make is still "
+                           "undecided")
+            return
+        window.select_records(ids, scroll=False)
+        window.record_panel.scroll_to_id(ids[0])
+        window.message(f"{counted(len(ids), 'earlier proposal')} the model no longer makes selected: R rejects "
+                       f"{'it' if len(ids) == 1 else 'them all'}, Esc clears the selection", of_selection=True)
+
     def _on_proposal(self, proposal: Proposal, tally: ProposeTally, root: Path) -> None:
         window = self.window
         # A page's proposals that came as the window closed its project (a quit) or opened another are not this
@@ -579,16 +649,25 @@ class JobController:
         if not proposal.records:
             tally.empty.append(proposal.page)
             tally.kept[proposal.page] = window.project.page(proposal.page).proposed  # counted by the store
+            self._remember_not_made(root, proposal.page, window.project.labels(proposal.page, ["proposed"]))
             window.message(f"page {proposal.page}: {proposal.provenance.name} found no records")
             return
-        records = new_records(proposal.records, [label.xpaths for label in window.project.labels(proposal.page)])
-        if not records:
-            tally.already.append(proposal.page)
-            window.message(f"page {proposal.page}: all {len(proposal.records)} proposals are already on the page")
-            return
-        if not window.record_actions.add_proposals(proposal.page, records, proposal.provenance):
+        weighed = window.project.weigh_proposals(proposal.page, proposal.records, proposal.keys)
+        records = weighed.new
+        if records and not window.record_actions.add_proposals(proposal.page, records, proposal.provenance):
             # the store refused them: said at once, and again at the end, with why (a full disk)
             tally.fail(proposal.page, _not_stored(window.record_actions.refusal))
+            return
+        tally.note_left_out(proposal.page, weighed.covered_by)
+        self._remember_not_made(root, proposal.page, weighed.not_made)
+        if weighed.not_made:
+            tally.not_made[proposal.page] = len(weighed.not_made)
+        if not records:
+            tally.already.append(proposal.page)
+            window.message(f"page {proposal.page}: nothing new among its {len(proposal.records)} proposals "
+                           f"({len(weighed.covered_by)} left out: the page's records cover their texts already)"
+                           if weighed.covered_by else
+                           f"page {proposal.page}: all {len(proposal.records)} proposals are already on the page")
             return
         tally.records += len(records)
         tally.proposed.append(proposal.page)

@@ -115,7 +115,7 @@ OF_THE_PAGE_ON_SHOW = frozenset({
     "accept", "reject", "new_record", "merge", "split", "delete", "siblings", "select_list", "select_all",
     "parent_element", "child_element", "next_record", "previous_record", "focused_element",
     "cursor_next", "cursor_previous", "cursor_parent", "cursor_child",
-    "history", "propose", "mark_labelled", "mark_reviewed", "remove_page",
+    "history", "propose", "mark_labelled", "mark_reviewed", "remove_page", "select_not_made",
 })
 
 

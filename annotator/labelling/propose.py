@@ -26,6 +26,7 @@ from ...core import extract
 from ...core.errors import RecordLensError
 from ...core.extract import trimmed
 from ...core.llm import BudgetExceededError
+from ...core.records import TextKeyIndex
 from ...core.runs import (
     DONE,
     FAILED,
@@ -57,6 +58,9 @@ class Proposal:
     provenance: Provenance
     seconds: float
     warnings: list[str] = field(default_factory=list)
+    # The page's text keys as the extractor read it: the records the page holds are weighed against the proposals
+    # by the text they cover (`Project.weigh_proposals`); None compares them by their XPaths alone
+    keys: TextKeyIndex | None = None
 
 
 @dataclass
@@ -137,6 +141,7 @@ class ProposeWorker(BackgroundJob):
         self.caution = ""  # what makes the extractor's proposals doubtful (a model learnt from few pages), if any
         self.stopped = ""  # why the job stopped before its last page (a quota, a failing endpoint), if it did
         self.stored_run: ProposalRun | None = None  # the project's run of a Gemini session
+        self._read: tuple[str, TextKeyIndex] | None = None  # the page read last, and its text keys
 
     def _propose(self, project: Project, job: BackgroundJob) -> None:
         # Each page is read in a thread of its own, and the C allocator keeps the high-water mark of the largest
@@ -188,14 +193,17 @@ class ProposeWorker(BackgroundJob):
 
     def _extract(self, project: Project, extractor: extract.Extractor, name: str) -> extract.Extraction:
         page = project.load(name).page  # here: the Project is this thread's
+        self._read = (name, TextKeyIndex(page.text_map))  # read here, off the interface thread
         late = partial(self.stored_run.record_late, name) if self.stored_run else None
         return run_until_cancelled(lambda: extractor.extract(page), self._cancel, late=late)
 
     def _answered(self, project: Project, name: str, extraction: extract.Extraction) -> None:
         provenance = proposal_provenance(extraction)
+        keys = self._read[1] if self._read is not None and self._read[0] == name else None
+        self._read = None
         # Proposed first: a paid answer's records reach the page even if the run cannot be written just now
         emit(self.proposed, Proposal(name, extraction.records, provenance, extraction.seconds,
-                                     [self.scrub(w) for w in extraction.warnings]))
+                                     [self.scrub(w) for w in extraction.warnings], keys))
         if self.stored_run is not None:
             self._keep_in_run(project, name, extraction)
 

@@ -956,7 +956,10 @@ class RecordActions:
     def do_select_list(self) -> None:
         """Shift+G: every record not rejected in the selected one's list (and the selected one), so that one A or
         R judges a proposed list whole: a menu of hundreds of links proposed as records is rejected with two keys,
-        not hundreds."""
+        not hundreds. On a rejected record, its list's rejected records too: pointing at a rejection, the user means
+        the list as rejected (to accept it back, or delete it), and A there overturns no decision they did not see.
+        Elsewhere rejections are left out (A on a proposed list does not overturn them), and said when that leaves
+        nothing else selected."""
         chosen = self._one_on_page("select and judge a record's list")
         if chosen is None:
             return
@@ -966,16 +969,32 @@ class RecordActions:
         if not any(page.resolve(x) is not None for x in label.xpaths):
             window.message(f"record {number} names no element of this page: it stands in no list")
             return
-        # The records not rejected, and the chosen one whatever its status (it is what the reviewer points at).
-        shown = [other for other in window.labels if other.status != REJECTED or other.id == label.id]
+        # The records not rejected, and the chosen one whatever its status (it is what the reviewer points at);
+        # every one, rejected too, when the chosen one is rejected.
+        rejected = label.status == REJECTED
+        shown = [other for other in window.labels if rejected or other.status != REJECTED or other.id == label.id]
         ids = [shown[i].id for i in same_list(page, label.xpaths, [other.xpaths for other in shown])]
         if not [i for i in ids if i != label.id]:
-            window.message(f"record {number}'s list holds no other record (G adds its siblings)")
+            window.message(self._alone_in_its_list(label, number, page))
             return
         window.select_records(ids, scroll=False)
         window.record_panel.scroll_to_id(label.id)  # the list stays where the reviewer was, not at its end
         window.message(f"{counted(len(ids), 'record')} of record {number}'s list selected: A or R judges them all, Esc "
                        "clears the selection", of_selection=True)
+
+    def _alone_in_its_list(self, label: Label, number: int, page: Page) -> str:
+        """Why Shift+G selected nothing more than record `number` (not rejected): its list holds no other record,
+        or only rejected ones, which it leaves out (said, with the way to select them)."""
+        labels = self.window.labels
+        others = [labels[i] for i in same_list(page, label.xpaths, [other.xpaths for other in labels])
+                  if labels[i].id != label.id]
+        if not others:
+            return f"record {number}'s list holds no other record (G adds its siblings)"
+        were = "is" if len(others) == 1 else "are"
+        return (f"record {number}'s list holds no other record that is not rejected: its "
+                f"{counted(len(others), 'other record')} {were} rejected "
+                f"({records_named(self._numbers([other.id for other in others]))}); "
+                f"{self.window.keys_for('select_list')} on a rejected one selects them all")
 
     def _step_record(self, step: int) -> None:
         """J / K; J on the last record offers the next page, and J again opens it."""

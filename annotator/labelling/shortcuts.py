@@ -66,6 +66,8 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
         ("propose_new", ("Shift+P",), "Propose records for every new page"),
         ("learn", ("Ctrl+Shift+L",), "Learn from this project’s labelled pages (Propose follows its labels)"),
         ("forget_model", (), "Propose with the shipped model again (the learnt one is kept aside)"),
+        ("select_not_made", (), "Select earlier proposals the model no longer makes (said by the page’s last "
+                                "Propose; then R rejects them all)"),
         ("cancel_job", ("Ctrl+.",), "Cancel the running job"),
     ),
     "Pages": (

@@ -31,6 +31,10 @@ record has none; with as many pages one way as the other there is no majority, a
 Nothing is changed; the report only states what it found, in words with `CheckReport.findings` (a line per page
 with a problem) and `CheckReport.summary`.
 
+The rule of `twice` (`text_covered`) is also what the app's Propose weighs an extractor's records by against the
+records a page holds (`weigh_proposals`): one that covers the same text as a record there is left out, as accepting
+it would make such a pair.
+
 `recordlens labels check` (core/cli/labels.py) prints it for a dataset (`dataset_labels`) or a project;
 `recordlens score --ceiling` prints the ceiling beside a run's F1, and `recordlens import` the report of the
 labelled pages it imported (core/store/importer.py).
@@ -58,7 +62,7 @@ from ..page.dataset import (
 from ..page.dom import Page
 from ..text_forms import unicode_form
 from ..wording import counted, listed, shown
-from .model import TextKeyIndex, load_records, matches_everything
+from .model import RecordList, TextKeyIndex, load_records, matches_everything, record_key
 from .score import PageScore, score_expanded
 
 # Bump when `check_page` finds something else in the same labels: checks a project remembers are then made anew.
@@ -302,11 +306,72 @@ def _read(record: Sequence[str], chrome: PageChrome, keys: TextKeyIndex,
     # As the score reads it: an XPath that expands to some text names something, written as it may be (a trailing
     # "/", say, that no element lookup would accept).
     unresolved = xpaths_without_text(record, keys)
-    expanded = keys.expand(record)
+    expanded = text_covered(record, keys)
     # By the record's text, as the score reads it: an image or a link of a menu beside a card's texts is incidental
     in_chrome = not chrome.keys.isdisjoint(expanded) and chrome.holds(expanded)
     return _Reading(texts.setdefault(expanded, expanded), unresolved, in_chrome,
                     any(matches_everything(x) for x in record))
+
+
+def text_covered(record: Sequence[str], keys: TextKeyIndex) -> frozenset[str]:
+    """The text a record covers, as the score reads it: the text keys its XPaths expand to. Two records cover the
+    same text (`twice`) when theirs are the same and not empty: to the score they are one record, whatever element
+    each names (a wrapper and its only child), so accepting both makes a pair that one of counts as missed."""
+    return keys.expand(record)
+
+
+@dataclass(frozen=True)
+class WeighedProposals:
+    """An extractor's records for a page weighed against the records the page holds (`weigh_proposals`)."""
+
+    new: RecordList  # the records to propose, in the order proposed
+    # Of each record left out because records of the page cover the same text with other XPaths: those records
+    # (their indices in `held`)
+    covered_by: list[list[int]]
+    # The records of `held` that a record proposed is (the same XPaths) or covers the same text as: made again
+    made_again: frozenset[int]
+
+
+def weigh_proposals(records: Sequence[Sequence[str]], held: Sequence[Sequence[str]],
+                    keys: TextKeyIndex | None) -> WeighedProposals:
+    """Which of `records` (an extractor's, for a page) are new to a page that holds `held` (its records in any
+    status). A record is not new where the page holds it already (the same XPaths however spelled, `record_key`),
+    or holds a record that covers the same text (`text_covered`: what `labels check` flags as a pair of records
+    that cover the same text, such as the items of a list proposed one level above those accepted); nor where it
+    repeats an earlier one of `records` in either way. A rejected record counts as held: to the score a record of
+    the same text is the same record, and its rejection is a decision a proposal does not ask again. `keys` None
+    (the page's text not read): by XPaths alone."""
+    by_key: dict[frozenset[str], list[int]] = {}
+    by_text: dict[frozenset[str], list[int]] = {}
+    for i, record in enumerate(held):
+        by_key.setdefault(record_key(record), []).append(i)
+        text = _text_or_none(record, keys)
+        if text:
+            by_text.setdefault(text, []).append(i)
+    new: RecordList = []
+    covered_by: list[list[int]] = []
+    made_again: set[int] = set()
+    kept_keys: set[frozenset[str]] = set()  # of the records kept so far, their XPaths and their texts
+    kept_texts: set[frozenset[str]] = set()
+    for record in records:
+        key, text = record_key(record), _text_or_none(record, keys)
+        same = by_key.get(key, [])
+        alike = by_text.get(text, []) if text else []
+        made_again.update(same, alike)
+        if same:  # on the page already: nothing new, as before any text was read
+            continue
+        if alike:
+            covered_by.append(alike)
+        elif key not in kept_keys and text not in kept_texts:
+            kept_keys.add(key)
+            if text:
+                kept_texts.add(text)
+            new.append(list(record))
+    return WeighedProposals(new, covered_by, frozenset(made_again))
+
+
+def _text_or_none(record: Sequence[str], keys: TextKeyIndex | None) -> frozenset[str]:
+    return text_covered(record, keys) if keys is not None else frozenset()
 
 
 def xpaths_without_text(record: Sequence[str], keys: TextKeyIndex) -> tuple[str, ...]:

@@ -52,6 +52,8 @@ from ..errors import full_disk, shortened
 from ..page.dataset import PAGE_SUFFIXES, LoadedPage, dataset_pages, load_page, natural_key
 from ..page.snapshot import read_file_bytes
 from ..path_text import shown_bytes
+from ..records.hygiene import weigh_proposals
+from ..records.model import TextKeyIndex
 from ..runs.evaluate import PageNotRead, page_or_why
 from .adjudication import KEEP, MERGED, Adjudication
 from .agent_data import AgentData
@@ -143,6 +145,17 @@ class Label:
     @property
     def flagged(self) -> bool:
         return bool(self.unresolved)
+
+
+@dataclass(frozen=True)
+class PageProposals:
+    """An extractor's records for a page weighed against the records the page holds (`Project.weigh_proposals`)."""
+
+    new: list[list[str]]  # the records the page lacks, to propose, in the order proposed
+    # Of each record left out because records of the page cover its text already (with other XPaths): those records
+    covered_by: list[list[Label]]
+    # The page's proposals still undecided that no record proposed now is, nor covers the text of
+    not_made: list[Label]
 
 
 @dataclass(frozen=True)
@@ -1172,6 +1185,18 @@ class Project(Connection):
             # that a restore (an undo) puts them back and the history numbers them right.
             return self._log(page, page_id, actor_id, "add", [old for old, _ in moved],
                              added + [new for _, new in moved], detail)
+
+    def weigh_proposals(self, page: str, records: Sequence[Sequence[str]], keys: TextKeyIndex | None
+                        ) -> PageProposals:
+        """An extractor's `records` for a page against the records it holds now, in any status
+        (`hygiene.weigh_proposals`): those it lacks, those left out because its records cover their text already,
+        and its undecided proposals that the extractor no longer makes. `keys`: the page's text keys, as the
+        extractor read the page (None: records are compared by their XPaths alone)."""
+        labels = self.labels(page)
+        weighed = weigh_proposals(records, [label.xpaths for label in labels], keys)
+        return PageProposals(weighed.new, [[labels[i] for i in held] for held in weighed.covered_by],
+                             [label for i, label in enumerate(labels)
+                              if label.status == "proposed" and i not in weighed.made_again])
 
     def _place(self, page_id: int, added: list[Row], before: Sequence[int | None]) -> list[tuple[Row, Row]]:
         """Put the just added rows in front of the records `before` names (None, or a record not on the page:
