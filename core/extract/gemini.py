@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..errors import RecordLensError, shortened
 from ..llm.answer_json import closing_bracket
 from ..llm.gemini import (
@@ -95,11 +96,12 @@ def prompt_from_file(path: str | Path) -> PromptTemplate:
     try:
         data = Path(path).read_bytes()  # hashed as they are, so that the run's hash is the file's own
         text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordLensError(f"cannot read the prompt file {path}: {error}") from None
+    except (OSError, UnicodeDecodeError) as error:  # the system's words, not the path again (as Python writes it)
+        why = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise RecordLensError(f"cannot read the prompt file {hint_path(path)}: {why}") from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # line ends as a text read makes them
     if not text.strip():
-        raise RecordLensError(f"the prompt file {path} is empty")
+        raise RecordLensError(f"the prompt file {hint_path(path)} is empty")
     if INPUT_PLACEHOLDER not in text:
         text = text.rstrip("\n") + "\n\n" + INPUT_PLACEHOLDER
     return PromptTemplate(None, text, str(path), hashlib.sha256(data).hexdigest())

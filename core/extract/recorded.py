@@ -12,6 +12,7 @@ import json
 import time
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..errors import DatasetError
 from ..page.dom import Page
 from ..records.model import parse_records
@@ -33,13 +34,13 @@ class ReplayExtractor:
         self.answers = Path(answers)
         index_path = self.answers.parent / "index.json"
         if not self.answers.is_dir():
-            raise DatasetError(f"{self.answers}: no such folder of recorded answers")
+            raise DatasetError(f"{hint_path(self.answers)}: no such folder of recorded answers")
         try:
             index = json.loads(index_path.read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise DatasetError(f"{index_path}: no index.json beside the answers folder") from None
+            raise DatasetError(f"{hint_path(index_path)}: no index.json beside the answers folder") from None
         except json.JSONDecodeError as error:
-            raise DatasetError(f"{index_path}: not valid JSON ({error})") from None
+            raise DatasetError(f"{hint_path(index_path)}: not valid JSON ({error})") from None
         self.sample_of_page = {str(page): sample for sample, page in index.items()}
         suffix = "_content.json"  # answers are SAMPLE_FORMAT_content.json, and a sample's name may hold a _
         recorded = sorted({p.name[len(sample) + 1:-len(suffix)] for sample in set(self.sample_of_page.values())
@@ -49,8 +50,8 @@ class ReplayExtractor:
         if input_format not in recorded:  # said once, not as a failure on every page
             has = [f"{named} (made on {REFERENCE_INPUT[named]})" if named in REFERENCE_INPUT else named
                    for named in recorded]
-            raise DatasetError(f"{self.answers} holds no recorded answers in the {input_format} format (it has: "
-                               f"{', '.join(has) or 'none'})")
+            raise DatasetError(f"{hint_path(self.answers)} holds no recorded answers in the {input_format} format "
+                               f"(it has: {', '.join(has) or 'none'})")
         self.input_format = input_format
 
     @property
@@ -67,14 +68,15 @@ class ReplayExtractor:
         start = time.monotonic()
         sample = self.sample_of_page.get(str(page.name))
         if sample is None:
-            raise DatasetError(f"no recorded answer for page {page.name} in {self.answers.parent / 'index.json'}")
+            index = hint_path(self.answers.parent / "index.json")
+            raise DatasetError(f"no recorded answer for page {page.name} in {index}")
         content = self.answers / f"{sample}_{self.input_format}_content.json"
         try:
             records_file = parse_records(json.loads(content.read_text(encoding="utf-8")), name=str(content))
         except FileNotFoundError:
-            raise DatasetError(f"{content}: no such recorded answer") from None
+            raise DatasetError(f"{hint_path(content)}: no such recorded answer") from None
         except json.JSONDecodeError as error:
-            raise DatasetError(f"{content}: not valid JSON ({error})") from None
+            raise DatasetError(f"{hint_path(content)}: not valid JSON ({error})") from None
         return Extraction(records=records_file.records, method=self.name, version=self.version,
                           parameters=self.parameters, seconds=time.monotonic() - start,
                           input_format=REFERENCE_INPUT.get(self.input_format, self.input_format),

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..command_hints import hint_path
 from ..page.dom import Page
 from .base import Extraction
 from .candidates import Claims, PageCandidates, page_candidates
@@ -61,8 +62,14 @@ def caution_before_a_run(extractor: object) -> str | None:
     one, with the way to a better one; None for any other extractor or model (the shipped one)."""
     if not isinstance(extractor, SelectorExtractor) or not (caution := extractor.caution):
         return None
-    return (f"the model {extractor.model_name} is of {caution}; train it on more labelled pages (`recordlens "
-            "train`), or check its proposals against labels (`recordlens score`) before relying on them")
+    return (f"the model {model_said(extractor.model_name)} is of {caution}; train it on more labelled pages "
+            "(`recordlens train`), or check its proposals against labels (`recordlens score`) before relying on them")
+
+
+def model_said(model_name: object) -> str:
+    """A selector model as a run names it (`SelectorExtractor.model_name`), said in a message: a file by its whole
+    path, as a hint names one; "default" (the shipped model) and "(in memory)" as they are."""
+    return hint_path(model_name) if Path(str(model_name)).is_absolute() else str(model_name)
 
 
 def select(pc: PageCandidates, probabilities: np.ndarray, threshold: float) -> list[Region]:

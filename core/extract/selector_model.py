@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from ..command_hints import hint_path
 from ..errors import RecordLensError
 from ..file_kinds import read_regular_file
 from ..wording import json_problem, listed
@@ -388,6 +389,8 @@ class SelectorModel:
 
     @classmethod
     def from_json(cls, text: str, source: str = "model") -> SelectorModel:
+        """The model `text` holds; a ModelError naming it `source` (words, or its file as a hint names one) when it
+        holds none this version reads."""
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as error:  # also a number too long to read, or nesting too deep
@@ -418,21 +421,22 @@ class SelectorModel:
     @classmethod
     def load(cls, path: str | Path) -> SelectorModel:
         path = Path(path)
+        named = hint_path(path)  # every refusal names the file as a hint does (`project_model` cuts it off)
         try:
             text = _model_bytes(path).decode("utf-8")
         except (EOFError, gzip.BadGzipFile, zlib.error) as error:
-            raise ModelError(f"{path}: not a selector model (a damaged gzip file: {error})") from None
+            raise ModelError(f"{named}: not a selector model (a damaged gzip file: {error})") from None
         except OSError as error:
             inside = path / "models" / "selector.json"
             if path.is_dir() and inside.is_file():  # a project given for its model
-                raise ModelError(f"{path} is a folder, not a selector model file (the project's own model is "
-                                 f"{inside})") from None
-            raise ModelError(f"{path}: cannot read the model ({error.strerror or error})") from None
+                raise ModelError(f"{named} is a folder, not a selector model file (the project's own model is "
+                                 f"{hint_path(inside)})") from None
+            raise ModelError(f"{named}: cannot read the model ({error.strerror or error})") from None
         except UnicodeDecodeError:
-            raise ModelError(f"{path}: not a selector model (not UTF-8 text)") from None
+            raise ModelError(f"{named}: not a selector model (not UTF-8 text)") from None
         if not text:
-            raise ModelError(f"{path}: not a selector model (the file is empty)")
-        model = cls.from_json(text, str(path))
+            raise ModelError(f"{named}: not a selector model (the file is empty)")
+        model = cls.from_json(text, named)
         model.digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         return model
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import numpy as np
 
+from ..command_hints import hint_path
 from ..errors import DatasetError, full_disk, is_disk_full
 from ..lazy_import import load
 from ..page.dom import Page
@@ -254,8 +255,9 @@ class Twice:
     same_labels: bool
 
     def __str__(self) -> str:
-        return (f"page {self.page.name} of {self.page.source} is page {self.first.name} of {self.first.source} "
-                f"again ({'the same texts and labels' if self.same_labels else 'with other labels'})")
+        how = "the same texts and labels" if self.same_labels else "with other labels"
+        return (f"page {self.page.name} of {hint_path(self.page.source)} is page {self.first.name} of "
+                f"{hint_path(self.first.source)} again ({how})")
 
 
 def once_each(pages: Sequence[L]) -> tuple[list[L], list[Twice]]:
@@ -328,7 +330,9 @@ def _unlike_the_others(pages: Sequence[Labelled], checks: Sequence[PageCheck]) -
 
 
 def _named(pages: Sequence[Labelled], shown: int = 8) -> str:
-    names = [f"{lp.name}" + (f" of {lp.source}" if lp.source and "/" not in lp.source else "") for lp in pages]
+    # a dataset by its folder's name, as a hint names it; a project's pages (their source its path) by name alone
+    names = [f"{lp.name}" + (f" of {hint_path(lp.source)}" if lp.source and "/" not in lp.source else "")
+             for lp in pages]
     return listed(names, shown, total=True)
 
 
@@ -802,7 +806,7 @@ def dataset_pages_to_read(pages_dir: str | Path, gt_dir: str | Path) -> PagesToR
         raise DatasetError(not_a_folder(Path(pages_dir), "pages", "N.html / N.mhtml"))
     count = sum(1 for name in record_files(gt_dir) if find_page_file(pages_dir, name) is not None)
     if not count:
-        raise DatasetError(f"no page with ground truth in {pages_dir} and {gt_dir}")
+        raise DatasetError(f"no page with ground truth in {hint_path(pages_dir)} and {hint_path(gt_dir)}")
     source = _source_name(pages_dir)
     unreadable: dict[str, str] = {}
 
@@ -855,7 +859,7 @@ def save_model(model: SelectorModel, path: str | Path, *, named: str | Path | No
         named = path if named is None else named
         why = (full_disk(Path(named).parent, detail=error.strerror, then="try again") if is_disk_full(error)
                else error.strerror or error)
-        raise DatasetError(f"cannot write the model to {named}: {why}") from None
+        raise DatasetError(f"cannot write the model to {hint_path(named)}: {why}") from None
 
 
 @dataclass

@@ -46,6 +46,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..errors import DatasetError, RecordLensError
 from ..extract import create
 from ..extract.base import Extractor
@@ -286,11 +287,11 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         without = [n for n in truths if not all(n in r for r in replayed)]
     wanted = [n for n in (names if names is not None else truths) if n in truths]
     if not wanted and without:  # there is ground truth: the recorded answers are for other pages
-        raise DatasetError(f"the recorded answers in {answers} cover none of the pages with ground truth in {gt_dir} "
-                           f"({counted(len(without), 'page')}: {listed(without)}): nothing to measure; check --answers "
-                           "(the answers of other pages?) and --pages, --gt")
+        raise DatasetError(f"the recorded answers in {hint_path(answers)} cover none of the pages with ground truth "
+                           f"in {hint_path(gt_dir)} ({counted(len(without), 'page')}: {listed(without)}): nothing to "
+                           "measure; check --answers (the answers of other pages?) and --pages, --gt")
     if not wanted:
-        raise DatasetError(f"no page with ground truth in {gt_dir} to measure")
+        raise DatasetError(f"no page with ground truth in {hint_path(gt_dir)} to measure")
     results = {spec.label: MethodResult(spec, DatasetScore([]), described=_provenance(ex),
                                         calls_model=_calls_a_model(ex)) for spec, ex in extractors}
     chars: dict[str, dict[str, int]] = {f: {} for f in represent.FORMATS}  # format -> page -> size
@@ -330,9 +331,9 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
         if outcome.not_read is not None:
             not_read[name] = outcome.not_read
     if not_read and len(not_read) == len(wanted):  # rows over no page would read as figures
-        raise DatasetError(f"none of the {counted(len(wanted), 'page')} with ground truth in {gt_dir} can be "
-                           "measured: " + listed([f"{name}: {why}" for name, why in not_read.items()], total=True,
-                                                 sep="; "))
+        raise DatasetError(f"none of the {counted(len(wanted), 'page')} with ground truth in {hint_path(gt_dir)} "
+                           "can be measured: " + listed([f"{name}: {why}" for name, why in not_read.items()],
+                                                        total=True, sep="; "))
     not_read = {name: not_read[name] for name in wanted if name in not_read}  # in the pages' order
     jobs = [name for name in jobs if name not in not_read]
     for name in jobs:
@@ -402,8 +403,9 @@ def _refuse_no_page_files(wanted: list[str], files: dict[str, Path], pages_dir: 
     """Refuse to measure when none of the `wanted` pages has a file in `pages_dir`: tables of 0 pages would pass
     for a measure (a dataset's folder given for its folder of pages, say)."""
     if wanted and not any(name in files for name in wanted):
-        raise DatasetError(f"no page (N.html or N.mhtml) to measure in {pages_dir}{_pages_hint(pages_dir)}: none "
-                           f"of the {counted(len(wanted), 'page')} with ground truth in {gt_dir} has a file there")
+        raise DatasetError(f"no page (N.html or N.mhtml) to measure in {hint_path(pages_dir)}{_pages_hint(pages_dir)}: "
+                           f"none of the {counted(len(wanted), 'page')} with ground truth in {hint_path(gt_dir)} has a "
+                           "file there")
 
 
 def _pages_hint(pages_dir: str | Path) -> str:

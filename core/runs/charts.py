@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import atomic
+from ..command_hints import hint_path
 from ..text_forms import written
 from ..wording import counted, listed
 
@@ -116,7 +117,7 @@ def say_missing(fonts: Fonts, path: str | Path) -> None:
         return
     said = [_in_no_font(fonts.in_no_font)] if fonts.in_no_font else []
     said += [_only_in(font) for font in fonts.undrawable]
-    print(f"warning: chart {path}: {'; '.join(said)}", file=sys.stderr)
+    print(f"warning: chart {hint_path(path)}: {'; '.join(said)}", file=sys.stderr)
 
 
 def _in_no_font(characters: str) -> str:

@@ -49,6 +49,7 @@ from typing import Protocol
 
 import numpy as np
 
+from ..command_hints import hint_path
 from ..errors import DatasetError, RecordLensError
 from ..extract.candidates import FEATURE_NAMES
 from ..extract.labels_match import oracle_selection
@@ -294,8 +295,8 @@ def labelled_sets(sets: Sequence[tuple[str | Path, str | Path]], variants: Varia
     seen: set[tuple[str, str]] = set()
     for lp in pages:
         if (lp.source, lp.name) in seen:
-            raise DatasetError(f"page {lp.name} of the dataset {lp.source} is given twice (two datasets with one "
-                               "name, or one dataset given twice)")
+            raise DatasetError(f"page {lp.name} of the dataset {hint_path(lp.source)} is given twice (two datasets "
+                               "with one name, or one dataset given twice)")
         seen.add((lp.source, lp.name))
     _, again = once_each(pages)
     if again:  # in two folds, a page would be tested on a model trained on itself

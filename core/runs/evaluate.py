@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
-from ..command_hints import hint_option
+from ..command_hints import hint_option, hint_path
 from ..errors import DatasetError, RecordLensError, is_for_a_moment
 from ..page.dataset import (
     LoadedPage,
@@ -71,13 +71,13 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     pred_dir, pages_dir = Path(pred_dir), Path(pages_dir)
     truths = record_files(gt_dir)
     if not truths:
-        raise DatasetError(f"{gt_dir}: no ground-truth files (N.json){dataset_hint(gt_dir, 'labels')}")
+        raise DatasetError(f"{hint_path(gt_dir)}: no ground-truth files (N.json){dataset_hint(gt_dir, 'labels')}")
     if not pred_dir.is_dir():
         raise DatasetError(not_a_folder(pred_dir, "predictions", "N.json"))
     warnings: list[str] = []
     files = page_files(pages_dir, warnings)
     if not files and (hint := dataset_hint(pages_dir)):  # one message for a dataset's folder, not one per page
-        raise DatasetError(f"no page (N.html or N.mhtml) to score in {pages_dir}{hint}")
+        raise DatasetError(f"no page (N.html or N.mhtml) to score in {hint_path(pages_dir)}{hint}")
     jobs: list[_PageJob] = []
     failed = failed_pages(pred_dir)
     described = read_run_description(pred_dir)
@@ -121,7 +121,7 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     pages: list[PageScore] = [scored[job.name] for job in jobs]  # type: ignore[misc]
     # --- end engine dispatch ---
     not_read = {name: not_read[name] for name in truths if name in not_read}  # in the ground truth's order
-    refuse_figures_of_no_page(not_read, pages, str(gt_dir))
+    refuse_figures_of_no_page(not_read, pages, hint_path(gt_dir))
     unreadable = {name: why for name, why in unreadable.items() if name not in not_read}
     warnings += [f"{unreadable[job.name]}; scored as an empty prediction" for job in jobs if job.name in unreadable]
     warnings += [f"page {job.name}: the run failed on it ({failed[job.name][:300]}); scored as an empty prediction"
@@ -129,11 +129,12 @@ def score_run(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     # no prediction: said once for all of them per reason (a stopped run lacks many)
     without = {job.name: records.why_no_prediction(job.name, described) for job in jobs
                if job.name not in predictions and job.name not in failed}
-    warnings += no_prediction_messages(without, left_out, "the run", str(pred_dir))
+    warnings += no_prediction_messages(without, left_out, "the run", hint_path(pred_dir))
     ignored = [name for name in predictions if name not in truths]
     if ignored:  # a --gt of other pages than the run's would otherwise pass unseen
-        warnings.append(unscored_predictions_message(ignored, str(pred_dir), f"without ground truth in {gt_dir}")
-                        + f" (is {gt_dir} the labels of the pages this run was made on?)")
+        warnings.append(unscored_predictions_message(ignored, hint_path(pred_dir),
+                                                     f"without ground truth in {hint_path(gt_dir)}")
+                        + f" (is {hint_path(gt_dir)} the labels of the pages this run was made on?)")
     warnings += [said for said in map(truth_naming_nothing, pages) if said]
     return DatasetScore(pages, unreadable, _without_prediction(jobs, failed, without, unreadable), not_read), warnings
 
@@ -175,9 +176,10 @@ def page_or_why(read: Callable[[], T]) -> T | PageNotRead:
 
 
 def refuse_figures_of_no_page(not_read: Mapping[str, str], pages: Collection[object], where: str) -> None:
-    """`LEFT_OUT_UNREAD`'s one refusal: when no page with ground truth in `where` can be read (`not_read`, and none
-    in `pages`: the pages scored, or, for `runs --compare`, those that can be read), there is no figure to give, and
-    every such page is named with why: a mean over no page would read as a figure."""
+    """`LEFT_OUT_UNREAD`'s one refusal: when no page with ground truth in `where` (a folder as a hint names it, or
+    words naming the project so) can be read (`not_read`, and none in `pages`: the pages scored, or, for
+    `runs --compare`, those that can be read), there is no figure to give, and every such page is named with why: a
+    mean over no page would read as a figure."""
     if not not_read or pages:
         return
     raise DatasetError(f"none of the {counted(len(not_read), 'page')} with ground truth in {where} can be scored: "
@@ -285,8 +287,8 @@ def not_in_the_project(added_from: object = None) -> str:
     # what to do first, the folder said once: `score`'s list of pages cuts a long reason
     copy = "the deleted copy the run was stored again from holds none"
     if not Path(str(added_from)).is_dir():
-        return (f"{NOT_IN_THE_PROJECT}: only the folder it was first added from held its prediction, {added_from}, "
-                f"which is gone ({copy})")
+        return (f"{NOT_IN_THE_PROJECT}: only the folder it was first added from held its prediction, "
+                f"{hint_path(added_from)}, which is gone ({copy})")
     return (f"{NOT_IN_THE_PROJECT}: only the folder it was first added from holds its prediction (`runs "
             f"{hint_option('--add', added_from)}` stores it as a new run; {copy})")
 
@@ -540,7 +542,7 @@ def seeds_left_out_said(pred_dir: str | Path) -> str | None:
     if not not_run:
         return None
     begun = [seed for seed in seed_runs(pred_dir) if seed not in ran]
-    return (f"{pred_dir}: {seeds_not_run_message(asked, not_run)} (the run stopped before "
+    return (f"{hint_path(pred_dir)}: {seeds_not_run_message(asked, not_run)} (the run stopped before "
             f"{'it' if len(not_run) == 1 else 'them'}{_without_a_page_said(begun)})")
 
 
@@ -579,13 +581,13 @@ def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
     """Score every `seed-S/` of a run; the run's figures are the means over seeds of each seed's means."""
     folders = seed_runs(pred_dir)
     if not folders:
-        raise DatasetError(f"{pred_dir}: no seed-S/ folders (a run written with --seeds N has them)")
+        raise DatasetError(f"{hint_path(pred_dir)}: no seed-S/ folders (a run written with --seeds N has them)")
     # A seed stopped before any page of it was done is no seed the run ran (`seed_ran`)
     without_a_page = [seed for seed, folder in folders.items() if not seed_ran(folder)]
     if len(without_a_page) == len(folders):
-        raise DatasetError(f"{pred_dir}: no seed of the run ({', '.join(map(str, without_a_page))}) has a page "
-                           "extracted or failed yet (each stopped before its first page was done): nothing to score; "
-                           "the same `extract` command runs them")
+        raise DatasetError(f"{hint_path(pred_dir)}: no seed of the run ({', '.join(map(str, without_a_page))}) has a "
+                           "page extracted or failed yet (each stopped before its first page was done): nothing to "
+                           "score; the same `extract` command runs them")
     seeds: dict[int, DatasetScore] = {}
     warnings: list[str] = _mixed_methods(folders)
     for seed, folder in folders.items():

@@ -65,7 +65,10 @@ class InSample:
             return self._said("repeats' hand rules", "were tuned on", "", "development figures",
                               "(`recordlens bench --cv K` gives its figure on each dataset, marked where it was "
                               "tuned)")
-        which = "the shipped selector model" if self.model == "default" else f"the selector model {self.model}"
+        from ..extract.selector import model_said
+
+        which = ("the shipped selector model" if self.model == "default"
+                 else f"the selector model {model_said(self.model)}")
         if self.unknown:
             return (f"whether these figures are in-sample cannot be told: {which} {self.unknown} (a model file "
                     "lists the pages it was trained on)")

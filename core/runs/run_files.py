@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import atomic
+from ..command_hints import hint_path
 from ..errors import RecordLensError
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
 from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE, PromptTemplate, prompt_from_file
@@ -274,7 +275,7 @@ def _new_set_aside_folder(parent: Path) -> Path:
         except FileExistsError:
             continue
         return folder
-    raise FileExistsError(f"{parent} holds too many folders named {stamp}")
+    raise FileExistsError(f"{hint_path(parent)} holds too many folders named {stamp}")
 
 
 def holds_a_single_run(folder: Path) -> bool:
@@ -548,8 +549,8 @@ def unnamed_method_message(run_dir: str | Path) -> str | None:
     described, problem = run_description_and_problem(run_dir)
     if described.get("method"):
         return None
-    why = problem or (f"{path} names no method" if path.is_file() else f"no {META_DIR}/run.json")
-    return f"{run_dir} does not say which method made it ({why}); give its name (--method)"
+    why = problem or (f"{hint_path(path)} names no method" if path.is_file() else f"no {META_DIR}/run.json")
+    return f"{hint_path(run_dir)} does not say which method made it ({why}); give its name (--method)"
 
 
 def run_description_and_problem(run_dir: str | Path) -> tuple[dict[str, object], str | None]:
@@ -561,12 +562,12 @@ def run_description_and_problem(run_dir: str | Path) -> tuple[dict[str, object],
     try:
         text = path.read_text(encoding="utf-8")
         if not text.strip():
-            return {}, f"{path} cannot be read: it is empty"
+            return {}, f"{hint_path(path)} cannot be read: it is empty"
         described = json.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        return {}, f"{path} cannot be read: {error}"
+        return {}, f"{hint_path(path)} cannot be read: {why_not_read(error)}"
     if not isinstance(described, dict):
-        return {}, f"{path} cannot be read: it holds a {type(described).__name__}, not a run's description"
+        return {}, f"{hint_path(path)} cannot be read: it holds a {type(described).__name__}, not a run's description"
     return described, None
 
 
@@ -669,7 +670,7 @@ def _recorded_prompt_read(described: Mapping[str, object]) -> tuple[PromptTempla
     if not isinstance(parameters, dict) or parameters.get(PROMPT_SOURCE) in (None, "shipped"):
         return None, None
     path = Path(str(parameters[PROMPT_SOURCE]))
-    named = f"the prompt file the run names, {path},"
+    named = f"the prompt file the run names, {hint_path(path)},"
     if not path.exists() and not path.is_symlink():
         return None, f"{named} is gone (moved or deleted since)"
     # a path the run names, not the user: its kind asked before any read, as a FIFO there would be waited on for ever
@@ -678,7 +679,7 @@ def _recorded_prompt_read(described: Mapping[str, object]) -> tuple[PromptTempla
     try:
         prompt = prompt_from_file(path)
     except (RecordLensError, OSError) as error:
-        return None, f"{named} cannot be read ({error})"
+        return None, f"{named} cannot be read ({why_not_read(error)})"
     if prompt.file_sha256 == parameters.get(PROMPT_SHA256):
         return prompt, None
     if prompt.text_sha256 == parameters.get(PROMPT_SHA256):
@@ -856,8 +857,8 @@ def _as_recorded(difference: str, before: Mapping[str, object], now: Mapping[str
         return f"base_url: {_part(before, 'settings').get(key)!r} -> {_part(now, 'settings').get(key)!r}"
     if key == PROMPT_SHA256:
         old, new = _part(before, "parameters"), _part(now, "parameters")
-        return (f"prompt: {old.get(PROMPT_SOURCE)!r} (SHA-256 {old.get(PROMPT_SHA256)}) -> "
-                f"{new.get(PROMPT_SOURCE)!r} (SHA-256 {new.get(PROMPT_SHA256)})")
+        return (f"prompt: {_value_said(PROMPT_SOURCE, old.get(PROMPT_SOURCE))} (SHA-256 {old.get(PROMPT_SHA256)}) -> "
+                f"{_value_said(PROMPT_SOURCE, new.get(PROMPT_SOURCE))} (SHA-256 {new.get(PROMPT_SHA256)})")
     return difference
 
 
@@ -876,12 +877,29 @@ def description_differences(before: Mapping[str, object], now: Mapping[str, obje
         if isinstance(old, dict) and isinstance(new, dict):
             same_model = old.get("model_digest") is not None and old.get("model_digest") == new.get("model_digest")
             same_prompt = old.get(PROMPT_SHA256) is not None and old.get(PROMPT_SHA256) == new.get(PROMPT_SHA256)
-            said += [f"{name}: {old.get(name)!r} -> {new.get(name)!r}" for name in sorted({*old, *new})
+            said += [f"{name}: {_value_said(name, old.get(name))} -> {_value_said(name, new.get(name))}"
+                     for name in sorted({*old, *new})
                      if old.get(name) != new.get(name) and not (name == "model" and same_model)
                      and not (name == PROMPT_SOURCE and same_prompt)]
         elif old != new:
-            said.append(f"{key}: {old!r} -> {new!r}")
+            said.append(f"{key}: {_value_said(key, old)} -> {_value_said(key, new)}")
     return said
+
+
+def _value_said(name: str, value: object) -> str:
+    """A value of a run's description as a difference says it (`name: old -> new`): one that names a file or folder
+    (a prompt file, a selector model's file, the recorded answers replayed) as a hint names a path; any other, and
+    the words that stand for none ("shipped", "default", a Gemini model's name), as Python writes it."""
+    return hint_path(value) if isinstance(value, str) and _names_a_file(name, value) else repr(value)
+
+
+def _names_a_file(name: str, value: str) -> bool:
+    """Whether a description's value `name` names a file or folder, not words standing for none."""
+    if name == PROMPT_SOURCE:
+        return value != "shipped"
+    if name == "model":  # a selector model's file by its whole path (`SelectorExtractor.model_name`)
+        return Path(value).is_absolute()
+    return name == "answers"
 
 
 def method_said_by_pages(run_dir: str | Path, costs: PageCosts | None = None
@@ -980,10 +998,16 @@ def _page_record_file(path: Path) -> tuple[dict[str, object], str | None]:
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        return {}, f"{path}: {error}"
+        return {}, f"{hint_path(path)}: {why_not_read(error)}"
     if isinstance(record, dict):
         return record, None
-    return {}, f"{path}: it holds a {type(record).__name__}, not a page's record"
+    return {}, f"{hint_path(path)}: it holds a {type(record).__name__}, not a page's record"
+
+
+def why_not_read(error: Exception) -> str:
+    """Why a file of the run cannot be read, said after its path: an OSError's own words (`strerror`), not the path
+    again as Python writes it (`[Errno 13] Permission denied: '...'`); any other error as it says it."""
+    return error.strerror if isinstance(error, OSError) and error.strerror else str(error)
 
 
 def page_identity(loaded: LoadedPage, data: bytes) -> dict[str, str]:

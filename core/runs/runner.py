@@ -23,6 +23,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from .. import atomic, owner_files
+from ..command_hints import hint_path
 from ..errors import DatasetError, RecordLensError
 from ..extract.base import Extractor
 from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE
@@ -78,7 +79,7 @@ def seeds_of_the_run(out_dir: Path, given: Sequence[int], notes: list[str]) -> l
     asked = sorted({*held, *given})
     if not held or asked == held == sorted(given):
         return asked
-    run = f"{out_dir} holds a run of {counted(len(held), 'seed')} asked ({_seeds_said(held)})"
+    run = f"{hint_path(out_dir)} holds a run of {counted(len(held), 'seed')} asked ({_seeds_said(held)})"
     added = [seed for seed in given if seed not in held]
     if added:
         notes.append(f"{run}: {_seeds_said(added, 'seed')} added to it (the run asks {_seeds_said(asked)})")
@@ -121,8 +122,8 @@ def refuse_seeds_beside_a_run(out_dir: Path) -> None:
     """`--seeds N` into a folder holding a single-seed run: its seed-S/ folders would sit beside the run's own
     N.json, which `score` and `runs --add` take for the whole run (the seeds would be ignored)."""
     if holds_a_single_run(out_dir):
-        raise RecordLensError(f"{out_dir} holds a run of one seed ({META_DIR}/run.json, N.json); --seeds writes "
-                              "seed-S/ folders, which score and runs --add would not read beside it: choose "
+        raise RecordLensError(f"{hint_path(out_dir)} holds a run of one seed ({META_DIR}/run.json, N.json); --seeds "
+                              "writes seed-S/ folders, which score and runs --add would not read beside it: choose "
                               "another --out for the seeds")
 
 
@@ -144,14 +145,15 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
     chosen = set(wanted)
     left_out = [n for n in files if n not in chosen]
     if left_out and wanted:  # recorded answers for only some of the folder's pages: said, not skipped silently
-        summary.warnings.append(f"{len(left_out)} page(s) of {pages_dir} are not among the pages this method has "
-                                f"answers for; left out ({listed(left_out)})")
+        summary.warnings.append(f"{len(left_out)} page(s) of {hint_path(pages_dir)} are not among the pages this "
+                                f"method has answers for; left out ({listed(left_out)})")
     if not wanted:  # refused before the run folder is made: a run of nothing is a mistake, not a success
         if files:
-            raise DatasetError(f"none of the {len(files)} pages in {pages_dir} is one this method has answers for")
+            raise DatasetError(f"none of the {len(files)} pages in {hint_path(pages_dir)} is one this method has "
+                               "answers for")
         hint = dataset_hint(pages_dir)  # a dataset's folder given for its folder of pages
         skipped = "".join(f"; {warning}" for warning in summary.warnings)  # entries named like pages, skipped
-        raise DatasetError(f"no page (N.html or N.mhtml) to extract in {pages_dir}{hint}{skipped}")
+        raise DatasetError(f"no page (N.html or N.mhtml) to extract in {hint_path(pages_dir)}{hint}{skipped}")
     _refuse_a_folder_that_is_no_run(out)
     with run_lock(out, summary.warnings):
         # the run resumed, its pages' records (`_run/N.json`) read once, for every question asked of them below
@@ -217,11 +219,11 @@ def run_lock(out: Path, warnings: list[str]) -> Iterator[None]:
         raise _busy(out, held.owner, "run this again to go on where it stopped; two runs into one folder would "
                                      "extract every page twice") from None
     except OSError as error:  # a file system without locks (some network mounts): extract, but say so
-        warnings.append(f"the run folder's lock cannot be taken ({error}): a second extract into it, or a "
-                        "`runs --add` of it while this runs, would not be refused")
+        warnings.append(f"the run folder's lock cannot be taken ({error.strerror or error}): a second extract into "
+                        "it, or a `runs --add` of it while this runs, would not be refused")
         yield
         return
-    warnings += owner_files.taken_over(lock, f"an extract into {out}")
+    warnings += owner_files.taken_over(lock, f"an extract into {hint_path(out)}")
     try:
         yield
     finally:
@@ -268,12 +270,12 @@ def _held_while_adding(folder: Path, then: str, warnings: list[str]) -> Iterator
         owner = owner_files.holder(folder / LOCK_FILE)  # judged by its line, where one was written
         if owner is not False:
             raise _busy(folder, owner, then) from None
-        warnings.append(f"{folder}: its lock cannot be taken ({error.strerror or error}): an extract started into "
-                        "it while it is being added would not be refused, and the run stored could miss its last "
-                        "pages (add the folder again once no extract writes it)")
+        warnings.append(f"{hint_path(folder)}: its lock cannot be taken ({error.strerror or error}): an extract "
+                        "started into it while it is being added would not be refused, and the run stored could miss "
+                        "its last pages (add the folder again once no extract writes it)")
         yield
         return
-    warnings += owner_files.taken_over(lock, f"an extract into {folder} (or a `runs --add` of it)")
+    warnings += owner_files.taken_over(lock, f"an extract into {hint_path(folder)} (or a `runs --add` of it)")
     _held_for_adding.add(folder)
     try:
         yield
@@ -303,11 +305,11 @@ def _busy(out: Path, owner: tuple[str, int] | None, then: str) -> RecordLensErro
     """An extract into `out` runs now: said with who runs it, and how to go on (`then`) once it has ended."""
     who = owner_files.owner_named(owner)
     host = owner[0] if owner and owner[1] > 0 else None
-    down = (f"; if {host} is down (a lock of a network folder can outlive its host), delete {out / LOCK_FILE}"
-            if host and host != socket.gethostname() else "")
+    down = (f"; if {host} is down (a lock of a network folder can outlive its host), delete "
+            f"{hint_path(out / LOCK_FILE)}" if host and host != socket.gethostname() else "")
     # the lock is an extract's, or a `runs --add`'s storing the folder (`run_folders_held`): its file says only who
-    return RecordLensError(f"{out} is being extracted into (or added to a project) by {who} right now "
-                           f"({out / LOCK_FILE}): wait for it to end (or stop it), then {then}{down}")
+    return RecordLensError(f"{hint_path(out)} is being extracted into (or added to a project) by {who} right now "
+                           f"({hint_path(out / LOCK_FILE)}): wait for it to end (or stop it), then {then}{down}")
 
 
 def _holds_every_page(out: Path, description: dict[str, object], wanted: list[str], held: ResumedRun) -> bool:
@@ -326,7 +328,7 @@ def _pages_made_otherwise(out: Path, wanted: list[str], held: ResumedRun, not_gi
     stopped before it came to them; `not_given`: the run before this session ran to its end, so was not given
     them), said once: they are extracted again with the run's (`extracted_before`)."""
     pages = held.pages_made_otherwise(wanted)
-    return [made_otherwise_message(pages, f"the run in {out}", "extracted again with this run's",
+    return [made_otherwise_message(pages, f"the run in {hint_path(out)}", "extracted again with this run's",
                                    not_given=not_given)] if pages else []
 
 
@@ -341,9 +343,9 @@ def _set_aside_the_run_before(out: Path, wanted: list[str]) -> list[str]:
     described = (out / META_DIR / "run.json").is_file()
     folder = set_aside_pages(out, others, description=described)
     with_it = " with that run's run.json" if described else ""
-    return [f"--restart: {out} held {counted(len(others), 'page')} of the run before it that "
+    return [f"--restart: {hint_path(out)} held {counted(len(others), 'page')} of the run before it that "
             f"{'is' if len(others) == 1 else 'are'} not among the pages given ({listed(others, 8, total=True)}): "
-            f"set aside in {folder}{with_it}, so that the folder holds this run alone"]
+            f"set aside in {hint_path(folder)}{with_it}, so that the folder holds this run alone"]
 
 
 def _set_aside_pages_made_otherwise(out: Path, wanted: list[str], held: ResumedRun, not_given: bool) -> list[str]:
@@ -356,8 +358,9 @@ def _set_aside_pages_made_otherwise(out: Path, wanted: list[str], held: ResumedR
     if not pages:
         return []
     folder = set_aside_pages(out, list(pages))
-    return [made_otherwise_message(pages, f"the run in {out}", f"not among the pages given now either, so set "
-                                   f"aside in {folder} (a run keeps no page of other settings as its own)",
+    return [made_otherwise_message(pages, f"the run in {hint_path(out)}", f"not among the pages given now either, so "
+                                   f"set aside in {hint_path(folder)} (a run keeps no page of other settings as its "
+                                   "own)",
                                    not_given=not_given)]
 
 
@@ -377,9 +380,9 @@ def _refuse_a_folder_that_is_no_run(out: Path) -> None:
     except OSError:
         return  # unreadable: the write that follows says so
     if kept:
-        raise DatasetError(f"{out} holds files ({named_and_more(kept, 1)}) but no run ({META_DIR}/run.json): a run "
-                           "written there would take its N.json for pages already extracted; choose a new or empty "
-                           "folder")
+        raise DatasetError(f"{hint_path(out)} holds files ({named_and_more(kept, 1)}) but no run ({META_DIR}/run.json):"
+                           " a run written there would take its N.json for pages already extracted; choose a new or "
+                           "empty folder")
 
 
 def _refuse_another_method(out: Path, extractor: Extractor, warnings: list[str], read: ResumedRun
@@ -393,17 +396,17 @@ def _refuse_another_method(out: Path, extractor: Extractor, warnings: list[str],
     if held.unknown and held.endpoint_unknown:
         raise RecordLensError(
             f"{held.unreadable}, and its pages' own records name the method but not the endpoint (--base-url) and "
-            f"JSON output mode that answered them ({held.unknown}): resuming {out} through "
+            f"JSON output mode that answered them ({held.unknown}): resuming {hint_path(out)} through "
             f"{_endpoint_said(extractor)} could mix two endpoints' answers in one run: put its run.json back (from a "
             "copy) to resume it, or use --restart to extract every page again into it, or choose another --out")
     if held.unknown:
         raise RecordLensError(
             f"{held.unreadable}, and its pages' own records do not say which method made them ({held.unknown}): "
-            f"resuming {out} with {extractor.name} could mix two methods' records: use --restart to extract every "
-            "page again into it, or choose another --out")
+            f"resuming {hint_path(out)} with {extractor.name} could mix two methods' records: use --restart to "
+            "extract every page again into it, or choose another --out")
     if held.differences:
         raise RecordLensError(
-            f"{out} holds a run of {held.described.get('method')} made with other settings "
+            f"{hint_path(out)} holds a run of {held.described.get('method')} made with other settings "
             f"({'; '.join(held.differences)}){_as_pages_say(held)}; resuming it would mix {_mixed(held)}: "
             "choose another --out, or --restart to extract every page again")
     if held.unreadable:
@@ -429,8 +432,8 @@ def _prompt_found_elsewhere(before: dict[str, object], extractor: Extractor) -> 
         return []
     if old.get(PROMPT_SHA256) is None or old.get(PROMPT_SHA256) != new.get(PROMPT_SHA256):
         return []
-    return [f"the prompt file {new.get(PROMPT_SOURCE)} is the run's prompt, recorded as {old.get(PROMPT_SOURCE)} "
-            f"(the same SHA-256, {new.get(PROMPT_SHA256)}): resumed with it"]
+    return [f"the prompt file {hint_path(new.get(PROMPT_SOURCE))} is the run's prompt, recorded as "
+            f"{hint_path(old.get(PROMPT_SOURCE))} (the same SHA-256, {new.get(PROMPT_SHA256)}): resumed with it"]
 
 
 def _mixed(held: _RunHeld) -> str:
@@ -485,8 +488,8 @@ def _run_held(out: Path, extractor: Extractor, read: ResumedRun) -> _RunHeld:
 
 def _endpoint_not_said(out: Path) -> str:
     """Why the pages of `out`, which name their method, do not say which endpoint answered them."""
-    return (f"not every page's {META_DIR}/N.json in {out} says it: written before RecordLens kept it with each "
-            "page")
+    return (f"not every page's {META_DIR}/N.json in {hint_path(out)} says it: written before RecordLens kept it "
+            "with each page")
 
 
 def _as_described_now(before: dict[str, object], now: dict[str, object]) -> dict[str, object]:
@@ -506,13 +509,16 @@ def _model_named_before(before: dict[str, object], extractor: Extractor, summary
     """The model file the resumed run names, kept when the same model (its digest) is given from another path
     and the first still holds it: the run's pages were made by the first, which `score` looks for to say which
     pages are in-sample; said. A first file moved away or trained over gives way to the path given now."""
+    from ..extract.selector import model_said
+
     old, new = before.get("parameters"), getattr(extractor, "parameters", {})
     if not isinstance(old, dict) or old.get("model") in (None, new.get("model")):
         return None
     if not _holds_model(str(old["model"]), old.get("model_digest")):
         return None
-    summary.warnings.append(f"{new.get('model')} is the same model as {old.get('model')}, which made this run's "
-                            f"pages (digest {old.get('model_digest')}): the run keeps naming {old.get('model')}")
+    first = model_said(old["model"])
+    summary.warnings.append(f"{model_said(new.get('model'))} is the same model as {first}, which made this run's "
+                            f"pages (digest {old.get('model_digest')}): the run keeps naming {first}")
     return str(old["model"])
 
 
@@ -550,8 +556,8 @@ def _refuse_predictions_of_other_pages(out: Path, pages_dir: str | Path, files: 
         return
     one = len(other) == 1
     raise RecordLensError(
-        f"{out} holds predictions made on other pages under the names of {counted(len(other), 'page')} of "
-        f"{pages_dir} ({listed(other, 8, total=True)}): {'its texts differ' if one else 'their texts differ'} from "
+        f"{hint_path(out)} holds predictions made on other pages under the names of {counted(len(other), 'page')} of "
+        f"{hint_path(pages_dir)} ({listed(other, 8, total=True)}): {'its' if one else 'their'} texts differ from "
         f"the page{'' if one else 's'} there now (replaced since, by a new synth say, or another folder of pages); "
         f"resuming would keep {'that prediction' if one else 'those predictions'} as this run's: use --restart to "
         "extract every page again into it, or choose another --out")

@@ -19,8 +19,10 @@ from pathlib import Path
 import numpy as np
 
 from ..atomic import write_text
+from ..command_hints import hint_path
 from ..errors import DatasetError
 from ..extract.training import Example, FitConfig, FoldResult
+from .run_files import why_not_read
 
 __all__ = ["features_digest", "read_fold_results", "save_fold_results"]
 
@@ -50,10 +52,11 @@ def read_fold_results(path: str | Path, examples: Sequence[Example], k: int, see
     differ = [key for key, value in wanted.items() if document.get(key) != value]
     if differ:
         said = ", ".join(f"{key} {document.get(key)!r}, not {wanted[key]!r}" for key in differ)
-        raise DatasetError(f"{path}: saved for other folds ({said}); fit the folds again without --from-probabilities")
+        raise DatasetError(f"{hint_path(path)}: saved for other folds ({said}); fit the folds again without "
+                           "--from-probabilities")
     saved = document.get("splits") or []
     if len(saved) < splits:
-        raise DatasetError(f"{path}: {len(saved)} split(s) saved, {splits} asked for")
+        raise DatasetError(f"{hint_path(path)}: {len(saved)} split(s) saved, {splits} asked for")
     return [_split_of(path, pages, examples) for pages in saved[:splits]]
 
 
@@ -72,9 +75,9 @@ def _document(path: Path) -> dict:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DatasetError(f"{path}: cannot read the saved probabilities ({exc})") from exc
+        raise DatasetError(f"{hint_path(path)}: cannot read the saved probabilities ({why_not_read(exc)})") from exc
     if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise DatasetError(f"{path}: not a file of saved out-of-fold probabilities (format {FORMAT})")
+        raise DatasetError(f"{hint_path(path)}: not a file of saved out-of-fold probabilities (format {FORMAT})")
     return document
 
 
@@ -84,17 +87,22 @@ def _split_of(path: str | Path, pages: list[dict], examples: Sequence[Example]) 
     gone = sorted(set(by_page) - {(e.source, e.name) for e in examples}, key=str)
     if gone:
         source, name = gone[0]
-        raise DatasetError(f"{path}: saved over {len(by_page)} pages, {len(examples)} given now ({source}/{name} "
-                           f"{'and more ' if len(gone) > 1 else ''}not among them): the folds would be others; fit "
-                           "the folds again without --from-probabilities")
+        raise DatasetError(f"{hint_path(path)}: saved over {len(by_page)} pages, {len(examples)} given now "
+                           f"({_page_said(source, name)} {'and more ' if len(gone) > 1 else ''}not among them): the "
+                           "folds would be others; fit the folds again without --from-probabilities")
     results = []
     for e in examples:
         saved = by_page.get((e.source, e.name))
         if saved is None:
-            raise DatasetError(f"{path}: no saved probabilities for {e.source}/{e.name}")
+            raise DatasetError(f"{hint_path(path)}: no saved probabilities for {_page_said(e.source, e.name)}")
         if saved.get("digest") != e.digest or saved.get("features") != features_digest(e):
-            raise DatasetError(f"{path}: {e.source}/{e.name} has other labels or candidates than when saved; "
-                               "fit the folds again without --from-probabilities")
+            raise DatasetError(f"{hint_path(path)}: {_page_said(e.source, e.name)} has other labels or candidates "
+                               "than when saved; fit the folds again without --from-probabilities")
         results.append(FoldResult(e, np.asarray(saved["probabilities"], dtype=np.float64), float(saved["threshold"]),
                                   int(saved["fold"])))
     return results
+
+
+def _page_said(source: object, name: object) -> str:
+    """A page saved as `dataset/page`: its dataset (the folder it is named after) as a hint names a path."""
+    return f"{hint_path(source)}/{name}"

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from recordlens.core.command_hints import hint_path
 from recordlens.core.runs.run_files import identity_differences, run_identity
 from tests.core.cli_runs import DEMO, run
 from tests.fake_gemini import FakeGemini, answer
@@ -67,7 +68,8 @@ def test_a_changed_prompt_is_still_refused_naming_both_files(
         assert len(server.requests) == 1
     assert code == 2, err
     described = json.loads((run_dir / "_run" / "run.json").read_text(encoding="utf-8"))["parameters"]
-    assert (f"prompt: {str(first)!r} (SHA-256 {described['prompt_sha256']}) -> {str(second)!r} (SHA-256 ") in err, err
+    assert (f"prompt: {hint_path(first)} (SHA-256 {described['prompt_sha256']}) -> {hint_path(second)} (SHA-256 "
+            ) in err, err
     assert "would mix two methods' records" in err and sorted(os.listdir(run_dir)) == held
 
 
@@ -76,11 +78,11 @@ def test_a_run_is_known_by_its_prompt_hash_not_by_its_path() -> None:
     elsewhere = {**made, "parameters": {"prompt": "/abs/R/p.txt", "prompt_sha256": "a" * 64}}
     other = {**made, "parameters": {"prompt": "R/p.txt", "prompt_sha256": "b" * 64}}
     assert run_identity(made) == run_identity(elsewhere) and identity_differences(made, elsewhere) == []
-    assert identity_differences(made, other) == [f"prompt: 'R/p.txt' (SHA-256 {'a' * 64}) -> 'R/p.txt' "
-                                                 f"(SHA-256 {'b' * 64})"]
+    assert identity_differences(made, other) == [f"prompt: R/p.txt (SHA-256 {'a' * 64}) -> R/p.txt "
+                                                 f"(SHA-256 {'b' * 64})"]  # each file as a hint names it
     unhashed = {**made, "parameters": {"prompt": "R/p.txt"}}  # no hash recorded: its source is all that says it
     assert identity_differences(unhashed, {**made, "parameters": {"prompt": "R/q.txt"}}) == [
-        "prompt: 'R/p.txt' -> 'R/q.txt'"]
+        "prompt: R/p.txt -> R/q.txt"]
 
 
 def test_seeds_resumed_with_the_prompt_file_by_another_path_are_not_said_to_mix_methods(
