@@ -13,8 +13,10 @@ import os
 import stat
 from pathlib import Path
 
-__all__ = ["SQLITE_SIDECARS", "NotRegularFile", "TooLarge", "not_a_file", "not_a_page_file", "not_regular",
-           "other_kind", "read_regular_file", "sqlite_file_in_use"]
+from .command_hints import hint_path
+
+__all__ = ["SQLITE_SIDECARS", "NotRegularFile", "TooLarge", "link_to_nothing", "not_a_file", "not_a_page_file",
+           "not_regular", "other_kind", "read_regular_file", "sqlite_file_in_use"]
 
 # The files SQLite keeps beside a database X: X-journal while it writes one (rollback mode), X-wal and X-shm (its
 # write-ahead log and the log's shared index) while any connection has it open in WAL mode, as a project's is kept
@@ -71,8 +73,10 @@ def read_regular_file(path: str | Path, max_bytes: int | None = None) -> bytes:
     """A regular file's bytes; anything else raises NotRegularFile before a byte is read and without waiting
     (O_NONBLOCK: opening a FIFO would otherwise wait for a writer, forever), and a file over `max_bytes` raises
     TooLarge. The mode is asked before opening and again of the open file, in case the name was swapped in
-    between; a file that grows past the limit after that check is still cut off and refused."""
-    _refuse_other_kinds(os.stat(path).st_mode)
+    between; a file that grows past the limit after that check is still cut off and refused. A symbolic link to
+    nothing raises FileNotFoundError saying so (`link_to_nothing`), not "No such file or directory" of a name that
+    is there."""
+    _refuse_other_kinds(_mode(path))
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as stream:
         status = os.fstat(stream.fileno())
@@ -87,6 +91,32 @@ def read_regular_file(path: str | Path, max_bytes: int | None = None) -> bytes:
     return data
 
 
+def _mode(path: str | Path) -> int:
+    """The mode of what `path` names; for a link to nothing, a FileNotFoundError that says so and where it points."""
+    try:
+        return os.stat(path).st_mode
+    except FileNotFoundError:
+        if (link := link_to_nothing(Path(path))) is None:
+            raise
+        raise FileNotFoundError(errno.ENOENT, link, str(path)) from None
+
+
+def link_to_nothing(path: Path) -> str | None:
+    """"a symbolic link to a file that does not exist (../moved/7.json)" when `path` is a link whose target is not
+    there (where it points, as the link holds it); None for anything else (a link loop included)."""
+    try:
+        target = os.readlink(path)
+    except OSError:  # not a link, or nothing there
+        return None
+    try:
+        os.stat(path)
+    except FileNotFoundError:
+        return f"a symbolic link to a file that does not exist ({hint_path(target)})"
+    except OSError:  # a link loop, or a target that cannot be asked: said as such by the caller
+        return None
+    return None
+
+
 def not_a_file(path: Path, what: str) -> str | None:
     """Why `path` cannot be read as a `what` ("page file", "records file"): "a folder, not a records file", a FIFO,
     a symlink loop, a dangling link, no such file...; None for a regular file. Only the mode is asked, nothing is
@@ -95,7 +125,7 @@ def not_a_file(path: Path, what: str) -> str | None:
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
-        return "a symbolic link to a file that does not exist" if path.is_symlink() else "no such file or folder"
+        return link_to_nothing(path) or "no such file or folder"
     except OSError as error:
         if error.errno == errno.ELOOP:
             return "a symbolic link loop"

@@ -98,12 +98,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _describes_a_model(args: argparse.Namespace) -> bool:
-    """`inspect MODEL`: a selector model file is described (its provenance) rather than refused as no page."""
-    from ..extract.selector_model import SelectorModel
+    """`inspect MODEL`: a selector model file is described (its provenance) rather than refused as no page. A
+    model's name that is no file to read (a folder, a FIFO, a link to nothing), or a project's folder that has a
+    model, is refused as `extract --model` refuses it (`SelectorModel.load`), not as a page."""
+    from ..extract.selector_model import SelectorModel, model_inside
 
     path = Path(args.page)
-    if path.suffix.lower() not in (".json", ".gz") or not path.is_file():
+    if path.suffix.lower() not in (".json", ".gz") and model_inside(path) is None:
         return False
+    if not path.is_file():
+        SelectorModel.load(path)  # raises, in the words every reader of a model file says it
     head = path.read_bytes()[:64]
     if not (head.startswith(b"\x1f\x8b") or b'"format":"recordlens-selector/' in head.replace(b" ", b"")):
         raise RecordLensError(f"{hint_path(path)}: {NOT_A_PAGE_SUFFIX}, nor a selector model file (`recordlens train` "

@@ -131,6 +131,8 @@ def _train(args: argparse.Namespace, own: bool, start: float) -> int:
             warn(f"{unfinished}; the model is trained on the pages it holds")
     if args.project:
         sources = [project_pages_to_read(args.project)]
+        if own:  # news as the command starts, not after the fits: the pages are there to train on
+            _say_unusable_model(args.project)
     else:
         sources = [dataset_pages_to_read(pages, gt) for pages, gt in zip(pages_dirs, gt_dirs, strict=True)]
     # Cross-validation folds synthetic variants with their source page (else it scores pages in-sample): with --cv
@@ -182,6 +184,29 @@ def _train(args: argparse.Namespace, own: bool, start: float) -> int:
     elif args.project:  # a model of one stage: how it does on the project's pages, beside the shipped model
         _say_comparison(args, model)
     return 0
+
+
+def _say_unusable_model(project_dir: str) -> None:
+    """The project's own model that this version cannot use (damaged, cut short, of older features), said in one
+    line as training starts: the model trained replaces it, and it is kept where `save_project_model` keeps it
+    (said again once it is)."""
+    from ..store.learnt_model import (
+        FORGOTTEN_MODEL,
+        UNUSABLE_MODEL,
+        _is_a_model_to_keep,
+        project_model,
+        project_model_path,
+    )
+
+    _, why = project_model(project_dir)
+    if not why:
+        return
+    path = project_model_path(project_dir)
+    a_model = _is_a_model_to_keep(path)  # of another version: kept where Forget sets a model aside
+    kept = Path(project_dir) / (FORGOTTEN_MODEL if a_model else UNUSABLE_MODEL)
+    over = " (in place of the one set aside there before)" if a_model and kept.is_file() else ""
+    warn(f"the project's model {hint_path(path)} is unusable ({why}): the model trained replaces it, and it is kept "
+         f"as {hint_path(kept)}{over}")
 
 
 class _FitsBar(ProgressBar):

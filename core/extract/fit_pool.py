@@ -8,7 +8,7 @@ without a `__main__` guard (which multiprocessing's workers would run again), an
 standard output; the next fit goes to whichever worker is free, and a fit's inputs are built only as it is
 handed out, so no more than one per worker is held at once. Each fit is deterministic given its inputs, so the
 models are the very ones one process fits (a test compares the files). Where a worker cannot start or dies, the
-fits run here instead, one by one.
+fits run here instead, one by one. Where this process dies (killed outright), its workers end with it, mid-fit.
 """
 
 from __future__ import annotations
@@ -125,8 +125,9 @@ def _in_workers(fit: Callable[[T], R], tasks: Sequence[T], count: int, check: Ca
 
     try:
         for _ in range(count):
-            process = subprocess.Popen([sys.executable, "-m", WORKER_MODULE], stdin=subprocess.PIPE,
-                                       stdout=subprocess.PIPE)
+            # its caller's pid: a worker ends as this process dies, even mid-fit (`fit_worker.end_with_parent`)
+            process = subprocess.Popen([sys.executable, "-m", WORKER_MODULE, str(os.getpid())],
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             processes.append(process)
             hand_out(process)
         while len(results) < len(tasks):

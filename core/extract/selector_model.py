@@ -427,8 +427,7 @@ class SelectorModel:
         except (EOFError, gzip.BadGzipFile, zlib.error) as error:
             raise ModelError(f"{named}: not a selector model (a damaged gzip file: {error})") from None
         except OSError as error:
-            inside = path / "models" / "selector.json"
-            if path.is_dir() and inside.is_file():  # a project given for its model
+            if (inside := model_inside(path)) is not None:  # a project given for its model
                 raise ModelError(f"{named} is a folder, not a selector model file (the project's own model is "
                                  f"{hint_path(inside)})") from None
             raise ModelError(f"{named}: cannot read the model ({error.strerror or error})") from None
@@ -439,6 +438,12 @@ class SelectorModel:
         model = cls.from_json(text, named)
         model.digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
         return model
+
+
+def model_inside(path: Path) -> Path | None:
+    """The project's own model when `path` is a project's folder that has one (given where a model file goes)."""
+    inside = path / "models" / "selector.json"
+    return inside if path.is_dir() and inside.is_file() else None
 
 
 def _features_problem(data: dict[str, Any]) -> str | None:
