@@ -40,8 +40,9 @@ from PySide6.QtCore import QObject
 from PySide6.QtGui import QUndoCommand, QUndoGroup, QUndoStack
 
 from ...core.errors import RecordLensError
-from ...core.store import Change, Project, Provenance, database_problem, judge_as_shown, mark_as_shown
+from ...core.store import Change, Project, Provenance, judge_as_shown, mark_as_shown
 from ...core.wording import listed
+from ..qt.jobs import database_refused
 
 # Told the page whose labels or status changed, the records to select there (None: keep the selection) and the
 # newest history entry the step wrote (None: it wrote none).
@@ -60,13 +61,14 @@ class NotSaved(RecordLensError):
 
 
 @contextmanager
-def _saved_or_refused(what: str = "") -> Iterator[None]:
-    """A store write whose refusal by the database raises `NotSaved`, naming `what` was not saved."""
+def _saved_or_refused(project: Project, what: str = "") -> Iterator[None]:
+    """A write to `project` whose refusal by the database raises `NotSaved`, naming `what` was not saved (and, of
+    a damaged database, the project's own file)."""
     try:
         yield
     except sqlite3.Error as error:
-        raise NotSaved(f"{what + ' ' if what else ''}NOT saved: {database_problem(error, again='do it again')}"
-                       ) from error
+        raise NotSaved(f"{what + ' ' if what else ''}NOT saved: "
+                       f"{database_refused(error, project.root, again='do it again')}") from error
 
 
 def _put_back(project: Project, page: str, history_id: int | None, status: str | None, by: Provenance,
@@ -81,7 +83,7 @@ def _put_back(project: Project, page: str, history_id: int | None, status: str |
         moved = project.set_status(page, status, by) if status else None
         return moved if moved is not None and moved.id is not None else restored
 
-    with _saved_or_refused(f"“{why}”"):
+    with _saved_or_refused(project, f"“{why}”"):
         return judge_as_shown(project, [], restored_and_moved, by, page=page, newest=newest).id
 
 
@@ -203,7 +205,7 @@ class LabelCommand(_PageStep):
     def perform(self) -> Change:
         # The entry it is made over, read in its own write: none of another writer's changes comes between (its
         # undo restores to this entry, and would take such a change back)
-        with _saved_or_refused(), self._project.writing():
+        with _saved_or_refused(self._project), self._project.writing():
             self._before = self._project.last_change_id(self._page)
             change = self._change()
         self._after = change.id
@@ -242,7 +244,7 @@ class StatusCommand(_Step):
 
     def perform(self) -> Change:
         # its caller says nothing of what it was: the error does
-        with _saved_or_refused(self.text()), self._project.writing():
+        with _saved_or_refused(self._project, self.text()), self._project.writing():
             self._before = self._project.last_change_id(self._page)
             if self._shown is None:  # the status it is made over, read with it
                 self._old = self._project.page(self._page).status
@@ -262,7 +264,7 @@ class StatusCommand(_Step):
     def _set(self, status: str, what: str, newest: int | None) -> Change:
         """The page's status set, while its newest history entry is still `newest` (None: not looked at)."""
         project, page = self._project, self._page
-        with _saved_or_refused(what):
+        with _saved_or_refused(project, what):
             return judge_as_shown(project, [], lambda _, by: project.set_status(page, status, by), self._by,
                                   page=page, newest=newest)
 
@@ -301,8 +303,9 @@ def _write_ahead(command: QUndoCommand, undo: bool, newest: int | None = None) -
     steps = _steps_of(command)
     if not steps:
         return
+    project = steps[0]._project
     try:
-        with _saved_or_refused(f"“{'undo' if undo else 'redo'}: {command.text()}”"), steps[0]._project.writing():
+        with _saved_or_refused(project, f"“{'undo' if undo else 'redo'}: {command.text()}”"), project.writing():
             for k, step in enumerate(reversed(steps) if undo else steps):
                 looked = newest if k == 0 else None
                 if undo:
@@ -399,7 +402,7 @@ def push_all(stack: QUndoStack, text: str, commands: list[LabelCommand], newest:
         return []
     try:
         # the history shows them as one step, as the undo stack does; a refused COMMIT is said as a refused edit
-        with _saved_or_refused(), commands[0]._project.one_step(text):
+        with _saved_or_refused(commands[0]._project), commands[0]._project.one_step(text):
             changes = [command.perform() for command in commands]
     except NotSaved as error:
         _tell_refused(stack, error)

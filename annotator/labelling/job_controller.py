@@ -28,7 +28,6 @@ from ...core.store import (
     REJECTED,
     Label,
     Project,
-    database_problem,
     forget_project_model,
     labelled_page_names,
     model_freshness,
@@ -37,7 +36,7 @@ from ...core.store import (
     unusable_said,
 )
 from ...core.wording import counted, named_and_more, shortened
-from ..qt.jobs import BackgroundJob, Cancelled
+from ..qt.jobs import BackgroundJob, Cancelled, database_refused
 from ..qt.widgets import button
 from ..settings import GEMINI, extractor_params, gemini_key, proposal_method
 from .propose import ENDPOINT_SETTING, Proposal, ProposeWorker, caution_of
@@ -151,11 +150,11 @@ class ProposeTally:
         return ", ".join(groups) + (advice if endpoint else "")
 
 
-def _not_stored(refusal: RecordLensError | None) -> str:
-    """Why a page's proposals were not stored, as the job's end says it: the database's refusal (a full disk) in
-    the store's own words, else that they were not."""
+def _not_stored(refusal: RecordLensError | None, root: Path) -> str:
+    """Why a page's proposals were not stored in the project in `root`, as the job's end says it: the database's
+    refusal (a full disk, a damaged file) in the store's own words, else that they were not."""
     cause = refusal.__cause__ if refusal is not None else None
-    return f"{NOT_STORED}: {database_problem(cause, again='propose again')}" if isinstance(
+    return f"{NOT_STORED}: {database_refused(cause, root, again='propose again')}" if isinstance(
         cause, sqlite3.Error) else NOT_STORED
 
 
@@ -656,7 +655,7 @@ class JobController:
         records = weighed.new
         if records and not window.record_actions.add_proposals(proposal.page, records, proposal.provenance):
             # the store refused them: said at once, and again at the end, with why (a full disk)
-            tally.fail(proposal.page, _not_stored(window.record_actions.refusal))
+            tally.fail(proposal.page, _not_stored(window.record_actions.refusal, root))
             return
         tally.note_left_out(proposal.page, weighed.covered_by)
         self._remember_not_made(root, proposal.page, weighed.not_made)

@@ -14,6 +14,7 @@ further attempt, a wait ends at once); an answer already on its way when Cancel 
 from __future__ import annotations
 
 import logging
+import sqlite3
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -40,7 +41,7 @@ from ...core.runs import (
 )
 from ...core.store import Project, Provenance, open_project
 from ...core.wording import listed
-from ..qt.jobs import BackgroundJob, Cancelled, run_until_cancelled
+from ..qt.jobs import BackgroundJob, Cancelled, database_refused, run_until_cancelled
 from ..qt.signals import emit
 from ..settings import GEMINI
 
@@ -213,7 +214,9 @@ class ProposeWorker(BackgroundJob):
             raise error
         if self.stored_run is not None:
             self.stored_run.record(project, name, error)
-        message = str(error) if isinstance(error, RecordLensError) else f"{type(error).__name__}: {error}"
+        message = (str(error) if isinstance(error, RecordLensError) else
+                   database_refused(error, project.root, again="propose again") if isinstance(error, sqlite3.Error)
+                   else f"{type(error).__name__}: {error}")
         self.report_failure(name, f"{message}; {check_the_endpoint(ENDPOINT_SETTING)}"
                             if failed_for_the_endpoint(error) else message)
 

@@ -64,6 +64,9 @@ _CURSOR_STAYS = {
     "parent": "no element around this one but the whole page, which is no record",
     "child": "no element inside this one",
 }
+# The statuses whose decision A and R overturn: accepting a rejected record, rejecting an accepted or edited one
+# (accepting an edited record keeps it a record: no decision overturned).
+_OVERTURNED_BY = {"accept": (REJECTED,), "reject": ("accepted", "edited")}
 _FRAMES_NOT_LABELLED = ("what a frame shows cannot be labelled: RecordLens reads the page's own document, not the "
                         "documents of its frames")
 
@@ -662,6 +665,7 @@ class RecordActions:
         numbers = self._numbers(ids)
         judged = self.window.label(ids[0]) if len(ids) == 1 else None
         proposal = judged is not None and judged.status == "proposed"
+        overturned = self._overturned_words(verb, ids)  # read before the labels are reloaded
         changed = self.edit_each_as_shown(f"{verb} record", ids, change)
         if changed is not None:
             if len(ids) == 1:
@@ -678,12 +682,31 @@ class RecordActions:
             # judged now, with the page scrolled to it).
             left = bool(following) and following[0] not in ids
             self.window.reload_labels(following if left else [])
-            same = f" ({len(ids) - changed} already {verb}ed)" if changed < len(ids) else ""
-            self.window.message(f"{verb}ed {counted(changed, 'record')}{same}" + (
-                "" if left else f"; no proposal left {self._where_proposals_are()}"))
+            notes = [f"{len(ids) - changed} already {verb}ed"] if changed < len(ids) else []
+            notes += [overturned] if overturned else []
+            self.window.message(f"{verb}ed {counted(changed, 'record')}" + (f" ({'; '.join(notes)})" if notes else "")
+                                + ("" if left else f"; no proposal left {self._where_proposals_are()}"),
+                                15000 if overturned else 6000)
             self._said_by_the_step()
         else:  # stay on them: those made stay made, and the same key again changes only the others
             self.window.reload_labels(ids)
+
+    def _overturned_words(self, verb: str, ids: Sequence[int]) -> str:
+        """The decisions that A or R (`verb`) over the records `ids` overturns, with the key that takes them back:
+        "record 1 was accepted: Ctrl+Z takes the whole step back" ("" when it overturns none). Said of every
+        selection, however it was made (Ctrl+A, Shift+click, Shift+G): among many records, one accepted and then
+        rejected with the others is a decision lost unseen."""
+        chosen = set(ids)
+        place = self._places()
+        parts = []
+        for status in _OVERTURNED_BY[verb]:
+            numbers = sorted(place[label.id] for label in self.window.labels
+                             if label.id in chosen and label.status == status)
+            if numbers:
+                parts.append(f"{records_named(numbers)} {'was' if len(numbers) == 1 else 'were'} {status}")
+        if not parts:
+            return ""
+        return f"{' and '.join(parts)}: {self.window.keys_for('undo')} takes the whole step back"
 
     def _where_proposals_are(self) -> str:
         """Where the next proposal was looked for: the page, or with words in the finder the records found."""
@@ -954,12 +977,13 @@ class RecordActions:
                        of_selection=bool(ids))
 
     def do_select_list(self) -> None:
-        """Shift+G: every record not rejected in the selected one's list (and the selected one), so that one A or
-        R judges a proposed list whole: a menu of hundreds of links proposed as records is rejected with two keys,
-        not hundreds. On a rejected record, its list's rejected records too: pointing at a rejection, the user means
-        the list as rejected (to accept it back, or delete it), and A there overturns no decision they did not see.
-        Elsewhere rejections are left out (A on a proposed list does not overturn them), and said when that leaves
-        nothing else selected."""
+        """Shift+G: the records of the selected one's list that were decided as it was, so that one A or R judges
+        a proposed list whole: a menu of hundreds of links proposed as records is rejected with two keys, not
+        hundreds (`_in_the_list_with`). On a proposal, the list's other proposals alone: the records judged before
+        stay as they were decided (A there overturns no rejection, R no acceptance), and are said as left out. On
+        a rejected record, its whole list: pointing at a rejection, the user means the list as rejected (to accept
+        it back, or delete it). On an accepted or edited one, the list's records not rejected. What A or R then
+        overturns is said as they do it (`_overturned_words`)."""
         chosen = self._one_on_page("select and judge a record's list")
         if chosen is None:
             return
@@ -969,32 +993,52 @@ class RecordActions:
         if not any(page.resolve(x) is not None for x in label.xpaths):
             window.message(f"record {number} names no element of this page: it stands in no list")
             return
-        # The records not rejected, and the chosen one whatever its status (it is what the reviewer points at);
-        # every one, rejected too, when the chosen one is rejected.
-        rejected = label.status == REJECTED
-        shown = [other for other in window.labels if rejected or other.status != REJECTED or other.id == label.id]
+        shown = [other for other in window.labels if _in_the_list_with(label, other)]
         ids = [shown[i].id for i in same_list(page, label.xpaths, [other.xpaths for other in shown])]
+        left_out = self._left_out_of_the_list(label, page, ids)
         if not [i for i in ids if i != label.id]:
-            window.message(self._alone_in_its_list(label, number, page))
+            window.message(self._alone_in_its_list(label, number, left_out))
             return
         window.select_records(ids, scroll=False)
         window.record_panel.scroll_to_id(label.id)  # the list stays where the reviewer was, not at its end
+        left = (f"; left out {counted(len(left_out), 'record')} judged before ({self._by_status(left_out)})"
+                if left_out else "")
         window.message(f"{counted(len(ids), 'record')} of record {number}'s list selected: A or R judges them all, Esc "
-                       "clears the selection", of_selection=True)
+                       f"clears the selection{left}", of_selection=True)
 
-    def _alone_in_its_list(self, label: Label, number: int, page: Page) -> str:
-        """Why Shift+G selected nothing more than record `number` (not rejected): its list holds no other record,
-        or only rejected ones, which it leaves out (said, with the way to select them)."""
-        labels = self.window.labels
-        others = [labels[i] for i in same_list(page, label.xpaths, [other.xpaths for other in labels])
-                  if labels[i].id != label.id]
-        if not others:
+    def _left_out_of_the_list(self, label: Label, page: Page, ids: Sequence[int]) -> list[Label]:
+        """The records of `label`'s list that Shift+G on it did not select (`ids`) for their status."""
+        labels, selected = self.window.labels, set(ids)
+        return [labels[i] for i in same_list(page, label.xpaths, [other.xpaths for other in labels])
+                if labels[i].id not in selected and labels[i].id != label.id
+                and not _in_the_list_with(label, labels[i])]
+
+    def _by_status(self, labels: Sequence[Label]) -> str:
+        """"accepted: record 1; rejected: records 3, 4": the records `labels`, by status."""
+        by_status: dict[str, list[int]] = {}
+        for label in labels:
+            by_status.setdefault(label.status, []).append(label.id)
+        return "; ".join(f"{status}: {records_named(self._numbers(ids))}" for status, ids in by_status.items())
+
+    def _alone_in_its_list(self, label: Label, number: int, left_out: Sequence[Label]) -> str:
+        """Why Shift+G selected nothing more than record `number`: its list holds no other record, or only
+        records of a status it leaves out (`left_out`: said, with the way to select them)."""
+        if not left_out:
             return f"record {number}'s list holds no other record (G adds its siblings)"
-        were = "is" if len(others) == 1 else "are"
-        return (f"record {number}'s list holds no other record that is not rejected: its "
-                f"{counted(len(others), 'other record')} {were} rejected "
-                f"({records_named(self._numbers([other.id for other in others]))}); "
-                f"{self.window.keys_for('select_list')} on a rejected one selects them all")
+        wanted = "other proposal" if label.status == "proposed" else "other record that is not rejected"
+        statuses = {other.status for other in left_out}
+        if len(statuses) == 1:
+            were = "is" if len(left_out) == 1 else "are"
+            which = (f"{counted(len(left_out), 'other record')} {were} {left_out[0].status} "
+                     f"({records_named(self._numbers([other.id for other in left_out]))})")
+        else:
+            which = f"{counted(len(left_out), 'other record')} were judged before ({self._by_status(left_out)})"
+        # A rejected one selects the whole list; an accepted or edited one every record of it not rejected, which
+        # is all of it when no rejected one was left out
+        pointed = REJECTED if REJECTED in statuses else left_out[0].status
+        article = "an" if pointed[0] in "aeiou" else "a"
+        return (f"record {number}'s list holds no {wanted}: its {which}; {self.window.keys_for('select_list')} on "
+                f"{article} {pointed} one selects them all")
 
     def _step_record(self, step: int) -> None:
         """J / K; J on the last record offers the next page, and J again opens it."""
@@ -1190,6 +1234,16 @@ class RecordActions:
         # The page too: under Recent messages a line of a page left since would not say which one it was
         where = f" on page {self.window.page_name}" if self.window.page_name else ""
         self.window.message(f"{done}{where}: {text}" if text else f"nothing to {done.removesuffix('ne')}")
+
+
+def _in_the_list_with(chosen: Label, other: Label) -> bool:
+    """Whether Shift+G on the record `chosen` selects `other`, a record of its list: a record decided before is
+    left as it was decided unless the record pointed at is decided too (`do_select_list`)."""
+    if other.id == chosen.id or chosen.status == REJECTED:
+        return True
+    if chosen.status == "proposed":
+        return other.status == "proposed"
+    return other.status != REJECTED
 
 
 def _nesting_words(around: Sequence[int], textless: bool) -> str:

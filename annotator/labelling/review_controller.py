@@ -28,7 +28,6 @@ from ...core.records import (
     DatasetScore,
     PageAgreement,
     PageReview,
-    new_records,
     record_key,
     review_page,
     worst_pages,
@@ -94,6 +93,36 @@ def _rejected_by(labels: Sequence[Label]) -> RejectedAs:
         if label.status == REJECTED:
             rejected.setdefault(record_key(label.xpaths), []).append(label)
     return lambda xpaths: rejected.get(record_key(xpaths), ())
+
+
+@dataclass(frozen=True)
+class _LeftOut:
+    """What the take-all button leaves out of the annotator's records the project lacks on the page (`_to_take`)."""
+
+    kept: int  # their disagreement with the project's version kept (O): decided already
+    held: int  # true records of the project already (the same XPaths)
+    proposed: int  # proposals of the page already (the same XPaths): A accepts them
+    covered: int  # records of the page cover their text already, under other XPaths: taken, a pair of one text
+    covering: tuple[int, ...]  # the numbers of those records
+    repeated: int  # repeating another of theirs (the same XPaths or the same text)
+    rejected: int  # rejected in the project (the same XPaths): T accepts them, naming the rejection
+
+    def words(self) -> str:
+        """"2 kept (O), 1 in the project already, 2 whose text the project's records 3, 4 cover already, 1 repeated
+        in their labels, 1 rejected in the project; T accepts it" (the parts there are; the rejected last, which
+        T's words follow)."""
+        parts = [f"{self.kept} kept (O)"] if self.kept else []
+        parts += [f"{self.held} in the project already"] if self.held else []
+        parts += [f"{self.proposed} proposed in the project already (A accepts "
+                  f"{'it' if self.proposed == 1 else 'them'} in the Records tab)"] if self.proposed else []
+        if self.covered:
+            by = (f"the project's {records_named(self.covering)} cover{'s' if len(self.covering) == 1 else ''}"
+                  if self.covering else "the project's records cover")
+            parts.append(f"{self.covered} whose text {by} already")
+        parts += [f"{self.repeated} repeated in their labels"] if self.repeated else []
+        parts += [f"{self.rejected} rejected in the project; T accepts {'it' if self.rejected == 1 else 'them'}"
+                  ] if self.rejected else []
+        return ", ".join(parts)
 
 
 def not_compared(annotator: str) -> str:
@@ -813,9 +842,9 @@ class ReviewController:
                              entries=[texts.of(r.xpaths, 60)[1] for r in records],
                              kept=kept, merged=merged, failure=failure or "", whole=texts.whole)
         if other is not None:
-            # Of the labels just read (a redraw reads nothing more): an action reads them again (`_rejected_in`)
-            to_take, *left_out = self._to_take(self.review, truth, _rejected_by(window.labels))
-            self.panel.offer_take_all(other, len(to_take), self._left_out_words(*left_out))
+            # Of the labels just read: the action reads them again (`do_take_all`)
+            to_take, left_out = self._to_take(self.review, name, window.labels, texts.keys)
+            self.panel.offer_take_all(other, len(to_take), left_out.words())
         else:
             self.panel.offer_take_all(None, 0)
         self.panel.offer_keep(other)
@@ -1137,9 +1166,10 @@ class ReviewController:
             return
         assert self._shown is not None  # as the look found it
         kept = self._shown.kept
-        theirs, *left_out = self._to_take(review, window.project.true_records(page), self._rejected_in(page))
+        # On the page's labels as they are now, as the decision is taken
+        theirs, left_out = self._to_take(review, page, window.project.labels(page), window.page_texts().keys)
         if not theirs:
-            left = self._left_out_words(*left_out)
+            left = left_out.words()
             window.message(f"page {page}: nothing left to take of {name}'s records the project lacks: {left}" if left
                            else f"page {page}: the project has a record for every one {name} made: nothing to take")
             return
@@ -1156,36 +1186,32 @@ class ReviewController:
         added = [label.id for label in window.labels if label.id not in before]
         what = (f"page {page}: took {name}'s only record the project lacked" if len(theirs) == 1 else
                 f"page {page}: took all {len(theirs)} of {name}'s records the project lacked, as one step")
-        left = self._left_out_words(*left_out)
+        left = left_out.words()
         self._say_taken(what + (f"; left out {left}" if left else ""), added, True, 0)
 
-    def _to_take(self, review: PageReview, truth: Records, rejected_as: RejectedAs
-                 ) -> tuple[Records, int, int, int, int]:
+    def _to_take(self, review: PageReview, page: str, labels: Sequence[Label], keys: TextKeyIndex | None
+                 ) -> tuple[Records, _LeftOut]:
         """What the take-all button takes: the annotator's records the project lacks on the page (the review's
-        spurious ones) but those whose project's version was kept (O: decided already), those the project
-        holds already or that repeat one (the scorer's normalisation, `new_records`), and those the project
-        rejected (`rejected_as`): a rejection is a decision that one step over the whole page does not undo
-        unseen, T on the row does, naming it; with how many were kept, how many the project holds, how many
-        repeat another of theirs and how many it rejected."""
+        spurious ones), weighed against the page's records `labels` in any status as Propose weighs its proposals
+        (`Project.weigh_proposals`, on the page's text `keys`), and what it leaves out (`_LeftOut`). A record the
+        project rejected (the same XPaths) is left to T, which accepts it naming the rejection: a rejection is a
+        decision that one step over the whole page does not undo unseen; nor does it by taking a record of the same
+        text under other XPaths, left out as covered."""
         spurious = [i for i, record in enumerate(review.records) if record.kind == SPURIOUS]
         open_ = [list(review.records[i].xpaths) for i in spurious if i not in self.panel.kept]
-        fresh = new_records(open_, truth)
-        held_keys = {record_key(record) for record in truth}  # keyed once: this runs on every redraw
-        held = sum(1 for record in open_ if record_key(record) in held_keys)
-        repeated = len(open_) - len(fresh) - held
-        taken = [record for record in fresh if not rejected_as(record)]
-        return taken, len(spurious) - len(open_), held, repeated, len(fresh) - len(taken)
-
-    @staticmethod
-    def _left_out_words(kept: int, held: int, repeated: int, rejected: int) -> str:
-        """"2 kept (O), 1 in the project already, 1 repeated in their labels, 1 rejected in the project; T
-        accepts it" (the parts there are; the rejected last, which T's words follow)."""
-        parts = [f"{kept} kept (O)"] if kept else []
-        parts += [f"{held} in the project already"] if held else []
-        parts += [f"{repeated} repeated in their labels"] if repeated else []
-        parts += [f"{rejected} rejected in the project; T accepts {'it' if rejected == 1 else 'them'}"
-                  ] if rejected else []
-        return ", ".join(parts)
+        rejected_as = _rejected_by(labels)
+        rejected = {record_key(record) for record in open_ if rejected_as(record)}
+        rest = [record for record in open_ if record_key(record) not in rejected]
+        weighed = self.window.project.weigh_proposals(page, rest, keys)
+        status = {record_key(label.xpaths): label.status for label in labels if label.status != REJECTED}
+        held = sum(1 for record in rest if status.get(record_key(record)) in TRUE_LABEL_STATUSES)
+        proposed = sum(1 for record in rest if status.get(record_key(record)) == "proposed")
+        numbers = {label.id: k + 1 for k, label in enumerate(self.window.labels)}
+        covering = sorted({numbers[label.id] for by in weighed.covered_by for label in by if label.id in numbers})
+        covered = len(weighed.covered_by)
+        repeated = len(open_) - len(rejected) - len(weighed.new) - held - proposed - covered
+        return weighed.new, _LeftOut(len(spurious) - len(open_), held, proposed, covered, tuple(covering), repeated,
+                                     len(rejected))
 
     def do_keep_project(self) -> None:
         """O: the chosen disagreements (one row, or several selected) decided for the project's version, in one
@@ -1223,11 +1249,6 @@ class ReviewController:
                                 "tab (F6)")
             return None
         return name
-
-    def _rejected_in(self, page: str) -> RejectedAs:
-        """`_rejected_by` of the page's rejected records as the project holds them now (a decision is taken on
-        the labels as they are)."""
-        return _rejected_by(self.window.project.labels(page, (REJECTED,)))
 
     def _decision(self, record: ReviewRecord, truth: Sequence[Label], name: str, merge: bool,
                   rejected_as: RejectedAs, kept: frozenset[Kept]) -> _Decision:
@@ -1304,7 +1325,7 @@ class ReviewController:
         held_as = window.project.adjudication.held_by(page)
         numbers = {label.id: k + 1 for k, label in enumerate(window.labels)}
         fresh: list[_Decision] = []
-        made: set[frozenset[str]] = set()  # the records the fresh decisions make (`record_key`), as `new_records`
+        made: set[frozenset[str]] = set()  # the records the fresh decisions make (`record_key`)
         held: list[int | None] = []
         for decision in decisions:
             label = held_as(decision.makes, decision.record_id) if decision.makes else None

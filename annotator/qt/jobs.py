@@ -9,6 +9,7 @@ answers at quit (`answers_on_their_way`), unless the user quits at once.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -19,7 +20,7 @@ from PySide6.QtCore import QThread, Signal
 
 from ...core.deadline_calls import POLL_S, WaitCancelled, call_within, late_outcomes_pending
 from ...core.errors import RecordLensError
-from ...core.store import Project, open_project
+from ...core.store import PROJECT_DB, Project, database_problem, open_project
 from .signals import emit
 
 
@@ -33,6 +34,13 @@ T = TypeVar("T")
 def answers_on_their_way() -> int:
     """How many calls cancelled part way are still waiting for an answer that their `late` keeps."""
     return late_outcomes_pending()
+
+
+def database_refused(error: sqlite3.Error, root: Path, again: str) -> str:
+    """What a refusal by the database of the project in `root` means, and what to do (`again`: how the user
+    repeats what was refused): a damaged database said with what to do with the project's own files, as the
+    commands say it (`database_problem`)."""
+    return database_problem(error, again=again, database=root / PROJECT_DB)
 
 
 def run_until_cancelled(call: Callable[[], T], cancel: threading.Event, poll_s: float = POLL_S,
@@ -115,6 +123,8 @@ class BackgroundJob(QThread):
             pass
         except RecordLensError as error:
             message = str(error)
+        except sqlite3.Error as error:  # a damaged database, a full disk: said with what to do, not as a type name
+            message = database_refused(error, self._root, again="start it again")
         except Exception as error:  # noqa: BLE001 - the thread must end with a message, not a traceback
             message = f"{type(error).__name__}: {error}"
         emit(self.done, self._cancel.is_set(), self.scrub(message))

@@ -32,6 +32,7 @@ from .learnt_model import (
 from .page_removal import REMOVED, RemovedPage, RestoredPage, check_removable, remove_page, removed_copy, restore_page
 from .project import (
     APP_OPEN_MARK,
+    PROJECT_DB,
     Change,
     Label,
     PageInfo,
@@ -75,7 +76,7 @@ __all__ = [
     "RunInfo", "method_settings", "run_folder", "run_origin", "run_settings",
     "SchemaError", "StoreError", "StoredScore", "database_problem", "export_project", "find_sources", "import_page",
     "follow_change", "history_actions", "history_numbers", "history_records", "history_steps", "import_paths",
-    "import_run_folder", "init_project", "open_project", "APP_OPEN_MARK",
+    "import_run_folder", "init_project", "open_project", "APP_OPEN_MARK", "PROJECT_DB",
     "labelled_page_names", "score_stored_run", "status_moved",
     "SchemaUpgrade", "take_upgrades", "stopped_imports_said", "ProposeMark", "forget_stopped_proposes",
     "mark_propose", "stopped_proposes_said", "unmark_propose",
