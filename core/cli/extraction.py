@@ -360,17 +360,29 @@ def interrupted_line(summary: RunSummary, restarted: Restarted | None = None) ->
     if summary.stopped_on:  # the page the interrupt cut short, after calls on it were paid for
         failed += f", {_stopped_part_way(summary.stopped_on)}"
     wanted = len(summary.wanted)
+    spent = _spent_this_session(summary)
     if restarted is None:
         held = sum((summary.out_dir / f"{name}.json").is_file() for name in summary.wanted)
         return (f"{hint_path(summary.out_dir)}: {held} of {wanted} pages extracted{failed}; run the same command "
-                "again for the rest")
+                f"again for the rest{spent}")
     done = (f"{hint_path(summary.out_dir)}: {len(summary.extracted)} of {wanted} pages extracted again by this "
             f"--restart{failed}")
     if not restarted.differences:
         return (f"{done}; to go on, {WITHOUT_RESTART}: it extracts the pages not done yet and keeps those done (the "
-                f"earlier run's too, made with the same settings); {RESTART_STARTS_OVER}")
+                f"earlier run's too, made with the same settings); {RESTART_STARTS_OVER}{spent}")
     return (f"{done}; {earlier_pages_said(restarted)}; to go on, {WITHOUT_RESTART}: it extracts the pages not done "
-            f"yet and keeps those this --restart did; {RESTART_STARTS_OVER}")
+            f"yet and keeps those this --restart did; {RESTART_STARTS_OVER}{spent}")
+
+
+def _spent_this_session(summary: RunSummary) -> str:
+    """What an interrupted session of a model-calling run spent, said as the closing line of a session that ended
+    says it (`end_of_run_line`: the seconds, the requests, every attempt, and the tokens by kind): "; this session:
+    12.3 s, 4 requests, 1,360 tokens (…)"; "" for a method that calls no model. The pages counted before it are
+    the folder's, whichever session extracted them; these figures are this session's alone."""
+    if summary.requests is None:
+        return ""
+    requests = counted(summary.requests, "request")
+    return f"; this session: {summary.seconds:.1f} s, {requests}{tokens_said(summary.tokens)}"
 
 
 def earlier_pages_said(restarted: Restarted) -> str:

@@ -61,34 +61,43 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
     kept_lost = functools.partial(_keep_calls_lost_with_a_worker, out, resume)
     told = told_of_lost_calls(engine, lambda item, reason, lost: kept_lost(_name_of(item), reason, lost))
     recorded = (functools.partial(_calls_recorded, out, parts),) if tells else ()
-    with engine.shipping(extractor, *recorded) as shipped:
-        if by_content:  # no shared storage: the page goes as bytes, its files come back as bytes
-            unit = functools.partial(extract_one_shipped_page, shipped)
-            items: Sequence[object] = _ShippedPages(todo, files)
-        else:
-            unit = functools.partial(extract_one_page, shipped, files, out, resume)
-            items = todo
-        watch = _EndpointWatch()
-        try:
-            for item, result in engine.map(unit, items, key=_name_of, progress=progress, stop_when=watch, **told):
-                name = _name_of(item)
-                if isinstance(result, UnitFailedError):  # its worker died: failed as a page that raised is
-                    part = RunSummary(out)
-                    record_failure(out, name, str(result), {}, part)
-                elif by_content:
-                    part = _write_shipped(out, name, *result)
-                else:
-                    part = result
-                parts[name] = part
-        except ClusterLostError as lost:  # the pages its workers wrote, whether or not their results came back
-            raise ClusterLostError(lost.address, _pages_written_since(out, written_before)) from None
-    # The budget is shared: no page starts after the first stop; the pages in flight finish (their requests are
-    # paid for) or meet the same limit. The run's stop is said once they all have, as a local run says it.
-    _note_the_stop(summary, todo, parts, _budget_of(extractor))
-    if watch.row.failures >= ENDPOINT_FAILURES_IN_A_ROW and not summary.stopped:
-        summary.endpoint_failures = watch.row.failures
-        stop_for_the_endpoint(summary, watch.row.stop())
-    for name in todo:  # the local order, so that warnings and lists compare with a local run's
+    try:
+        with engine.shipping(extractor, *recorded) as shipped:
+            if by_content:  # no shared storage: the page goes as bytes, its files come back as bytes
+                unit = functools.partial(extract_one_shipped_page, shipped)
+                items: Sequence[object] = _ShippedPages(todo, files)
+            else:
+                unit = functools.partial(extract_one_page, shipped, files, out, resume)
+                items = todo
+            watch = _EndpointWatch()
+            try:
+                for item, result in engine.map(unit, items, key=_name_of, progress=progress, stop_when=watch,
+                                               **told):
+                    name = _name_of(item)
+                    if isinstance(result, UnitFailedError):  # its worker died: failed as a page that raised is
+                        part = RunSummary(out)
+                        record_failure(out, name, str(result), {}, part)
+                    elif by_content:
+                        part = _write_shipped(out, name, *result)
+                    else:
+                        part = result
+                    parts[name] = part
+            except ClusterLostError as lost:  # the pages its workers wrote, whether or not their results came back
+                raise ClusterLostError(lost.address, _pages_written_since(out, written_before)) from None
+        # The budget is shared: no page starts after the first stop; the pages in flight finish (their requests are
+        # paid for) or meet the same limit. The run's stop is said once they all have, as a local run says it.
+        _note_the_stop(summary, todo, parts, _budget_of(extractor))
+        if watch.row.failures >= ENDPOINT_FAILURES_IN_A_ROW and not summary.stopped:
+            summary.endpoint_failures = watch.row.failures
+            stop_for_the_endpoint(summary, watch.row.stop())
+    finally:  # an interrupted run's summary holds the pages done before it too, as a local run's does
+        _add_parts(summary, todo, parts)
+
+
+def _add_parts(summary: RunSummary, todo: list[str], parts: dict[str, RunSummary]) -> None:
+    """Each page's small summary added to the run's, in the local order, so that warnings and lists compare with a
+    local run's."""
+    for name in todo:
         part = parts.get(name)
         if part is None:
             continue

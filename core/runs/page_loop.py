@@ -5,17 +5,19 @@ that is down would fail the whole run slowly).
 
 `recordlens extract` (`run_files.extract_pages`) and the app's Propose session run this same loop, each
 keeping a page's outcome its own way (a run folder's files, a run of the project), so that both stop alike and
-say so in the same words; `bench` counts its methods' endpoint failures with the same `EndpointRow`.
+say so in the same words; `bench` counts its methods' endpoint failures with the same `EndpointRow`. What a page
+spends while it is asked is told as its budget counts it (`spending_told`), for either to keep as it goes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+import contextlib
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import astuple, dataclass
 from typing import TypeVar
 
 from ..extract.base import ExtractionFailedError
-from ..llm.gemini import BudgetExceededError
+from ..llm.gemini import Budget, BudgetExceededError
 
 ENDPOINT_FAILURES_IN_A_ROW = 3
 COMMAND_LINE_ENDPOINT = "--base-url"  # where the command line sets the endpoint, as its stop names it
@@ -103,3 +105,46 @@ def check_the_endpoint(setting: str = COMMAND_LINE_ENDPOINT) -> str:
 def failed_for_the_endpoint(error: BaseException) -> bool:
     """Whether a page failed because the model endpoint failed for good (a page's own failure breaks the row)."""
     return isinstance(error, ExtractionFailedError) and bool(error.details.get("endpoint_failed"))
+
+
+@dataclass(frozen=True)
+class Spent:
+    """What one page has spent so far, as its model budget counted it: the requests sent (each attempt, counted
+    before it is sent), the tokens of the answers read, and the answers whose tokens are unknown (without token
+    counts, or given up at --timeout-s: `given_up` of them)."""
+
+    requests: int = 0
+    tokens: int = 0
+    uncounted: int = 0
+    given_up: int = 0
+
+
+@contextlib.contextmanager
+def spending_told(budget: object, told: Callable[[Spent], None]) -> Iterator[None]:
+    """For the time of one page, `told(spent)` each time `budget` counts (`Budget.on_change`): each request before
+    it is sent, again when one is given back unsent (its connection refused), and each answer as soon as its tokens
+    are counted, with what the page has spent since it began (the loop asks one page at a time, so what its budget
+    counted meanwhile is the page's). What keeps a page's outcome writes it then: a process killed (SIGKILL) part
+    way through the page can write nothing after. A budget without the hook (a Ray worker's shared budget, which
+    counts every worker's pages) tells nothing; a hook the budget had is still called, and put back after."""
+    if not isinstance(budget, Budget):
+        yield
+        return
+    start, before = _spent_so_far(budget), budget.on_change
+
+    def changed() -> None:
+        if before is not None:
+            before()
+        now = astuple(_spent_so_far(budget))
+        told(Spent(*(count - began for count, began in zip(now, astuple(start), strict=True))))
+
+    budget.on_change = changed
+    try:
+        yield
+    finally:
+        budget.on_change = before
+
+
+def _spent_so_far(budget: Budget) -> Spent:
+    requests, tokens = budget.counts()
+    return Spent(requests, tokens, budget.uncounted, budget.given_up)

@@ -10,6 +10,8 @@ import functools
 import hashlib
 import json
 import os
+import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -25,6 +27,7 @@ from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE, PromptTemplate, promp
 from ..file_kinds import not_a_file
 from ..llm.endpoint import endpoint_identity
 from ..llm.gemini import (
+    GIVEN_UP,
     UNCOUNTED,
     BudgetExceededError,
     counts_missing,
@@ -38,7 +41,7 @@ from ..page.dom import Page
 from ..page.snapshot import read_file_bytes
 from ..records.model import load_records, save_records
 from ..wording import counted, listed
-from .page_loop import run_pages
+from .page_loop import Spent, run_pages, spending_told
 
 # A run folder's page records as `read_page_costs` reads them, page -> its `_run/N.json`
 PageCosts = Mapping[str, Mapping[str, object]]
@@ -48,6 +51,12 @@ DONE, FAILED = "done", "failed"
 NOT_FINISHED = "not finished"  # _run/N.json of a page its run stopped on, after calls on it were paid for
 STOPPED = "stopped"  # run.json's key for why a run ended before every page was reached
 UNFINISHED = "it did not finish (interrupted or killed); run it again to resume"
+# _run/N.json's key, in the record a page's calls write as its budget counts them (`_PageInFlight`): the session that
+# wrote it. This process's own is the page it is extracting, whose next record takes its place; any other is a page
+# its session stopped on part way without a word (it was killed), its calls paid for: kept under "earlier"
+IN_FLIGHT = "in_flight"
+KILLED_PART_WAY = ("the run ended part way through this page without saying why (killed, or the machine stopped): "
+                   "the requests and tokens counted on the page until then are kept")
 _REASON_LIMIT = 2000  # characters of an unexpected error's message kept (a page can make a huge one)
 
 MADE_ON = "page"  # _run/N.json's key for the page a prediction was made on (`page_identity`)
@@ -112,30 +121,38 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
     """The loop over pages (`page_loop.run_pages`, with its stop rules), here and in order: each page's files
     written atomically as soon as it is done, what happened added to `summary`. An engine runs this same loop on
     one page per unit of work. `held`: for a resume, the run resumed as read already (its pages' records read
-    once), else read here."""
+    once), else read here. What a page spends is written in its `_run/N.json` as its budget counts it
+    (`_PageInFlight`), so that a process killed part way through it keeps what it paid for."""
+    budget = getattr(getattr(extractor, "caller", None), "budget", None)
+    in_flight = _PageInFlight(out, summary)
+
     def extract(name: str) -> tuple[dict[str, str], Extraction]:
-        data = read_file_bytes(files[name])
-        loaded = load_page(files[name], name, data=data)
-        made_on = page_identity(loaded, data)  # of the bytes parsed: a file replaced meanwhile is not named for it
-        try:
-            return made_on, extractor.extract(loaded.page)
-        except Exception:
-            raise
-        except BaseException as stop:
-            if isinstance(paid := paid_carried(stop), dict):
-                # Ctrl+C, SIGTERM part way through the page: what it paid for is kept as a budget stop keeps it,
-                # and the interrupt goes on (the command says it, and exits as interrupted)
-                _record_stop(out, name, str(paid.get("reason") or "interrupted"), paid, summary)
-            raise
+        with in_flight.page(name, budget):
+            data = read_file_bytes(files[name])
+            loaded = load_page(files[name], name, data=data)
+            made_on = page_identity(loaded, data)  # of the bytes parsed: a file replaced meanwhile is not named for it
+            try:
+                return made_on, extractor.extract(loaded.page)
+            except Exception:
+                raise
+            except BaseException as stop:
+                if isinstance(paid := paid_carried(stop), dict):
+                    # Ctrl+C, SIGTERM part way through the page: what it paid for is kept as a budget stop keeps it,
+                    # and the interrupt goes on (the command says it, and exits as interrupted)
+                    _record_stop(out, name, str(paid.get("reason") or "interrupted"), paid, summary)
+                raise
 
     # kept with each page's answer: a run.json that cannot be read then still has pages that say their endpoint
     made_with = settings_said_by_pages(getattr(extractor, "settings", None) or {})
     if resume and held is None:
         held = ResumedRun.of(out, extractor)
-    end = run_pages(_not_extracted_before(progress(wanted), out, summary, held), extract,
-                    answered=functools.partial(_keep_extraction, out, summary, made_with),
-                    failed=functools.partial(_keep_failure, out, summary),
-                    stopped=functools.partial(_keep_stop, out, summary))
+    try:
+        end = run_pages(_not_extracted_before(progress(wanted), out, summary, held), extract,
+                        answered=functools.partial(_keep_extraction, out, summary, made_with),
+                        failed=functools.partial(_keep_failure, out, summary),
+                        stopped=functools.partial(_keep_stop, out, summary))
+    finally:
+        in_flight.ended()
     summary.endpoint_failures = end.endpoint_failures
     if end.endpoint_failed:
         stop_for_the_endpoint(summary, end.reason)
@@ -199,6 +216,71 @@ def _keep_stop(out: Path, summary: RunSummary, name: str, error: BudgetExceededE
     details = getattr(error, "details", None)
     if details:  # calls on this page were paid for before the budget ran out: kept, not thrown away
         _record_stop(out, name, str(error), details, summary)
+
+
+# The sessions of this process that have a page in flight (`_PageInFlight`): a page's record one of them wrote is the
+# record its page's own next record takes the place of, not one to keep under "earlier" as a killed session's is
+_IN_FLIGHT_HERE: set[str] = set()
+
+
+class _PageInFlight:
+    """The page a run is extracting, its `_run/N.json` written each time its budget counts (`spending_told`): not
+    finished, with what the page has spent so far (`spent_record`), its earlier records kept, its records file gone
+    (as for any new record of the page: `make_way_for_a_record`). The record the page ends with (its answer, its
+    failure, its stop) takes its place, keeping the same earlier records; a process killed (SIGKILL) before leaves
+    it, and it is then a page the run stopped on part way: a resume keeps it under "earlier", `runs --add` counts
+    it, and `score` names the page as the one the run stopped on. The session's mark stays this process's until
+    the next page begins or the loop ends, since the page's own record is written once its extraction returns."""
+
+    def __init__(self, out: Path, summary: RunSummary) -> None:
+        self._out, self._summary = out, summary
+        self._session: str | None = None
+        self._earlier: dict[str, object] | None = None  # the page's earlier records, once its first write took them
+        self._begun = 0.0
+
+    @contextmanager
+    def page(self, name: str, budget: object) -> Iterator[None]:
+        self.ended()
+        self._session, self._earlier, self._begun = uuid.uuid4().hex, None, time.monotonic()
+        _IN_FLIGHT_HERE.add(self._session)
+        with spending_told(budget, functools.partial(self._write, name, self._session)):
+            yield
+
+    def ended(self) -> None:
+        if self._session is not None:
+            _IN_FLIGHT_HERE.discard(self._session)
+        self._session = None
+
+    def _write(self, name: str, session: str, spent: Spent) -> None:
+        try:
+            if self._earlier is None:
+                self._earlier = make_way_for_a_record(self._out, name)
+            kept = {IN_FLIGHT: session, **spent_record(spent, time.monotonic() - self._begun)}
+            write_unfinished_record(self._out, name, str(kept.pop("reason")), self._earlier, kept)
+        except OSError as error:  # the request goes on (it is counted): the page's own record may yet be written
+            said = (f"page {name}: what its calls spent could not be written as they were made "
+                    f"({why_not_read(error)}); a process killed before the page ends would lose it")
+            if said not in self._summary.warnings:
+                self._summary.warnings.append(said)
+
+
+def spent_record(spent: Spent, seconds: float) -> dict[str, object]:
+    """A page's record of what it spent, as its budget counted it (`Spent`), while it is asked: not finished, its
+    seconds so far, its tokens as a run keeps them, and its requests as one call of that many attempts (the calls'
+    own statuses and answers are in the record the page ends with). Written so, a record of a page whose process
+    was killed part way through it reads as any page stopped part way does: `summed_cost`, `requests_of_call`."""
+    counted = {**({"total": spent.tokens} if spent.tokens else {}),
+               **({UNCOUNTED: spent.uncounted} if spent.uncounted else {})}
+    call = {"attempts": spent.requests, **({"tokens": {"total": spent.tokens}} if spent.tokens else {}),
+            **({GIVEN_UP: spent.given_up} if spent.given_up else {})}
+    return {"status": NOT_FINISHED, "reason": KILLED_PART_WAY, "seconds": round(seconds, 3),
+            **({"tokens": tokens_as_kept(counted)} if counted else {}), "raw": {"calls": [call]}}
+
+
+def _in_flight_here(record: Mapping[str, object]) -> bool:
+    """Whether a page's record is the one this process writes as the page is asked (`_PageInFlight`)."""
+    session = record.get(IN_FLIGHT)
+    return isinstance(session, str) and session in _IN_FLIGHT_HERE
 
 
 def note_not_reached(summary: RunSummary, wanted: list[str]) -> None:
@@ -276,6 +358,12 @@ def _new_set_aside_folder(parent: Path) -> Path:
             continue
         return folder
     raise FileExistsError(f"{hint_path(parent)} holds too many folders named {stamp}")
+
+
+def holds_page_records(folder: Path) -> bool:
+    """Whether a folder's `_run/` holds a page's own record (`_run/N.json`, whatever it says): it is a run's folder,
+    its run.json there or not."""
+    return any(name != "run" for name in _page_files(folder / META_DIR))
 
 
 def holds_a_single_run(folder: Path) -> bool:
@@ -356,6 +444,9 @@ def earlier_records(out: Path, name: str) -> dict[str, object]:
     a refused answer is paid for too, or one whose records file a stop kept from being written), to keep beside
     this run's record of the page: {"earlier": [...]}, or {} when there was none."""
     before = page_record(out, name)
+    if _in_flight_here(before):  # this process's record of the page as it is asked: what it kept of earlier runs
+        older = before.get("earlier")
+        return {"earlier": older} if isinstance(older, list) and older else {}
     if not _paid_but_not_kept(out, name, before):
         return {}
     older = before.pop("earlier", [])

@@ -44,6 +44,7 @@ from .run_files import (
     extract_pages,
     extracted_before,
     holds_a_single_run,
+    holds_page_records,
     identity_differences,
     made_otherwise_message,
     method_said_by_pages,
@@ -181,16 +182,18 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
             summary.warnings += _set_aside_pages_made_otherwise(out, wanted, held, ran_to_its_end(earlier))
         start = time.monotonic()
         requested = _requests_counted(extractor)
-        # --- engine dispatch (issue 16) ---
-        if engine is not None and engine.name != "local":
-            extract_on_engine(engine, extractor, files, wanted, out, summary, resume=resume, progress=progress,
-                              held=held)
-        else:
-            extract_pages(extractor, files, wanted, out, summary, resume=resume, progress=progress, held=held)
-        # --- end engine dispatch ---
-        summary.seconds = time.monotonic() - start
-        if requested is not None:  # what the run's budget counted (another engine's counts come back to it)
-            summary.requests = (_requests_counted(extractor) or 0) - requested
+        try:
+            # --- engine dispatch (issue 16) ---
+            if engine is not None and engine.name != "local":
+                extract_on_engine(engine, extractor, files, wanted, out, summary, resume=resume, progress=progress,
+                                  held=held)
+            else:
+                extract_pages(extractor, files, wanted, out, summary, resume=resume, progress=progress, held=held)
+            # --- end engine dispatch ---
+        finally:  # an interrupted run (Ctrl+C, SIGTERM) says what it spent too, as one that ended does
+            summary.seconds = time.monotonic() - start
+            if requested is not None:  # what the run's budget counted (another engine's counts come back to it)
+                summary.requests = (_requests_counted(extractor) or 0) - requested
         note_not_reached(summary, wanted)
         if not untouched or summary.extracted or summary.failed or summary.stopped:
             _note_how_it_ended(out, description, summary.stopped)
@@ -372,8 +375,10 @@ def method_of(extractor: Extractor) -> dict[str, object]:
 
 def _refuse_a_folder_that_is_no_run(out: Path) -> None:
     """A folder that holds files but no run description is someone's other files (a dataset's gt/, a folder of
-    labels): a run there would take its N.json for pages already extracted, or --restart overwrite them."""
-    if not out.is_dir() or (out / META_DIR / "run.json").is_file():
+    labels): a run there would take its N.json for pages already extracted, or --restart overwrite them. One whose
+    `_run/` holds its pages' own records is a run whose run.json was deleted: its pages' records speak for it, as
+    for a run.json that cannot be read (`_run_held`)."""
+    if not out.is_dir() or (out / META_DIR / "run.json").is_file() or holds_page_records(out):
         return
     try:  # hidden files (.DS_Store, a write left by a killed run) are no one's work
         kept = sorted(entry.name for entry in out.iterdir() if not entry.name.startswith("."))
@@ -471,6 +476,8 @@ def _run_held(out: Path, extractor: Extractor, read: ResumedRun) -> _RunHeld:
     if not any(out.glob("*.json")):  # no page in it yet: nothing to mix
         return _RunHeld({}, [])
     before, unreadable = run_description_and_problem(out)
+    if not before and unreadable is None and holds_page_records(out):  # deleted: its pages' records say the run
+        unreadable = f"{hint_path(out / META_DIR / 'run.json')} is gone (deleted)"
     now = _run_description(extractor)
     if unreadable:
         before, unknown = method_said_by_pages(out, read.records_of(record_files(out)))
