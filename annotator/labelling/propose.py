@@ -9,6 +9,8 @@ Gemini's calls are paid for, so a Propose session with Gemini is also stored as 
 (`ProposalRun`): what it proposed or why it failed, page by page, and every call's tokens, statuses and raw
 answers in the run's cost, as `recordlens extract` keeps them in RUN/_run/N.json. Cancel stops its calls (no
 further attempt, a wait ends at once); an answer already on its way when Cancel came is still added to the run.
+The page being asked is kept in the run as its budget counts (each request before it is sent, each answer's tokens
+as read), as `extract` keeps it: an app killed (SIGKILL) part way through a page leaves what the page paid for.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 import logging
 import sqlite3
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -33,10 +36,13 @@ from ...core.runs import (
     FAILED,
     NOT_FINISHED,
     STOPPED,
+    Spent,
     check_the_endpoint,
     failed_for_the_endpoint,
     model_calls,
     run_pages,
+    spending_told,
+    spent_record,
     summed_cost,
 )
 from ...core.store import Project, Provenance, open_project
@@ -114,6 +120,17 @@ class ProposalRun:
         except Exception:  # noqa: BLE001 - a daemon thread has no one to tell but the log
             _log.exception("the answer for page %s that came after Cancel could not be kept in run %s",
                            page, self.run_id)
+
+    def record_spent(self, page: str, begun: float, spent: Spent) -> None:
+        """What the page being asked has spent so far (`spending_told`), kept in the run at once: an app killed part
+        way through the page leaves it, not finished (`spent_record`). The page's own record, once it ends, takes its
+        place. Called from the call's thread as its budget counts, so through a connection of its own."""
+        try:
+            with open_project(self.root) as project, self._lock:
+                self.pages[page] = spent_record(spent, time.monotonic() - begun)
+                self._save(project)
+        except Exception:  # noqa: BLE001 - the call goes on (it is counted): the page's own record may yet be kept
+            _log.exception("what page %s spent could not be kept in run %s as it was spent", page, self.run_id)
 
     def _save(self, project: Project) -> None:
         # summed as a run added from a folder is; each page's record as in its _run/N.json
@@ -195,8 +212,13 @@ class ProposeWorker(BackgroundJob):
     def _extract(self, project: Project, extractor: extract.Extractor, name: str) -> extract.Extraction:
         page = project.load(name).page  # here: the Project is this thread's
         self._read = (name, TextKeyIndex(page.text_map))  # read here, off the interface thread
-        late = partial(self.stored_run.record_late, name) if self.stored_run else None
-        return run_until_cancelled(lambda: extractor.extract(page), self._cancel, late=late)
+        if self.stored_run is None:
+            return run_until_cancelled(lambda: extractor.extract(page), self._cancel)
+        # Kept as the caller's budget counts (a method without one tells nothing): a kill leaves what the page spent
+        budget = getattr(getattr(extractor, "caller", None), "budget", None)
+        with spending_told(budget, partial(self.stored_run.record_spent, name, time.monotonic())):
+            return run_until_cancelled(lambda: extractor.extract(page), self._cancel,
+                                       late=partial(self.stored_run.record_late, name))
 
     def _answered(self, project: Project, name: str, extraction: extract.Extraction) -> None:
         provenance = proposal_provenance(extraction)
