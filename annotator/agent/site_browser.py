@@ -59,6 +59,7 @@ from ...core.agent import (
     loose_url,
     not_in_snapshot_html,
 )
+from ...core.command_hints import hint_path
 from ...core.page import read_snapshot, write_mhtml
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
@@ -678,7 +679,7 @@ class SiteBrowser(QWidget):
             emit(self.message, f"not saved: {error}")
             return
         note = resaved_note(self.last_saved_meta)
-        emit(self.message, f"saved {self._url} to {path}" + (f"; {note}" if note else ""))
+        emit(self.message, f"saved {self._url} to {hint_path(path)}" + (f"; {note}" if note else ""))
 
     def save_page(self, path: str | Path | None = None, timeout_ms: int = 30_000) -> Path:
         """Save the page as rendered to MHTML in the site folder (by default over its own file) under its saved

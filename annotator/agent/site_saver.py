@@ -55,6 +55,7 @@ from ...core.agent import (
     site_file_name,
 )
 from ...core.atomic import move_into_place
+from ...core.command_hints import hint_path
 from ...core.errors import SnapshotError
 from ...core.interruption import Terminated
 from ...core.page import read_snapshot
@@ -117,8 +118,8 @@ class SavedPage:
         redirected = f" (asked for {self.requested})" if self.url != self.requested else ""
         how = "saved over" if self.replaced else "saved as"
         warned = "".join(f" (warning: {w})" for w in self.warnings)
-        return (f"{self.url}{redirected} {how} {self.file} in {self.site}: {self.resources} resource(s), "
-                f"{self.bytes // 1024} KB; the site has {self.pages} page(s){warned}")
+        return (f"{self.url}{redirected} {how} {hint_path(self.file)} in {hint_path(self.site)}: "
+                f"{self.resources} resource(s), {self.bytes // 1024} KB; the site has {self.pages} page(s){warned}")
 
 
 # -- the saving process -------------------------------------------------------------------------------------------

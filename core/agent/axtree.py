@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import atomic
+from ..command_hints import hint_path
 from ..errors import AgentError
 from .sites import Site
 
@@ -105,13 +106,15 @@ def write_tree(path: Path, tree: Mapping[str, Any]) -> None:
 
 
 def read_tree(path: str | Path) -> dict[str, Any]:
-    """A stored tree; AgentError when the file is not one."""
+    """A stored tree; AgentError when the file is not one, naming it as a hint names a path (`hint_path`)."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise AgentError(f"cannot read the accessibility tree {path}: {error}") from None
+        # the system's words without the path it repeats (as Python writes it, not as a hint does)
+        why = getattr(error, "strerror", None) or error
+        raise AgentError(f"cannot read the accessibility tree {hint_path(path)}: {why}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("nodes"), list):
-        raise AgentError(f"{path} is not an accessibility tree written by RecordLens ({FORMAT})")
+        raise AgentError(f"{hint_path(path)} is not an accessibility tree written by RecordLens ({FORMAT})")
     return data
 
 
@@ -204,6 +207,6 @@ class SiteTrees:
             if not name or self(page.url) is not None:
                 continue
             path = self.site.root / name
-            out.append((page.url, f"its tree {name} is gone from the folder" if not path.is_file() else
-                        f"its tree {name} cannot be read"))
+            out.append((page.url, f"its tree {hint_path(name)} is gone from the folder" if not path.is_file() else
+                        f"its tree {hint_path(name)} cannot be read"))
         return out

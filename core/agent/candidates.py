@@ -194,7 +194,8 @@ def load_candidates(path: str | Path) -> list[Candidate]:
     try:
         text = source.read_text(encoding="utf-8")
     except OSError as error:
-        raise TaskFileError(f"cannot read the candidates file {source}: {error}") from None
+        raise TaskFileError(f"cannot read the candidates file {hint_path(source)}: {error.strerror or error}") \
+            from None
     out: list[Candidate] = []
     problems: list[str] = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -211,11 +212,11 @@ def load_candidates(path: str | Path) -> list[Candidate]:
         except (TaskFileError, ValueError, TypeError) as error:
             problems.append(f"line {number}: {error}")
     if problems:
-        raise TaskFileError(f"{source} has {len(problems)} bad line(s):\n  " + "\n  ".join(problems[:10]))
+        raise TaskFileError(f"{hint_path(source)} has {len(problems)} bad line(s):\n  " + "\n  ".join(problems[:10]))
     ids = [c.id for c in out]
     twice = sorted({i for i in ids if ids.count(i) > 1})
     if twice:
-        raise TaskFileError(f"{source}: candidate id(s) used twice: {', '.join(twice)}")
+        raise TaskFileError(f"{hint_path(source)}: candidate id(s) used twice: {', '.join(twice)}")
     return out
 
 
@@ -250,18 +251,18 @@ def writing_candidates(path: str | Path) -> Iterator[list[str]]:
     try:
         lock = owner_files.take(lock_path(path), attempts=round(LOCK_WAIT_S / _LOCK_PAUSE_S), pause_s=_LOCK_PAUSE_S)
     except owner_files.Held as held:
-        raise AgentError(f"{path} is being written by {owner_files.owner_named(held.owner)} right now (a verdict, "
-                         "`agent tasks filter` or `agent tasks generate`): try again once it is done; written by "
-                         "both at once, what one of them wrote would be lost") from None
+        raise AgentError(f"{hint_path(path)} is being written by {owner_files.owner_named(held.owner)} right now "
+                         "(a verdict, `agent tasks filter` or `agent tasks generate`): try again once it is done; "
+                         "written by both at once, what one of them wrote would be lost") from None
     except FileNotFoundError:
         yield []
         return
     except OSError as error:
-        yield [f"the lock of {path} cannot be taken ({error.strerror or error}): a verdict or filter writing it at "
-               "the same moment could be lost"]
+        yield [f"the lock of {hint_path(path)} cannot be taken ({error.strerror or error}): a verdict or filter "
+               "writing it at the same moment could be lost"]
         return
     try:
-        yield owner_files.taken_over(lock, f"a write of {path}")
+        yield owner_files.taken_over(lock, f"a write of {hint_path(path)}")
     finally:
         owner_files.release(lock)
 
@@ -271,8 +272,8 @@ def refuse_shipped(path: str | Path) -> None:
     installed package) is never written, as the agent window never writes it: the next user, and the tests that
     compare the shipped files, would find it changed. Said before any work."""
     if is_shipped(path):
-        raise AgentError(f"{path} is one of the files RecordLens ships, which are never changed: copy it first "
-                         f"(`cp {hint_path(path)} my-tasks.jsonl`) and give the copy")
+        raise AgentError(f"{hint_path(path)} is one of the files RecordLens ships, which are never changed: copy it "
+                         f"first (`cp {hint_path(path)} my-tasks.jsonl`) and give the copy")
 
 
 def accepted_tasks(candidates: Iterable[Candidate]) -> list[Task]:
@@ -312,7 +313,7 @@ class SiteText:
                 try:
                     parsed = parse_snapshot(read_snapshot(self.site.root / page.file))
                 except (RecordLensError, OSError, ValueError) as error:
-                    raise AgentError(f"cannot read {page.file} of the site: {error}") from None
+                    raise AgentError(f"cannot read {hint_path(page.file)} of the site: {error}") from None
                 written = " ".join(page_text(parsed).split())
                 self._written[page.url] = written
                 self._texts[page.url] = folded(written)

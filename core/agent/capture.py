@@ -269,7 +269,7 @@ class CaptureSummary:
         return asdict(self)
 
     def message(self) -> str:
-        text = (f"{self.folder}: {len(self.saved)} page(s) saved, {len(self.skipped)} skipped by rule, "
+        text = (f"{hint_path(self.folder)}: {len(self.saved)} page(s) saved, {len(self.skipped)} skipped by rule, "
                 f"{len(self.failed)} failed"
                 + (f", {len(self.dead)} dead link(s) (answered HTTP 4xx: not asked again unless --ask-again)"
                    if self.dead else "")
@@ -295,10 +295,11 @@ class CaptureSummary:
         if self.pages:
             return ""
         if self.index_error:  # pages were saved: "no page was saved" would send the user after the wrong fault
-            return (f"{self.folder} holds no site: the site index could not be built ({self.index_error}); the "
-                    f"pages saved are kept in {self.folder}/{PAGES_FOLDER}: once that is put right, `recordlens "
-                    f"site build {hint_path(self.folder)}` indexes them (or run the same command again)")
-        said = f"{self.folder} holds no site: no page was saved"
+            return (f"{hint_path(self.folder)} holds no site: the site index could not be built ({self.index_error}); "
+                    f"the pages saved are kept in {hint_path(Path(self.folder) / PAGES_FOLDER)}: once that is put "
+                    f"right, `recordlens site build {hint_path(self.folder)}` indexes them (or run the same command "
+                    "again)")
+        said = f"{hint_path(self.folder)} holds no site: no page was saved"
         if self.stopped and self.queued:
             return f"{said}: the capture stopped before its first page; run the same command again to continue it"
         kinds = [[f"{url} skipped: {reason}" for url, reason in self.skipped],
@@ -381,7 +382,8 @@ class _State:
                 self.refreshing = str(data.get("refreshing") or "")
                 self.beyond = _keyed(str(link) for link in data.get("beyond") or [])
             except (OSError, ValueError, KeyError, TypeError) as error:
-                raise CaptureError(f"cannot read the capture state {self.path}: {error}; remove it to start "
+                why = getattr(error, "strerror", None) or error  # the system's words, without the path it repeats
+                raise CaptureError(f"cannot read the capture state {hint_path(self.path)}: {why}; remove it to start "
                                    "the capture over") from None
             self._key_again()
             self.resumed = True
@@ -446,7 +448,7 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
         under_way = _refresh_under_way(root) if refresh else ""
         if under_way:  # a refresh that was stopped: the same command goes on with it, not over from the roots
             kept, set_aside = None, [f"--refresh: the refresh stopped before goes on where it stopped (the pages "
-                                     f"captured before it are kept in {under_way})"]
+                                     f"captured before it are kept in {hint_path(under_way)})"]
         else:
             kept, set_aside = _set_aside(root) if refresh else (None, [])
         if robots is None:
@@ -488,8 +490,9 @@ def _set_aside(root: Path) -> tuple[Path | None, list[str]]:
         for path in old:
             path.rename(kept / path.name)
     except OSError as error:
-        raise CaptureError(f"cannot set the old capture of {root} aside for --refresh: {error}") from None
-    return kept, [f"--refresh: every page is captured again; the pages captured before are kept in {kept}"]
+        raise CaptureError(f"cannot set the old capture of {hint_path(root)} aside for --refresh: "
+                           f"{error.strerror or error}") from None
+    return kept, [f"--refresh: every page is captured again; the pages captured before are kept in {hint_path(kept)}"]
 
 
 def _refresh_under_way(root: Path) -> str:
@@ -520,8 +523,9 @@ def _put_back(root: Path, kept: Path) -> str:
         with contextlib.suppress(OSError):  # removed/ made for it alone goes too; one that keeps more stays
             kept.parent.rmdir()
     except OSError as error:
-        return (f"--refresh: no page was captured again, and the capture of before could not be put back ({error}): "
-                f"it is kept in {kept}; move its {PAGES_FOLDER}/, {STATE_FILE} and {INDEX_FILE} back into {root}")
+        return (f"--refresh: no page was captured again, and the capture of before could not be put back "
+                f"({error.strerror or error}): it is kept in {hint_path(kept)}; move its {PAGES_FOLDER}/, "
+                f"{STATE_FILE} and {INDEX_FILE} back into {hint_path(root)}")
     return (f"--refresh: no page was captured again, so the capture of before is put back as it was (the site "
             f"keeps its {_page_count(root)} page(s)); run the same command again when the site answers")
 
@@ -575,7 +579,7 @@ def _crawl(checked: list[str], root: Path, renderer: Renderer, rules: CaptureRul
             + (f"loaded again, its {' and '.join(finals)} not asked again either (--ask-again asks for them)"
                if finals else "loaded again")
             + "; to capture every page again (the site changed), run the same command with --refresh (the pages "
-            f"captured before are kept in {root / SET_ASIDE_FOLDER}), or capture into a new --site folder")
+            f"captured before are kept in {hint_path(root / SET_ASIDE_FOLDER)}), or capture into a new --site folder")
     state.save(rules)
 
     def on_hosts(url: str) -> bool:
@@ -920,7 +924,8 @@ def _capture_lock(root: Path) -> Iterator[list[str]]:
     except owner_files.Held as held:
         raise _busy(root, held.owner) from None
     except OSError as error:  # a file system without locks (some network mounts): capture, but say so
-        yield [f"the folder's lock cannot be taken ({error}): a second capture of it would not be refused"]
+        yield [f"the folder's lock cannot be taken ({error.strerror or error}): a second capture of it would not be "
+               "refused"]
         return
     try:
         yield owner_files.taken_over(lock, "a capture of this folder")
@@ -937,9 +942,9 @@ def check_not_capturing(folder: str | Path) -> None:
 
 def _busy(root: Path, owner: tuple[str, int] | None) -> CaptureError:
     who = owner_files.owner_named(owner)
-    return CaptureError(f"{root} is being captured by {who} right now: wait for it to end (or stop it), then "
-                        "run this again to continue where it stopped; two captures of one folder would load every "
-                        "page twice")
+    return CaptureError(f"{hint_path(root)} is being captured by {who} right now: wait for it to end (or stop it), "
+                        "then run this again to continue where it stopped; two captures of one folder would load "
+                        "every page twice")
 
 
 def _try_again(state: _State, root: Path, rules: CaptureRules, retried: set[str], *,
@@ -1114,7 +1119,7 @@ def _keep(page: RenderedPage, url: str, depth: int, max_depth: int, root: Path, 
         _enqueue(links, depth + 1, state)
     else:  # counted once the run ends (`_State.beyond_depth`): a URL many pages link to is one page more
         state.beyond.update({key: link for link, key in _unseen(links, state).items() if follows(link)})
-    return f"saved {page.final_url} as {relative}"
+    return f"saved {page.final_url} as {hint_path(relative)}"
 
 
 def _free_stem(url: str, state: _State) -> str:

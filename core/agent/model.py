@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
+from ..command_hints import hint_path
 from ..errors import AgentError
 from ..wording import json_problem
 from .actions import Step
@@ -185,9 +186,9 @@ def read_references(folder: Path) -> dict[str, Trajectory]:
 def reference_files(folder: Path) -> dict[str, tuple[Path, Trajectory]]:
     """As read_references, with the file each came from (a message about one names its file)."""
     if not folder.is_dir():
-        raise AgentError(f"no references folder at {folder}")
+        raise AgentError(f"no references folder at {hint_path(folder)}")
     references = {}
     for path in sorted(folder.glob("*.json")):
-        trajectory = Trajectory.from_json(path.read_text(encoding="utf-8"), source=str(path))
+        trajectory = Trajectory.from_json(path.read_text(encoding="utf-8"), source=hint_path(path))
         references[trajectory.task_id] = (path, trajectory)
     return references

@@ -63,6 +63,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
+from ..command_hints import hint_path
 from ..errors import AgentError
 from ..unicode_scripts import script
 from ..wording import counted, listed
@@ -109,7 +110,8 @@ class WordLlamaEmbedder:
             self._model = WordLlama.load(config=WORDLLAMA_CONFIG, dim=WORDLLAMA_DIM, cache_dir=folder,
                                          disable_download=True)
         except Exception as error:  # noqa: BLE001 - any failure of a third-party loader gets one clear message
-            raise AgentError(f"cannot load WordLlama's {WORDLLAMA_CONFIG} model from {folder}: {error}") from None
+            raise AgentError(f"cannot load WordLlama's {WORDLLAMA_CONFIG} model from {hint_path(folder)}: {error}") \
+                from None
         self.name = f"wordllama {WORDLLAMA_CONFIG} {WORDLLAMA_DIM}d"
 
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
@@ -125,7 +127,7 @@ class SentenceTransformerEmbedder:
     def __init__(self, folder: str | Path) -> None:
         path = Path(folder)
         if not path.is_dir():
-            raise AgentError(f"no sentence-transformers model folder at {path}")
+            raise AgentError(f"no sentence-transformers model folder at {hint_path(path)}")
         os.environ["HF_HUB_OFFLINE"] = "1"
         try:
             from sentence_transformers import SentenceTransformer

@@ -166,36 +166,37 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
     the same URL, the first in path order is kept."""
     root = Path(folder)
     if not root.is_dir():
-        raise SiteError(f"{root} is a file: a snapshot site is a folder of saved pages" if root.exists() else
-                        f"no folder at {root}: a snapshot site is a folder of saved pages")
+        raise SiteError(f"{hint_path(root)} is a file: a snapshot site is a folder of saved pages" if root.exists()
+                        else f"no folder at {hint_path(root)}: a snapshot site is a folder of saved pages")
     pages: list[SitePage] = []
     seen: dict[str, str] = {}
     warnings: list[str] = []
     for path in sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in PAGE_SUFFIXES
                        and not _in_removed(root, p)):
         relative = path.relative_to(root).as_posix()
+        said = hint_path(relative)  # each page as a hint names a path, as the folder is
         if not inside_site(root, relative):
-            warnings.append(f"{relative} left out: it links to a file outside the site folder")
+            warnings.append(f"{said} left out: it links to a file outside the site folder")
             continue
         try:
             snapshot = read_snapshot(path)
         except SnapshotError as error:
-            warnings.append(f"{relative} left out: {error}")
+            warnings.append(f"{said} left out: {error}")
             continue
         if not snapshot.url or snapshot.url == DEFAULT_URL:
-            warnings.append(f"{relative} left out: it does not say which URL it was saved from")
+            warnings.append(f"{said} left out: it does not say which URL it was saved from")
             continue
         try:
             key = normalise_url(snapshot.url)
         except ValueError:
-            warnings.append(f"{relative} left out: its saved URL {snapshot.url!r} is not a valid URL")
+            warnings.append(f"{said} left out: its saved URL {snapshot.url!r} is not a valid URL")
             continue
         if key in seen:
-            warnings.append(f"{relative} left out: {seen[key]} was saved from the same URL ({snapshot.url})")
+            warnings.append(f"{said} left out: {hint_path(seen[key])} was saved from the same URL ({snapshot.url})")
             continue
         seen[key] = relative
         if snapshot.url.lower().startswith("file:"):  # run integrity: a local path is no web address
-            warnings.append(f"{relative}: saved from a local file ({snapshot.url}), not a web address: links "
+            warnings.append(f"{said}: saved from a local file ({snapshot.url}), not a web address: links "
                             "on other pages name the web address and will not reach it; save it from the web")
         side = _side_files_kept(root, path, relative, warnings)
         meta = dict(side).get("meta")
@@ -205,10 +206,10 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
     for meta in sorted(root.rglob("*" + SIDE_SUFFIXES["meta"])):  # a capture's page whose MHTML was deleted
         page = meta.with_name(meta.name.removesuffix(SIDE_SUFFIXES["meta"]) + ".mhtml")
         if not _in_removed(root, meta) and not page.is_file() and page.relative_to(root).as_posix() not in kept:
-            warnings.append(f"{page.relative_to(root).as_posix()} is gone from the folder (its {meta.name} is "
-                            "there); run the same `site capture` again to capture it again")
+            warnings.append(f"{hint_path(page.relative_to(root).as_posix())} is gone from the folder (its "
+                            f"{meta.name} is there); run the same `site capture` again to capture it again")
     if not pages:
-        raise SiteError(f"{root} holds no saved page with a URL (.mhtml, or .html saved by a browser)")
+        raise SiteError(f"{hint_path(root)} holds no saved page with a URL (.mhtml, or .html saved by a browser)")
     pages.sort(key=lambda p: normalise_url(p.url))
     site = Site(root=root, name=_indexed_name(root) or root.resolve().name, pages=pages, warnings=warnings,
                 start=_captured_start(root))
@@ -237,12 +238,13 @@ def _side_files_kept(root: Path, page: Path, relative: str, warnings: list[str])
         else:
             kept.append((kind, named))
     if gone:
-        warnings.append(f"{relative}: its capture's {' and '.join(gone)} {'is' if len(gone) == 1 else 'are'} gone "
-                        "from the folder; run the same `site capture` again to capture it again")
+        warnings.append(f"{hint_path(relative)}: its capture's {' and '.join(gone)} "
+                        f"{'is' if len(gone) == 1 else 'are'} gone from the folder; run the same `site capture` again "
+                        "to capture it again")
     if outside:
         one = len(outside) == 1
-        warnings.append(f"{relative}: its capture's {' and '.join(outside)} {'is' if one else 'are'} left out: "
-                        f"{'it links' if one else 'they link'} to a file outside the site folder")
+        warnings.append(f"{hint_path(relative)}: its capture's {' and '.join(outside)} {'is' if one else 'are'} left "
+                        f"out: {'it links' if one else 'they link'} to a file outside the site folder")
     return tuple(kept)
 
 
@@ -302,19 +304,25 @@ def load_site(folder: str | Path) -> Site:
         name = str(data.get("name") or root.resolve().name)
         start = str(data.get("start") or "") or _captured_start(root)  # an index written before it said its start
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise SiteError(f"cannot read {index}: {error}; rebuild it with "
+        why = getattr(error, "strerror", None) or error  # the system's words, without the path it repeats
+        raise SiteError(f"cannot read {hint_path(index)}: {why}; rebuild it with "
                         f"`recordlens site build {hint_path(root)}`") from None
     # --- run integrity: every file the index names must be inside the site folder (no /etc/passwd, no ../) ---
     named = [p.file for p in pages] + [file for p in pages for _, file in p.side]  # pages and their side files
     outside = [file for file in named if not inside_site(root, file)]
     if outside:
-        raise SiteError(f"{index} lists files outside the site folder ({', '.join(outside[:3])}); they are not "
-                        f"read. Rebuild the index with `recordlens site build {hint_path(root)}`")
+        raise SiteError(f"{hint_path(index)} lists files outside the site folder ({_paths(outside[:3])}); they are "
+                        f"not read. Rebuild the index with `recordlens site build {hint_path(root)}`")
     missing = [p.file for p in pages if not (root / p.file).is_file()]
     if missing:
-        raise SiteError(f"{index} lists pages that are not in the folder ({', '.join(missing[:3])}); "
+        raise SiteError(f"{hint_path(index)} lists pages that are not in the folder ({_paths(missing[:3])}); "
                         f"rebuild it with `recordlens site build {hint_path(root)}`")
     return Site(root=root, name=name, pages=pages, start=start)
+
+
+def _paths(files: list[str]) -> str:
+    """Files of a site's index, each as a hint names a path, in a list."""
+    return ", ".join(map(hint_path, files))
 
 
 def inside_site(root: Path, file: str) -> bool:

@@ -11,6 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .. import atomic
+from ..command_hints import hint_path
 from ..errors import AgentError
 from .answers import NORMALISE_RULES
 from .model import ANSWER_KINDS, Task
@@ -66,13 +67,17 @@ def load_tasks(path: str | Path, *, strict: bool = False) -> list[Task]:
     try:
         text = source.read_text(encoding="utf-8-sig")  # a byte order mark (Windows editors) is no task
     except FileNotFoundError:
-        raise TaskFileError(f"no tasks file at {source}") from None
+        raise TaskFileError(f"no tasks file at {hint_path(source)}") from None
     except (OSError, UnicodeDecodeError) as error:
-        raise TaskFileError(f"cannot read the tasks file {source}: {error}") from None
-    return parse_tasks(text, source=str(source), strict=strict)
+        # the system's words without the path it repeats (as Python writes it, not as a hint does)
+        why = getattr(error, "strerror", None) or error
+        raise TaskFileError(f"cannot read the tasks file {hint_path(source)}: {why}") from None
+    return parse_tasks(text, source=hint_path(source), strict=strict)
 
 
 def parse_tasks(text: str, *, source: str = "the tasks file", strict: bool = False) -> list[Task]:
+    """The tasks of a tasks file's `text`; a TaskFileError naming it by `source` (words, or its path as a hint
+    names it) with every bad line when there is one."""
     tasks: list[Task] = []
     problems: list[str] = []
     seen: dict[str, int] = {}

@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import re
 import sys
-from dataclasses import replace
 
 from ..agent.capture import (
     CAPTURE_NO_SITE,
@@ -161,7 +160,7 @@ def _print_summary(summary: CaptureSummary, args: argparse.Namespace) -> None:
         print_json(summary.as_dict() | {"message": summary.message()}, indent=None)
         sys.stdout.flush()
         return
-    print(replace(summary, folder=hint_path(summary.folder)).message())  # the folder named as a hint names it
+    print(summary.message())  # (it names the folder as a hint names a path)
     for url in summary.saved:
         print(f"  saved    {url}")
     for url, why in summary.skipped:

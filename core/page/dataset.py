@@ -79,11 +79,11 @@ def lands_outside(folder: Path, file_name: str, name: str) -> str | None:
     try:
         inside = target.parent == folder and target.resolve().parent == folder.resolve()
     except (OSError, RuntimeError, ValueError):  # a symbolic link loop, a NUL in the name: no place to write to
-        return f"the page name {written(name)} names no file that can be written in {folder}"
+        return f"the page name {written(name)} names no file that can be written in {hint_path(folder)}"
     if inside:
         return None
     return (f"the page name {written(name)} is a path, not a file's name: its file would be written outside "
-            f"{folder}")
+            f"{hint_path(folder)}")
 
 
 LINE_BREAKING = ("Cc", "Zl", "Zp")  # control characters (a line break, a tab) and Unicode's line separators
@@ -96,9 +96,10 @@ def _character(c: str) -> str:
 
 
 def not_a_folder(path: Path, contents: str, files: str) -> str:
-    """Why `path` is no folder of `contents` (`files` names what such a folder holds): every reader says it so."""
-    return (f"{path} is a file; {contents} are read from a folder of {files}" if path.exists()
-            else f"{path}: no such folder of {contents}")
+    """Why `path` is no folder of `contents` (`files` names what such a folder holds): every reader says it so,
+    naming the path as a hint names it (`hint_path`)."""
+    return (f"{hint_path(path)} is a file; {contents} are read from a folder of {files}" if path.exists()
+            else f"{hint_path(path)}: no such folder of {contents}")
 
 
 def dataset_pages(root: str | Path) -> Path | None:
@@ -118,7 +119,7 @@ def dataset_hint(folder: str | Path, of: str = "pages") -> str:
     root = Path(folder)
     pages = dataset_pages(root)
     inside = pages if of == "pages" else (root / "gt" if pages is not None and (root / "gt").is_dir() else None)
-    return "" if inside is None else f" (a dataset? its {of} are in {inside})"
+    return "" if inside is None else f" (a dataset? its {of} are in {hint_path(inside)})"
 
 
 def no_page_file(name: str, pages_dir: str | Path) -> str:
@@ -218,7 +219,7 @@ def page_files(pages_dir: str | Path, warnings: list[str] | None = None, *, odd_
     # The least wanted suffix first, so that the MHTML of a page saved twice is the one kept.
     for path in sorted((p for p in saved if p not in skipped), key=lambda p: (-_RANK[p.suffix.lower()], p.name)):
         if path.stem in found and warnings is not None:
-            warnings.append(f"page {path.stem}: both {found[path.stem].name} and {path.name} in {folder}; "
+            warnings.append(f"page {path.stem}: both {found[path.stem].name} and {path.name} in {hint_path(folder)}; "
                             f"{path.name} is used")
         found[path.stem] = path
     if warnings is not None and (unfinished := unfinished_dataset(folder)) is not None:
@@ -239,16 +240,17 @@ def unfinished_dataset(pages_dir: Path) -> str | None:
     while writing it (the export's marker is still there; synth's manifest still says `complete: false`). None
     for any other folder."""
     if (pages_dir.parent / UNFINISHED_EXPORT).exists():
-        return (f"{pages_dir.parent}: an export that did not finish ({UNFINISHED_EXPORT} is still there), so pages "
-                "or their labels may be missing: export the project again into an empty folder")
+        return (f"{hint_path(pages_dir.parent)}: an export that did not finish ({UNFINISHED_EXPORT} is still "
+                "there), so pages or their labels may be missing: export the project again into an empty folder")
     manifest = pages_dir.parent / SYNTH_MANIFEST
     try:
         document = json.loads(manifest.read_text(encoding="utf-8")) if manifest.is_file() else None
     except (OSError, ValueError):
         return None
     if isinstance(document, dict) and document.get("complete") is False:
-        return (f"{pages_dir.parent}: an unfinished synth dataset ({SYNTH_MANIFEST} says complete: false; synth was "
-                "stopped while writing it), so pages or labels may be missing: run the same synth command again")
+        return (f"{hint_path(pages_dir.parent)}: an unfinished synth dataset ({SYNTH_MANIFEST} says complete: "
+                "false; synth was stopped while writing it), so pages or labels may be missing: run the same synth "
+                "command again")
     return None
 
 
@@ -363,7 +365,10 @@ def load_page(path: str | Path, name: str | None = None, *, data: bytes | None =
 
 def _cannot_read(path: Path, error: RecordLensError) -> RecordLensError:
     """`error`, met reading the page file `path`, as "Cannot read PATH: why" with the path as a hint names it.
-    `read_snapshot` names the file by the label it is given, the path as it is (from which, given bytes, it also
-    takes the suffix that tells MHTML from HTML): the hint is put in its place here, its words kept after it."""
-    said = str(error).removeprefix(f"Cannot read {path}: ")
-    return type(error)(f"Cannot read {hint_path(path)}: {said}")
+    `read_snapshot` names a file it reads as a hint does, and bytes by the label it is given, here the path as it
+    is (from which it also takes the suffix that tells MHTML from HTML): the hint is put in its place, its words
+    kept after it; the parser's errors name no file, and are put after the hint whole."""
+    said = str(error)
+    named = next((f"Cannot read {form}: " for form in (hint_path(path), str(path))
+                  if said.startswith(f"Cannot read {form}: ")), "")
+    return type(error)(f"Cannot read {hint_path(path)}: {said.removeprefix(named)}")

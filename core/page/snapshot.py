@@ -59,6 +59,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import unquote
 
+from ..command_hints import hint_path
 from ..errors import SnapshotError, is_for_a_moment, shortened
 from ..file_kinds import NotRegularFile, TooLarge, read_regular_file
 from ..wording import counted
@@ -142,7 +143,7 @@ def read_snapshot(
         path = None
     else:
         path = Path(source)
-        label = name or str(path)
+        label = name or hint_path(path)  # why it cannot be read names the file as a hint names a path
         data = _read_file(path, max_bytes, label)
     suffix = (path or Path(name or "")).suffix.lower()
     snapshot = _read_sniffed(data, suffix, label)
@@ -215,8 +216,9 @@ def _too_large(size: int, max_bytes: int) -> str:
 
 def read_file_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, name: str | None = None) -> bytes:
     """A saved page's bytes, as `read_snapshot` reads them: a folder, a FIFO or any other non-regular file, and
-    a file over `max_bytes`, is a SnapshotError before a single byte is read (and nothing blocks)."""
-    return _read_file(Path(path), max_bytes, name or str(path))
+    a file over `max_bytes`, is a SnapshotError before a single byte is read (and nothing blocks). Its message
+    names the file by `name`, else by its path as a hint names it (`hint_path`)."""
+    return _read_file(Path(path), max_bytes, name or hint_path(path))
 
 
 def _read_file(path: Path, max_bytes: int, label: str) -> bytes:

@@ -48,6 +48,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from ..command_hints import hint_path
 from ..errors import DatasetError, RecordLensError
 from ..page.chrome import PageChrome
 from ..page.dataset import (
@@ -613,7 +614,8 @@ def dataset_labels(pages_dir: str | Path, gt_dir: str | Path, unreadable: list[s
                 unreadable.append(f"page {name}: cannot be checked: {odd[name]}")
             elif unreadable is not None:
                 forms = names_by_form(files) if forms is None else forms
-                unreadable.append(f"page {name}: cannot be checked: {truth} has no page {name} in {pages_dir}"
+                unreadable.append(f"page {name}: cannot be checked: {hint_path(truth)} has no page {name} in "
+                                  f"{hint_path(pages_dir)}"
                                   f"{same_name_in_another_form(name, forms)}")
             continue
         try:

@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 
 from .. import atomic
+from ..command_hints import hint_path
 from ..errors import DatasetError
 from ..file_kinds import not_a_file
 from ..wording import json_problem, listed
@@ -139,23 +140,26 @@ def _strings_said(name: str, strings: Sequence[int]) -> tuple[str, ...]:
 
 
 def load_records(path: str | Path) -> RecordsFile:
+    """A records file `N.json`, read; a DatasetError naming the file as a hint names a path (`hint_path`) when it
+    cannot be, as `PATH: why` (`errors.said_without_path` gives the why alone)."""
     path = Path(path)
+    named = hint_path(path)
     # Its kind asked before any read: a folder is said as one on every system (Windows refuses to read it as a
     # permission), and a FIFO or a dangling link named N.json is said too, without opening it (which would wait
     # for a writer).
     if os.path.lexists(path) and (odd := not_a_file(path, "records file")) is not None:
-        raise DatasetError(f"{path}: {odd}")
+        raise DatasetError(f"{named}: {odd}")
     try:
         data = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark, as Windows editors save it
     except FileNotFoundError:
-        raise DatasetError(f"{path}: no such records file") from None
+        raise DatasetError(f"{named}: no such records file") from None
     except OSError as error:  # permissions, a failing disk: said per file, so a check of many files goes on
-        raise DatasetError(f"{path}: cannot be read ({error.strerror or error})") from None
+        raise DatasetError(f"{named}: cannot be read ({error.strerror or error})") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise DatasetError(f"{path}: not valid JSON ({json_problem(error)})") from None
+        raise DatasetError(f"{named}: not valid JSON ({json_problem(error)})") from None
     except RecursionError:
-        raise DatasetError(f"{path}: nested too deeply to be a list of records") from None
-    return parse_records(data, name=str(path))
+        raise DatasetError(f"{named}: nested too deeply to be a list of records") from None
+    return parse_records(data, name=named)
 
 
 def save_records(path: str | Path, records: Sequence[Sequence[str]]) -> Path:

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .. import atomic
+from ..command_hints import hint_path
 from ..errors import DatasetError, RecordLensError
 from ..output_paths import overlap, writable_folder
 from ..page.dataset import (
@@ -497,10 +498,11 @@ def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[s
         loaders.append((name, load))
     unlabelled = [name for name in pages if name not in truths]
     if unlabelled:
-        problems.append(f"{counted(len(unlabelled), 'page')} of {pages_dir} {'has' if len(unlabelled) == 1 else 'have'}"
-                        f" no ground truth in {gt_dir} ({listed(unlabelled, 8, total=True)}); left out")
+        problems.append(f"{counted(len(unlabelled), 'page')} of {hint_path(pages_dir)} "
+                        f"{'has' if len(unlabelled) == 1 else 'have'} no ground truth in {hint_path(gt_dir)} "
+                        f"({listed(unlabelled, 8, total=True)}); left out")
     if not loaders:
-        raise DatasetError(f"no page with ground truth in {pages_dir} and {gt_dir}")
+        raise DatasetError(f"no page with ground truth in {hint_path(pages_dir)} and {hint_path(gt_dir)}")
     left_out = [name for name in truths if name not in dict(loaders)] + unlabelled
     return Sources(loaders, problems, (Path(pages_dir), Path(gt_dir)), left_out)
 
@@ -541,7 +543,7 @@ def project_sources(project_dir: str | Path) -> Sources:
 
             loaders.append((name, load))
     if not loaders:
-        raise DatasetError(f"no page of the project {project_dir} is marked labelled or reviewed"
+        raise DatasetError(f"no page of the project {hint_path(project_dir)} is marked labelled or reviewed"
                            + (f" ({_in_progress_words(in_progress)})" if in_progress else ""))
     # one line for them all: a project's pages not labelled yet may be most of its pages
     if unlabelled:
@@ -763,9 +765,9 @@ def refuse_own_input(target: Path, inputs: Iterable[Path]) -> None:
         where = overlap(target, folder)
         if where is not None:
             source = folder.resolve()
-            raise SynthError(f"--out {target} {where} the input folder {folder}"
-                             f"{f' ({source})' if source != folder.absolute() else ''}: synth replaces its --out "
-                             "whole, and would delete or mix with the pages it reads; choose another --out")
+            raise SynthError(f"--out {hint_path(target)} {where} the input folder {hint_path(folder)}"
+                             f"{f' ({hint_path(source)})' if source != folder.absolute() else ''}: synth replaces "
+                             "its --out whole, and would delete or mix with the pages it reads; choose another --out")
 
 
 def _prepare_output(target: Path, mark_unfinished: Callable[[], None]) -> int:
@@ -775,15 +777,16 @@ def _prepare_output(target: Path, mark_unfinished: Callable[[], None]) -> int:
     removed = 0
     if target.is_dir() and any(target.iterdir()):
         if not (target / MANIFEST).is_file():
-            raise SynthError(f"{target} is not empty and holds no {MANIFEST}: refusing to write a dataset there")
+            raise SynthError(f"{hint_path(target)} is not empty and holds no {MANIFEST}: refusing to write a "
+                             "dataset there")
         made = [p for sub in ("html", "mhtml", "gt") if (target / sub).is_dir() for p in (target / sub).rglob("*")]
         # Writes a stopped run left unfinished (atomic's hidden .NAME.*.tmp) are synth's own: they go too.
         foreign = sorted(p for p in made if not p.is_dir() and not _UNFINISHED_WRITE.fullmatch(p.name)
                          and not _VARIANT_FILE.fullmatch(p.name))
         if foreign:  # a file of the user's among the pages synth made: it would go with them
-            raise SynthError(f"{foreign[0]} is not a page of the synthetic dataset in {target} (its files are named "
-                             f"N_vK); move it{' and ' + str(len(foreign) - 1) + ' more' if len(foreign) > 1 else ''}, "
-                             "or choose another --out")
+            more = f" and {len(foreign) - 1} more" if len(foreign) > 1 else ""
+            raise SynthError(f"{hint_path(foreign[0])} is not a page of the synthetic dataset in {hint_path(target)} "
+                             f"(its files are named N_vK); move it{more}, or choose another --out")
         mark_unfinished()
         for sub in ("html", "mhtml", "gt"):
             removed += sum(1 for p in (target / sub).rglob("*") if not p.is_dir()) if (target / sub).is_dir() else 0

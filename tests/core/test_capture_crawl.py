@@ -23,6 +23,7 @@ from recordlens.core.agent.capture import (
 )
 from recordlens.core.agent.sites import build_site, load_site
 from recordlens.core.cli.command import main
+from recordlens.core.command_hints import hint_path
 from recordlens.core.page.mhtml_writer import mhtml_bytes
 from tests.core.canned_web import NO_ROBOTS, SAVED_ON
 
@@ -427,7 +428,7 @@ def test_a_folder_whose_lock_cannot_be_taken_is_captured_with_a_note(tmp_path: P
     monkeypatch.setattr(owner_files, "take", no_locks)
     summary = capture_site([ROOT], tmp_path, TinySite({"/": []}), robots=NO_ROBOTS)
     assert summary.saved == [ROOT]
-    assert any(note.startswith("the folder's lock cannot be taken ([Errno") for note in summary.notes)
+    assert any(note.startswith("the folder's lock cannot be taken (No locks available)") for note in summary.notes)
 
 
 def _canned_runner(calls: list[str], fail: BaseException | None = None):  # noqa: ANN202
@@ -582,7 +583,7 @@ def test_a_complete_capture_run_again_says_so_and_refresh_captures_every_page_ag
     kept = [p for p in (folder / "removed").iterdir()]
     assert len(kept) == 1 and kept[0].name.startswith("capture.")
     assert (kept[0] / "capture.json").is_file() and len(list((kept[0] / "pages").glob("*.mhtml"))) == 3
-    assert f"the pages captured before are kept in {kept[0]}" in said.err
+    assert f"the pages captured before are kept in {hint_path(kept[0])}" in said.err
     site = load_site(folder)
     assert len(site.pages) == 3  # the pages set aside are not pages of the site
     again = json.loads((folder / site.page(url("/a")).side_file("meta")).read_text("utf-8"))
