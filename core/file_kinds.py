@@ -147,7 +147,16 @@ def sqlite_file_in_use(path: Path) -> str | None:
     named: on POSIX systems closing any descriptor of a file drops every lock this process holds on it, SQLite's
     own included, and another process then takes the database for unused and deletes its write-ahead log under
     this process's open connection (its writes lost, or the database corrupted). A database that no connection
-    has open has none of them beside it (the last to close removes them)."""
+    has open has none of them beside it (the last to close removes them). A symbolic link is judged by what it
+    leads to as well: opening it opens that file."""
+    said = _sqlite_file_named(path)
+    if said is None and path.is_symlink():
+        said = _sqlite_file_named(path.resolve())
+    return said
+
+
+def _sqlite_file_named(path: Path) -> str | None:
+    """`sqlite_file_in_use`, from the names beside `path` as it is written."""
     for suffix in SQLITE_SIDECARS:
         database = path.name.removesuffix(suffix)
         if database != path.name and database and path.with_name(database).is_file():

@@ -81,6 +81,11 @@ class HeldProject:
         owner_files.release(self.mark)
 
 
+def _linked(link: Path, target: Path) -> Path:
+    link.symlink_to(target)
+    return link
+
+
 def _run_folder(folder: Path, pages: tuple[str, ...]) -> Path:
     """A run folder predicting the demo's own labels on `pages`."""
     folder.mkdir()
@@ -173,6 +178,9 @@ def test_no_command_drops_the_locks_of_the_project_this_process_holds(
                                                       status=2)),
         ("represent --out project.db-wal", command("represent", str(DEMO / "html" / "1.html"), "--out",
                                                    str(held.log), status=2)),
+        # the same through a link whose own name says nothing of a database (a reviewer's finding)
+        ("train --out a link to project.db", command("train", "--project", p, "-q", "--out",
+                                                     str(_linked(tmp_path / "model.json", held.database)), status=2)),
     ]
     try:
         for name, step in steps:
