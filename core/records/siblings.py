@@ -84,7 +84,8 @@ def _records_for(page: Page, group: _Group, elements: Sequence[Element]) -> list
     rows holding no text lie between (a spacer row after each item of a table; one, several or none): then past
     them, at the first place where a group just like the record stands (`_Walk.alike`). Stepping a fixed length
     over spacers would pair a spacer with the next item's first row, and that item's second row with the next
-    spacer. Where no such group stands, the step stays one group length: a list whose items vary keeps its pace.
+    spacer. Where none stands (an item with an empty row of its own), the group beginning like the record past
+    those rows (`_Walk.begins_alike`), else one group length on: a list whose items vary keeps its pace.
     """
     walk = _Walk(page, group, elements)
     found = [*reversed(walk.places(-1)), *walk.places(1)]
@@ -126,6 +127,27 @@ class _Walk:
             return None
         return self.fits(start)
 
+    def begins_alike(self, start: int) -> bool:
+        """Whether the group at `start` has its first row with text where the record has: an item's own empty row
+        (a field not filled in) is part of it, a spacer before it is not."""
+        rows = range(start, min(start + self.size, len(self.children)))
+        first = next((r - start for r in rows if self.holds_text(r)), None)
+        return first is not None and [first] == self.rows_with_text[:1]
+
+    def _past_empty_rows(self, edge: int, gap: int, direction: int) -> tuple[int, list[str] | None] | None:
+        """Where no group just like the record stands past `gap` rows without text (`_next`), the one among the
+        places across them that begins like the record, nearest the row with text that ends them; else None.
+        The rows may be spacers or an item's own empty rows (its empty last row seen going back): a fixed step
+        from the spacer would pair it with the next item's first row."""
+        if direction > 0:
+            starts = range(edge + gap, edge - 1, -1)
+        else:
+            starts = range(edge - gap - self.size, edge - self.size + 1)
+        for start in starts:
+            if start >= 0 and self.begins_alike(start) and (record := self.fits(start)) is not None:
+                return start, record
+        return None
+
     def places(self, direction: int) -> list[tuple[int, list[str] | None]]:
         """(start, the record moved there or None) of each group after (`direction` 1) or before (-1) the
         record's, nearest first."""
@@ -151,6 +173,8 @@ class _Walk:
             if not 0 <= between < len(self.children) or self.holds_text(between):
                 break
             gap += 1
+        if (place := self._past_empty_rows(edge, gap, direction)) is not None:
+            return place
         candidate = edge if direction > 0 else edge - self.size
         if candidate < 0 or candidate + self.size > len(self.children):
             return None

@@ -87,3 +87,18 @@ def test_shift_g_selects_the_items_of_the_list_g_made() -> None:
     page, truth = _table(4, 2, [1] * 4)
     records = [truth[1], *sibling_records(page, truth[1])]
     assert same_list(page, truth[1], records) == [0, 1, 2, 3]
+
+
+def test_an_item_whose_second_row_is_empty_is_paired_on_its_own_rows_not_the_spacer_before_it() -> None:
+    # Six two-row items each followed by a spacer; item 3 has no points yet (its second row holds no text). The
+    # walk, both ways, must make item 3's own rows a record, never [spacer, item 3's first row].
+    rows: list[str] = []
+    truth: list[list[str]] = []
+    for k in range(1, 7):
+        start = len(rows) + 1
+        second = f"<td><span>{k} points</span></td>" if k != 3 else "<td><span></span></td>"
+        rows += [f"<tr><td><a>Item {k} headline</a></td></tr>", f"<tr>{second}</tr>", SPACER]
+        truth.append([f"{BODY}/tr[{start}]", f"{BODY}/tr[{start + 1}]"])
+    page = parse_html("<html><body><table>" + "".join(rows) + "</table><p>More</p></body></html>")
+    for picked in (0, 1, 3, 5):  # before the empty-row item (walking on) and after it (walking back)
+        assert sibling_records(page, truth[picked]) == _others(truth, picked), picked
