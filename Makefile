@@ -61,7 +61,7 @@ test: system-deps $(VENV)/.installed
 # instance of 2 workers (`make test` skips them while Ray is not installed).
 test-ray: $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[ray]' --config-settings editable_mode=strict
-	RAY_USAGE_STATS_ENABLED=0 $(PY) -m pytest -q tests/core/test_ray_engine.py tests/core/test_shared_budget.py tests/core/test_ray_stops.py tests/core/test_ray_waits_and_start.py tests/core/test_ray_address_checks.py tests/core/test_ray_counts_kept.py
+	RAY_USAGE_STATS_ENABLED=0 $(PY) -m pytest -q tests/core/test_ray_engine.py tests/core/test_shared_budget.py tests/core/test_ray_stops.py tests/core/test_ray_waits_and_start.py tests/core/test_ray_address_checks.py tests/core/test_ray_counts_kept.py tests/core/test_ray_budget_lost_and_lost_requests_uncounted.py
 
 bench: $(VENV)/.installed
 	for b in bench/*.py; do $(PY) $$b || exit 1; done

@@ -3,13 +3,14 @@
 The prompt is ours (resources/prompts: the task in `common.md`, one paragraph per input format, the page in
 `user.md`), or a user's own (`prompt_file`: a template in which `{input}` stands for the page). The answer is read
 tolerantly: a code fence or prose around the JSON is fine (prose with brackets of its own too), a flat list of XPaths
-is read as one XPath per record, and an answer holding the same record many times is kept as answered, and said. An
+is read as one XPath per record, and an answer holding the same record many times is kept as answered, each said. An
 answer that still cannot be read (or is not `string[][]`, the reference's zod check) is *malformed*: it is kept,
 counted and retried up to `malformed_retries` times as the reference did. A refused or cut-off answer (finishReason
 SAFETY, RECITATION, MAX_TOKENS, OTHER; no candidates; empty text) is not retried with the same settings. Either way,
 a page without a valid answer raises `ExtractionFailedError` carrying every attempt: a failed page, never an empty
 prediction. A budget that runs out part way through a page raises `StoppedOnPageError` with the calls paid for; an
 interrupt (Ctrl+C, SIGTERM) goes on as one, carrying them (`llm.gemini.carry_paid`), so that the run keeps them too.
+A page with nothing to read (no text, or bytes that are not text) is failed without a request (`nothing_to_read`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 import re
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +29,10 @@ from ..command_hints import hint_path
 from ..errors import RecordLensError, shortened
 from ..llm.answer_json import closing_bracket
 from ..llm.gemini import (
+    CUT_OFF,
+    INCOMPLETE_USAGE,
     NO_USAGE_METADATA,
+    UNCOUNTED,
     Answer,
     Budget,
     BudgetExceededError,
@@ -36,7 +41,8 @@ from ..llm.gemini import (
     GeminiCaller,
     GeminiError,
     carry_paid,
-    counts_missing,
+    cut_off_said,
+    given_up_said,
     paid_carried,
 )
 from ..page import formats as represent
@@ -252,6 +258,8 @@ def _records_of(data: object) -> ParsedAnswer:
     if any(isinstance(item, str) for item in data) and not all(isinstance(item, str) for item in data):
         # A flat list of XPaths is read as one XPath a record; strings beside records are neither shape.
         return ParsedAnswer([], ["the answer mixes XPath strings and records in one list"], malformed=True)
+    if data and all(isinstance(item, str) for item in data):
+        problems.append(_flat_list_said(len(data)))
     for index, item in enumerate(data, 1):
         if isinstance(item, str):
             item = [item]
@@ -275,6 +283,14 @@ def _records_of(data: object) -> ParsedAnswer:
         records.append(xpaths)
     padded = _padded_said(records)
     return ParsedAnswer(records, problems + ([padded] if padded else []))
+
+
+def _flat_list_said(count: int) -> str:
+    """The warning for an answer that is a flat list of `count` XPaths, not the list of records asked for: read as
+    one record per XPath (as NEXT-EVAL's web app reads one), which a model that meant one record of them all did
+    not answer."""
+    return (f"the answer is a flat list of {counted(count, 'XPath')}, not the list of records (string[][]) asked "
+            f"for: read as {counted(count, 'record')} of one XPath each")
 
 
 def _padded_said(records: list[list[str]]) -> str | None:
@@ -365,6 +381,9 @@ class GeminiExtractor:
 
     def extract(self, page: Page) -> Extraction:
         asked = _PageCalls(time.monotonic(), self.input_format, self.parameters)
+        unreadable = nothing_to_read(page)
+        if unreadable:  # no answer could name a record: failed, without a request paid for
+            raise ExtractionFailedError(unreadable, asked.details(unreadable))
         try:
             return self._extract(page, asked)
         except Exception:
@@ -432,12 +451,40 @@ class GeminiExtractor:
 
 def uncounted_answer(why: str | None) -> str:
     """Said of a page whose answer came without token counts (kept as "uncounted", not as 0 tokens), `why` being
-    what the answer held in their place (`Answer.uncounted_why`): none at all, or zeros."""
+    what the answer held in their place (`Answer.uncounted_why`): none at all, zeros, or the prompt's alone."""
+    if why == INCOMPLETE_USAGE:
+        return (f"the endpoint reported incomplete token usage for this page's answer ({why}): the prompt's are "
+                "counted, the answer's are unknown, not 0")
     return (f"the endpoint reported no token usage for this page's answer ({why or NO_USAGE_METADATA}): its tokens "
             "are unknown, not 0")
 
 
 UNCOUNTED_ANSWER = uncounted_answer(NO_USAGE_METADATA)  # said of an answer without a usage block (the usual case)
+
+
+# Of a page's text, the share of characters that no text holds (control characters, U+FFFD for bytes that could not
+# be decoded) from which it is taken for bytes that are no text: a damaged file, or one that is no page, read as
+# mojibake (random bytes read as windows-1252 give some 13%; the text of a page, in any encoding, next to none)
+NOT_TEXT_SHARE = 0.05
+_NOT_TEXT_AT_LEAST = 10  # characters: a page of a few words with one stray control character is still text
+_TEXT_CONTROLS = frozenset("\t\n\r\f")  # whitespace of HTML, which text may hold
+
+
+def nothing_to_read(page: Page) -> str | None:
+    """Why a page is not sent to the model, or None when it is: it holds no text (no record could name any, and
+    every record, true or answered, would expand to nothing in the score), or what it holds is not text. Such a
+    page is failed with this reason, and no request is paid for; `score` counts it as an empty prediction, as
+    NEXT-EVAL scores a page answered with no records (1 when it has no true records either, else 0)."""
+    text = "".join(page.text_map.values())
+    if not text.strip():
+        return ("the page holds no text (no element of it has any): nothing for the model to read, so no request "
+                "was sent; check its saved file")
+    not_text = sum(1 for c in text if c == "\ufffd" or (unicodedata.category(c) == "Cc" and c not in _TEXT_CONTROLS))
+    if not_text >= _NOT_TEXT_AT_LEAST and not_text >= NOT_TEXT_SHARE * len(text):
+        return (f"the page's text is not text: {not_text:,} of its {len(text):,} characters are control characters "
+                f"or U+FFFD (a damaged file, or bytes that are no page, read as mojibake), so no request was sent; "
+                f"check its saved file")
+    return None
 
 
 @dataclass
@@ -459,16 +506,28 @@ class _PageCalls:
         self.calls.append(_call_record(answer))
         for kind, count in answer.usage.items():  # thinking too, when the model reports it
             self.usage[kind] = self.usage.get(kind, 0) + count
-        said = uncounted_answer(answer.uncounted_why)
-        if counts_missing(answer.usage) and said not in self.warnings:
-            self.warnings.append(said)
+        said = [uncounted_answer(answer.uncounted_why)] if answer.uncounted_why else []
+        # attempts before the answer that were paid for, their tokens unknown (counted in its usage already)
+        said += [given_up_said(answer.log.given_up)] if answer.log.given_up else []
+        said += [cut_off_said(answer.log.cut_off)] if answer.log.cut_off else []
+        if answer.candidates > 1:
+            said.append(f"the answer holds {answer.candidates} candidates: the first one's text is read, the others "
+                        "are ignored")
+        self.warnings.extend(warning for warning in said if warning not in self.warnings)
 
     def raw(self) -> dict[str, object]:
         return {"answers": self.answers, "malformed": self.malformed, "calls": self.calls}
 
     def details(self, reason: str | None) -> dict[str, object]:
-        return {"reason": reason, "seconds": time.monotonic() - self.start, "tokens": self.usage,
-                "warnings": self.warnings, "input_format": self.input_format, "parameters": self.parameters,
+        """What the page's calls brought and cost, as its record keeps it however it ended: the attempts cut off
+        mid-answer in calls that ended without an answer are among its answers without token counts, and said
+        (an answered call's usage holds its own already)."""
+        cut_off = sum(int(call.get(CUT_OFF) or 0) for call in self.calls  # type: ignore[call-overload]
+                      if "tokens" not in call)
+        tokens = {**self.usage, UNCOUNTED: self.usage.get(UNCOUNTED, 0) + cut_off} if cut_off else self.usage
+        warnings = [*self.warnings, cut_off_said(cut_off)] if cut_off else self.warnings
+        return {"reason": reason, "seconds": time.monotonic() - self.start, "tokens": tokens,
+                "warnings": warnings, "input_format": self.input_format, "parameters": self.parameters,
                 "raw": self.raw()}
 
 

@@ -175,6 +175,11 @@ logging.getLogger("google_genai._api_client").addFilter(_SDK_KEY_LINE)  # added 
 # server): a model answer is generated before it is sent, so one given up was paid for, its counts never read.
 NO_USAGE_METADATA = "no usageMetadata"
 GIVEN_UP_AT_TIMEOUT = "given up at --timeout-s: generated, so paid for"
+# An answer whose HTTP 200 came and whose body the connection cut part way (a reset, a proxy gone): it was generated
+# before it was sent, so paid for, and its token counts (at the end of the body) were never read
+CUT_OFF_MID_ANSWER = "cut off mid-answer: generated, so paid for"
+# What an answer with text held in place of its own token counts: the prompt's alone (as a refused answer has them)
+INCOMPLETE_USAGE = "a usageMetadata that counts the prompt's tokens only, none of the answer's"
 
 
 def budget_used_up(max_requests: int | None, requests: int, max_tokens: int | None, tokens: int,
@@ -189,8 +194,16 @@ def budget_used_up(max_requests: int | None, requests: int, max_tokens: int | No
     if max_tokens is not None and uncounted:
         return (f"token budget cannot be held ({tokens:,} of {max_tokens:,} counted): "
                 f"{_without_counts_said(uncounted, given_up)}, so no further request is made under --max-tokens; "
-                "cap such an endpoint with --max-requests instead")
+                f"{_holding_a_cap(uncounted, given_up)}")
     return None
+
+
+def _holding_a_cap(uncounted: int, given_up: int) -> str:
+    """What lets a later run hold its token cap, by why this one could not: an endpoint that answers without token
+    counts is capped by requests; answers given up at --timeout-s alone are read whole with a longer one."""
+    if uncounted > given_up:
+        return "cap such an endpoint with --max-requests instead"
+    return "a longer --timeout-s lets a slow answer be read whole, and counted (or cap the run with --max-requests)"
 
 
 def _without_counts_said(uncounted: int, given_up: int) -> str:
@@ -233,6 +246,18 @@ def tokens_as_kept(tokens: Mapping[str, int]) -> dict[str, int]:
 def given_up_said(count: int) -> str:
     """"2 answers given up at --timeout-s: generated, so paid for (their tokens unknown, not 0)"."""
     return f"{counted(count, 'answer')} {GIVEN_UP_AT_TIMEOUT} (their tokens unknown, not 0)"
+
+
+def cut_off_said(count: int) -> str:
+    """"2 answers cut off mid-answer: generated, so paid for (their tokens unknown, not 0)"."""
+    return f"{counted(count, 'answer')} {CUT_OFF_MID_ANSWER} (their tokens unknown, not 0)"
+
+
+def lost_with_a_worker_said(count: int) -> str:
+    """"2 model requests lost with the Ray worker that made them: sent, so paid for (their tokens unknown, not 0)",
+    as a page's record of them says it."""
+    return (f"{counted(count, 'model request')} lost with the Ray worker that made {'it' if count == 1 else 'them'}: "
+            "sent, so paid for (their tokens unknown, not 0)")
 
 
 def uncounted_said(count: int) -> str:
@@ -328,6 +353,7 @@ class CallLog:
     errors: list[str] = field(default_factory=list)
     waited_s: float = 0.0  # backoff sleeps between attempts
     given_up: int = 0  # attempts given up at --timeout-s: answers paid for whose tokens are unknown
+    cut_off: int = 0  # attempts whose 200's body the connection cut part way: paid for, their tokens unknown
     refused: int = 0  # attempts whose connection was refused: never sent, so no request (`requests_of_call`)
 
     @property
@@ -337,6 +363,7 @@ class CallLog:
     def as_dict(self) -> dict[str, object]:
         return {"attempts": self.attempts, "statuses": list(self.statuses), "errors": list(self.errors),
                 "waited_s": round(self.waited_s, 3), **({GIVEN_UP: self.given_up} if self.given_up else {}),
+                **({CUT_OFF: self.cut_off} if self.cut_off else {}),
                 **({REFUSED: self.refused} if self.refused else {})}
 
 
@@ -344,6 +371,9 @@ class CallLog:
 # tokens unknown. An answered call's tokens hold them already (`Answer.usage`); a call that ended without an answer
 # has only this to say them (`given_up_in_calls`).
 GIVEN_UP = "given_up"
+# The key of a call's record that counts its attempts cut off mid-answer (`CUT_OFF_MID_ANSWER`): paid for, their
+# tokens unknown. An answered call's tokens hold them already; a call that ended without an answer has only this.
+CUT_OFF = "cut_off"
 # The key of a call's record that counts its attempts whose connection was refused (nothing listened at the address):
 # made, but never sent to a server, so neither paid for nor counted as requests (`requests_of_call`).
 REFUSED = "refused"
@@ -374,8 +404,9 @@ class Answer:
     log: CallLog = field(default_factory=CallLog)
     block_reason: str | None = None
     candidates: int = 1
-    # Why the answer's tokens are unknown, when they are (`counts_missing`): "no usageMetadata", or "a usageMetadata
-    # of zeros", which tell a user apart where to look (a proxy that drops the block, or one that zeroes it)
+    # Why the answer's own tokens are unknown, when they are: "no usageMetadata", "a usageMetadata of zeros", or one
+    # of the prompt's alone (`INCOMPLETE_USAGE`), which tell a user apart where to look (a proxy that drops the block,
+    # one that zeroes it, or one that drops the answer's count)
     uncounted_why: str | None = None
 
     @property
@@ -535,10 +566,11 @@ class GeminiCaller:
                     raise _EmptyBodyError("HTTP 200 with an empty body")
             except Exception as error:  # noqa: BLE001 - classified below, re-raised as GeminiError
                 retryable, reason = self._classify(error)
-                log.given_up += isinstance(error, _WholeRequestTimeoutError)
+                self._count_an_answer_not_read(error, log)
                 if _connection_refused(error):  # nothing listened: the request never left, so it is no request
                     log.refused += 1
                     self.budget.release_request()
+                self._attempt_over()
                 log.statuses.append(_status_of(error))
                 log.errors.append(self.redact(reason))
                 if not retryable or attempt >= self._attempts_for(error):
@@ -551,16 +583,34 @@ class GeminiCaller:
                 log.errors.append(f"interrupted ({type(stop).__name__}) while waiting for the answer")
                 raise
             log.statuses.append(200)
-            usage = _usage_of(response)
-            if counts_missing(usage):  # its cost is unknown: a token cap is not held by counting it as 0
-                self.budget.add_uncounted()
-            else:
+            text = _text_of(response)
+            usage = _usage_of(response, text)
+            if usage.get("total"):
                 self.budget.add_tokens(usage["total"])
+            if answers_without_counts(usage):  # its cost is unknown: a token cap is not held by counting it as 0
+                self.budget.add_uncounted()
+            self._attempt_over()
             candidates = getattr(response, "candidates", None) or []
-            return Answer(text=self.redact(_text_of(response)), usage=_with_given_up(usage, log), attempts=attempt,
+            return Answer(text=self.redact(text), usage=_with_given_up(usage, log), attempts=attempt,
                           seconds=time.monotonic() - start, finish_reason=_finish_reason_of(response),
                           log=log, block_reason=_block_reason_of(response), candidates=len(candidates),
-                          uncounted_why=_why_uncounted(response) if counts_missing(usage) else None)
+                          uncounted_why=_why_uncounted(response, usage))
+
+    def _attempt_over(self) -> None:
+        """An attempt ended, whatever it met, and what it cost is counted: nothing to do here. A caller whose requests
+        are told elsewhere as they are reserved (a Ray worker's) tells this too, so that a request still open when
+        its process dies is known to have been paid for with its tokens unread."""
+
+    def _count_an_answer_not_read(self, error: Exception, log: CallLog) -> None:
+        """An attempt whose answer was paid for but never read whole, counted as such in `log` and the budget: one
+        given up at --timeout-s (the whole request, counted as it was given up: `_give_up_the_request`; or its
+        body's reads), or one whose body the connection cut part way (`_CutMidAnswerError`)."""
+        if isinstance(error, _WholeRequestTimeoutError):
+            log.given_up += 1
+        elif isinstance(error, _CutMidAnswerError):
+            log.given_up += int(error.timed_out)
+            log.cut_off += int(not error.timed_out)
+            self.budget.add_uncounted(given_up=error.timed_out)
 
     def count_tokens(self, text: str, system: str | None = None) -> int:
         """The tokens of `text`, or of a whole prompt: `system` (a system instruction) and `text` (the user
@@ -603,12 +653,12 @@ class GeminiCaller:
         would be for nothing) or a server asking for a wait beyond `max_retry_after_s` both end the call now."""
         spent = self.budget.used_up()
         if spent:
-            raise BudgetExceededError(self.redact(f"{spent}; not waiting to retry after {reason}"), log)
+            raise BudgetExceededError(self.redact(f"{spent}; not waiting to retry after {as_clause(reason)}"), log)
         wanted = _asked_wait(error)
         asked, where = wanted if wanted is not None else (None, "")
         if asked is not None and asked > self.settings.max_retry_after_s:
             raise QuotaWaitError(self.redact(
-                f"{reason}; the server asks to wait {asked:,.0f} s ({where}: a quota), more than the "
+                f"{as_clause(reason)}; the server asks to wait {asked:,.0f} s ({where}: a quota), more than the "
                 f"{self.settings.max_retry_after_s:g} s a call waits, so wait that long"), log)
         wait = self._backoff(attempt, asked)
         if wait > WAIT_NOTICE_S:
@@ -626,7 +676,7 @@ class GeminiCaller:
             raise
         if self.cancel.is_set():  # the wait ended early: what was waited, not what was planned
             log.waited_s += min(wait, time.monotonic() - started)
-            raise CallCancelledError(self.redact(f"cancelled while waiting to retry after {reason}"), log)
+            raise CallCancelledError(self.redact(f"cancelled while waiting to retry after {as_clause(reason)}"), log)
         log.waited_s += wait
 
     def _attempts_for(self, error: Exception) -> int:
@@ -654,6 +704,12 @@ class GeminiCaller:
 
         if isinstance(error, _EmptyBodyError | _ErrorObjectError | _WholeRequestTimeoutError):
             return True, str(error)
+        if isinstance(error, _CutMidAnswerError):  # an answer came, and was paid for: asked again, as one not read
+            if error.timed_out:
+                return True, (f"HTTP 200 whose body stopped coming part way: no whole answer within "
+                              f"{self.settings.timeout_s:g} s ({GIVEN_UP_AT_TIMEOUT}, its tokens unknown)")
+            return True, (f"HTTP 200 cut off mid-answer ({error.kind}: the connection closed part way through its "
+                          "body; generated, so paid for, its tokens unknown)")
         if isinstance(error, ValueError) and "JSON" in type(error).__name__:
             # A 200 whose body is not JSON: a proxy's or captive portal's page, a cut connection. Transient.
             return True, f"HTTP 200 with a body that is not JSON ({str(error)[:120]})"
@@ -714,12 +770,28 @@ class _ErrorObjectError(Exception):
     """A 200 whose body is an error object (`{"error": {...}}`, as some proxies answer), not an answer."""
 
 
+class _CutMidAnswerError(Exception):
+    """A 200 whose body could not be read whole: the connection cut part way (a reset, a proxy gone), or its reads
+    stalled past the timeout (`timed_out`). The answer was generated before its first byte was sent, so it was paid
+    for; its token counts, at the end of the body, were never read."""
+
+    def __init__(self, error: Exception) -> None:
+        kinds = {cls.__name__ for cls in type(error).__mro__}
+        self.kind = type(error).__name__
+        self.timed_out = isinstance(error, TimeoutError) or any("Timeout" in kind for kind in kinds)
+        super().__init__(f"HTTP 200 whose body was not read whole ({self.kind})")
+
+
 def _refuse_an_error_object(response: object) -> None:
     """An HTTP client's response hook: a 200 whose JSON body is an error object raises `_ErrorObjectError` naming
-    it (the SDK would drop the object and leave an answer with nothing in it)."""
+    it (the SDK would drop the object and leave an answer with nothing in it); one whose body cannot be read whole
+    raises `_CutMidAnswerError` (the HTTP stack's own error would be taken for a request that never got an answer)."""
     if getattr(response, "status_code", None) != 200:
         return
-    body = response.read()  # type: ignore[attr-defined] - read here, as a hook must; the client keeps it
+    try:
+        body = response.read()  # type: ignore[attr-defined] - read here, as a hook must; the client keeps it
+    except Exception as error:  # noqa: BLE001 - any error of the HTTP stack, whose classes change between releases
+        raise _CutMidAnswerError(error) from error
     if b'"error"' not in body[:200]:  # an answer's body begins with its candidates or usage
         return
     try:
@@ -742,7 +814,7 @@ def _status_of(error: Exception) -> int:
 
     if isinstance(error, errors.APIError):
         return int(getattr(error, "code", 0) or 0)
-    if isinstance(error, _EmptyBodyError | _ErrorObjectError) or (
+    if isinstance(error, _EmptyBodyError | _ErrorObjectError | _CutMidAnswerError) or (
             isinstance(error, ValueError) and "JSON" in type(error).__name__):
         return 200
     return 0
@@ -840,11 +912,15 @@ def _say_on_stderr(message: str) -> None:
 
 
 def _text_of(response: object) -> str:
-    try:
-        text = response.text  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - a blocked or empty candidate raises in some SDK versions
-        text = None
-    return text or ""
+    """The text of an answer's first candidate (its parts' texts, thoughts left out), read as google-genai's
+    `response.text` reads it but without its warnings, which name no page and go to stderr raw ("there are 2
+    candidates, returning text result from the first candidate…"): what an answer holds beyond its first
+    candidate's text is the caller's to say, naming its page (`Answer.candidates`)."""
+    candidates = getattr(response, "candidates", None) or []
+    content = getattr(candidates[0], "content", None) if candidates else None
+    parts = getattr(content, "parts", None) or []
+    return "".join(part.text for part in parts
+                   if isinstance(getattr(part, "text", None), str) and getattr(part, "thought", None) is not True)
 
 
 def _finish_reason_of(response: object) -> str | None:
@@ -853,11 +929,13 @@ def _finish_reason_of(response: object) -> str | None:
     return str(getattr(reason, "value", reason)) if reason is not None else None
 
 
-def _usage_of(response: object) -> dict[str, int]:
+def _usage_of(response: object, text: str) -> dict[str, int]:
     """The tokens an answer was billed: prompt, completion and total, and `thinking` when the model reports its
     thoughts (`thoughtsTokenCount`: billed as output, counted in the total, not in the completion), so that the
     gap between the total and prompt + completion is named. An answer without counts (no usage block, or one of
-    zeros) is {"uncounted": 1}: its tokens are unknown, and every sum it goes into says so."""
+    zeros) is {"uncounted": 1}: its tokens are unknown, and every sum it goes into says so. An answer whose `text`
+    its counts leave out (the prompt's alone, a total no larger) keeps the prompt's and is uncounted too: its
+    completion is unknown, not 0."""
     metadata = getattr(response, "usage_metadata", None)
     if metadata is None:
         return {UNCOUNTED: 1}
@@ -867,15 +945,19 @@ def _usage_of(response: object) -> dict[str, int]:
     thinking = {"thinking": int(thoughts)} if thoughts is not None else {}
     total = int(getattr(metadata, "total_token_count", 0) or 0) or prompt + completion + thinking.get("thinking", 0)
     usage = {"prompt": prompt, "completion": completion, **thinking, "total": total}
-    return {UNCOUNTED: 1} if counts_missing(usage) else usage
+    if counts_missing(usage):
+        return {UNCOUNTED: 1}
+    if text.strip() and not completion and not thinking.get("thinking") and total <= prompt:
+        return {"prompt": prompt, "total": total, UNCOUNTED: 1}
+    return usage
 
 
 def _with_given_up(usage: dict[str, int], log: CallLog) -> dict[str, int]:
-    """An answer's usage with its call's attempts given up at --timeout-s before it (`CallLog.given_up`) among its
-    answers without token counts: they were paid for too."""
-    if not log.given_up:
+    """An answer's usage with its call's attempts given up at --timeout-s or cut off mid-answer before it
+    (`CallLog.given_up`, `CallLog.cut_off`) among its answers without token counts: they were paid for too."""
+    if not log.given_up and not log.cut_off:
         return usage
-    return {**usage, UNCOUNTED: answers_without_counts(usage) + log.given_up}
+    return {**usage, UNCOUNTED: answers_without_counts(usage) + log.given_up + log.cut_off}
 
 
 def given_up_in_calls(calls: list[dict[str, object]]) -> int:
@@ -884,10 +966,15 @@ def given_up_in_calls(calls: list[dict[str, object]]) -> int:
     return sum(int(call.get(GIVEN_UP) or 0) for call in calls if "tokens" not in call)  # type: ignore[call-overload]
 
 
-def _why_uncounted(response: object) -> str:
-    """Why an answer without token counts (`counts_missing`) has none, in the words a warning of its page says."""
+def _why_uncounted(response: object, usage: Mapping[str, int]) -> str | None:
+    """Why an answer's own tokens are unknown (its `usage`, as `_usage_of` read it), in the words a warning of its
+    page says: none at all, zeros, or the prompt's alone; None when it came with its counts."""
+    if not answers_without_counts(usage):
+        return None
     if getattr(response, "usage_metadata", None) is None:
         return NO_USAGE_METADATA
+    if usage.get("total"):
+        return INCOMPLETE_USAGE
     return "a usageMetadata whose token counts are all 0"
 
 

@@ -4,7 +4,9 @@
 handle each worker's `GeminiCaller` uses in place of its local `Budget` (the same calls, `reserve_request`,
 `release_request` and `add_tokens`). Calls from one handle reach the actor in order, so a worker's tokens are
 counted before its next reservation. Retries and backoff stay in `GeminiCaller`: every attempt reserves, as
-locally (an attempt whose connection was refused gives its reservation back).
+locally (an attempt whose connection was refused gives its reservation back). An actor that died (killed, its
+node lost) allows no further request: asked for one, it is a stop of the run (`SharedBudgetLostError`), not a
+failure of each page that would ask.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import time
 from collections import deque
 from collections.abc import Callable
+from typing import Any
 
 from .gemini import Budget, BudgetExceededError, budget_used_up
 
@@ -19,6 +22,16 @@ WINDOW_S = 60.0
 # What a shared budget counted, read in one question: requests, tokens, answers without token counts, and of them the
 # answers given up at --timeout-s (`Budget`'s fields of the same names)
 Counts = tuple[int, int, int, int]
+
+
+class SharedBudgetLostError(BudgetExceededError):
+    """The run's shared budget's actor is gone (killed, or lost with its node): a request can no longer be counted
+    against the run's caps, nor spaced to its rate, so none is made; the run stops there, as for a spent budget,
+    and the same command goes on from there."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(f"the run's shared model budget (a Ray actor) is gone ({type(error).__name__}): no "
+                         "further model request is made, since none could be counted against the run's caps")
 
 
 class Limiter:
@@ -100,10 +113,8 @@ class SharedBudget(CountsAsked):
         return SharedBudget, (self._actor,)  # the sleep function stays behind (a test's fake may not pickle)
 
     def reserve_request(self) -> None:
-        import ray
-
         while True:
-            verdict, value = ray.get(self._actor.reserve.remote())  # type: ignore[attr-defined]
+            verdict, value = self._asked(lambda actor: actor.reserve.remote())
             if verdict == "ok":
                 return
             if verdict == "exceeded":
@@ -120,9 +131,18 @@ class SharedBudget(CountsAsked):
         self._actor.add_uncounted.remote(given_up)  # type: ignore[attr-defined] - ordered as add_tokens is
 
     def used_up(self) -> str | None:
-        import ray
+        return self._asked(lambda actor: actor.used_up.remote())  # type: ignore[no-any-return]
 
-        return ray.get(self._actor.used_up.remote())  # type: ignore[attr-defined]
+    def _asked(self, question: Callable[[object], object]) -> Any:  # noqa: ANN401 - the actor's answer
+        """The actor's answer to `question` (a remote call of it); an actor that died is `SharedBudgetLostError`,
+        said in one line rather than a Ray report of a dozen, on every page that asks."""
+        import ray
+        from ray import exceptions
+
+        try:
+            return ray.get(question(self._actor))
+        except exceptions.RayActorError as error:  # ActorDiedError, ActorUnavailableError
+            raise SharedBudgetLostError(error) from None
 
     def counts(self, timeout: float | None = None) -> Counts:
         """What the workers counted so far (`Limiter.counts`); with `timeout`, an actor that does not answer within

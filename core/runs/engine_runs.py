@@ -17,7 +17,7 @@ from pathlib import Path
 from .. import atomic
 from ..command_hints import hint_path
 from ..extract.base import Extractor
-from ..llm.gemini import GIVEN_UP, UNCOUNTED, Budget, budget_used_up, requests_of_call
+from ..llm.gemini import GIVEN_UP, UNCOUNTED, Budget, budget_used_up, lost_with_a_worker_said, requests_of_call
 from .engines import ClusterLostError, Engine, UnitFailedError, told_of_lost_calls, worker_name
 from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, EndpointRow
 from .run_files import (
@@ -58,7 +58,7 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
     # An engine whose units may die alone (Ray's) tells of their lost calls, and counts from the pages' records when
     # its shared budget is lost with them; one that says nothing of it is asked as before
     tells = getattr(engine, "tells_lost_calls", False)
-    kept_lost = functools.partial(_keep_calls_lost_with_a_worker, out, resume)
+    kept_lost = functools.partial(_keep_calls_lost_with_a_worker, out, resume, summary)
     told = told_of_lost_calls(engine, lambda item, reason, lost: kept_lost(_name_of(item), reason, lost))
     recorded = (functools.partial(_calls_recorded, out, parts),) if tells else ()
     try:
@@ -146,17 +146,22 @@ def _calls_recorded(out: Path, parts: dict[str, RunSummary]) -> tuple[int, int, 
     return requests, tokens, uncounted, given_up
 
 
-def _keep_calls_lost_with_a_worker(out: Path, resume: bool, name: str, reason: str, requests: int | None) -> None:
+def _keep_calls_lost_with_a_worker(out: Path, resume: bool, summary: RunSummary, name: str, reason: str,
+                                   requests: int | None) -> None:
     """The model requests a Ray worker that died on page `name` had made, paid for and lost with it, kept in the
     page's record as a page stopped part way keeps its calls (not finished; the next record of the page keeps it
-    under "earlier"), before the page runs again. A page whose worker wrote it whole before it died is not
-    touched (it is skipped when run again, as written)."""
+    under "earlier"), before the page runs again: among its answers without token counts (their tokens are in no
+    record: unknown, not 0), and so in the run's `summary` (its closing line says them). A page whose worker wrote
+    it whole before it died is not touched (it is skipped when run again, as written)."""
     if not requests:
         return
     if resume and (out / f"{name}.json").exists() and page_record(out, name).get("status") == DONE:
         return
     call = {"attempts": requests, "statuses": [0] * requests, "errors": [reason] * requests}
-    write_unfinished_record(out, name, reason, earlier_records(out, name), {"raw": {"calls": [call]}})
+    lost = {UNCOUNTED: requests}
+    write_unfinished_record(out, name, reason, earlier_records(out, name),
+                            {"tokens": lost, "warnings": [lost_with_a_worker_said(requests)], "raw": {"calls": [call]}})
+    add_tokens(summary.tokens, lost)
 
 
 def _note_the_stop(summary: RunSummary, todo: list[str], parts: dict[str, RunSummary], budget: object) -> None:

@@ -6,8 +6,9 @@ Imported only for `--engine ray` (Ray is the optional extra `ray`: `pip install 
   page's score), which writes its files through `core/atomic.py` before it returns; the driver only folds the
   small results. A task whose worker dies is run again once (`max_retries`), said on stderr, and the caller
   told first (`retried`) of the model requests the dead worker had reserved for it (paid for, their answers lost
-  with it: a run keeps them in the page's record); a page whose second run dies too is reported as failed, by
-  page and with the worker's death, and the finished pages stay as written.
+  with it: a run keeps them in the page's record, and the shared budget counts them as answers without token
+  counts); a page whose second run dies too is reported as failed, by page and with the worker's death, and the
+  finished pages stay as written.
 - **Bounded.** At most `2 × workers` tasks are in flight (so the object store holds a few small results, not
   the run). By default a task gets a page *path* (the storage is shared: one machine, or a cluster's shared
   folder) and parses the page itself, so no page travels through the object store; with `ships_content`
@@ -40,6 +41,9 @@ Imported only for `--engine ray` (Ray is the optional extra `ray`: `pip install 
   ends the process itself, before any Python `finally` runs. So while no task finishes the driver asks the GCS's
   port every few seconds, and after `LOST_AFTER` refusals in a row raises `ClusterLostError` (what finished is
   written and kept); `close()` then leaves Ray's shutdown to its exit handler, after the command has said it.
+- **A lost shared budget stops the run.** Its actor dead (killed, its node lost), a worker that asks it for a
+  request stops its page as a spent budget does (`SharedBudgetLostError`: no page fails for it), no further page
+  starts, and an extraction ends as on a lost cluster (`BudgetLostError`, exit 4), said once.
 """
 
 from __future__ import annotations
@@ -49,10 +53,11 @@ import os
 import socket
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..errors import RecordLensError
 from ..llm.gemini import WAIT_NOTICE_S, Answer, Budget, GeminiCaller
@@ -109,6 +114,7 @@ class RayEngine:
         # (each seed of `extract --seeds N`), and a page of one map is no page of another
         self._requests_told: dict[Tally, int] = {}
         self._maps = 0  # the maps begun, which number them
+        self.stops = 0  # the maps that stopped early (a result met `stop_when`): a shipping asks whether one did
         _register_serializers()
         self._ray_prints = _quiet_ray_prints(True)
 
@@ -173,6 +179,7 @@ class RayEngine:
             shared = _DriverBudget(start_shared_budget(budget, self.requests_per_minute))
         self._shared[id(budget)] = (shared, users + 1)
         caller.budget = shared  # type: ignore[union-attr]
+        stops_before, died = self.stops, False
         try:
             yield extractor
         finally:
@@ -181,12 +188,36 @@ class RayEngine:
             if users > 1:
                 self._shared[id(budget)] = (shared, users - 1)
             else:
-                _count_back(shared, budget, recorded, asked=not self.lost)
+                # an extraction stopped by the budget's death says so as it ends (below), not as a warning first
+                died = _count_back(shared, budget, recorded, asked=not self.lost,
+                                   said=recorded is None or self.stops == stops_before)
+        if died and recorded is not None and self.stops > stops_before:
+            # its workers met it dead and stopped their pages: the run ends as on a lost cluster, its pages kept
+            raise BudgetLostError()
 
     def next_map(self) -> int:
         """A number for a map begun, that its units' requests are counted by (`Tally`)."""
         self._maps += 1
         return self._maps
+
+    def count_unread_as_uncounted(self, unit: Tally) -> None:
+        """Count the requests `unit`'s dead worker still had open (sent, their attempts not over: no answer read)
+        in the shared budget they were reserved on, as answers without token counts: each was paid for, its tokens
+        never read, so a token cap is no longer held by counting (`Budget.add_uncounted`) and the run's counts say
+        them unknown. A request whose answer was read before the worker died is counted already. A budget not
+        found, or not answering, costs the count only."""
+        import ray
+
+        if self._notices is None:
+            return
+        try:
+            name, unread = ray.get(self._notices.unread_of.remote(unit),  # type: ignore[attr-defined]
+                                   timeout=NOTICE_TIMEOUT_S)
+        except Exception:  # noqa: BLE001 - a count not had costs the count, never a Ray traceback
+            return
+        shared = next((shared for shared, _ in self._shared.values() if shared.name == name), None)
+        for _ in range(unread if shared is not None else 0):
+            shared.add_uncounted()  # type: ignore[union-attr] - ordered before the counts the driver reads back
 
     def requests_lost_with(self, unit: Tally) -> int | None:
         """The model requests the workers reserved for `unit` (a map's number and a unit's name) that no result has
@@ -319,7 +350,9 @@ class _Completions:
                 continue
             finished += not isinstance(result, UnitFailedError)  # a unit whose worker died wrote nothing
             self._done[self._key(item)] = (item, result)
-            stopping = stopping or (not isinstance(result, UnitFailedError) and self._stop_when(result))
+            if not stopping and not isinstance(result, UnitFailedError) and self._stop_when(result):
+                stopping = True
+                engine.stops += 1
             following = None if stopping else next(queue, None)
             if following is not None:
                 submit(following)
@@ -345,6 +378,7 @@ class _Completions:
         name = self._key(item)
         lost = self._engine.requests_lost_with((self._map, name))
         again = self._runs.get(name, 0) < self._engine.max_retries
+        self._engine.count_unread_as_uncounted((self._map, name))
         self._retried(item, str(death), lost)
         if not again:
             return False
@@ -360,29 +394,57 @@ def _unit_said(name: str) -> str:
     return name if " " in name else f"page {name}"
 
 
-def _count_back(shared: _DriverBudget, budget: Budget, recorded: Recorded | None, *, asked: bool) -> None:
+def _count_back(shared: _DriverBudget, budget: Budget, recorded: Recorded | None, *, asked: bool,
+                said: bool = True) -> bool:
     """What the workers counted, into the driver's `budget`. When the shared budget's actor does not answer, what
-    the units `recorded` instead (their records hold no request of a worker that died), said; without records,
-    said as not counted. An actor not `asked` (it died with the cluster's head: asking would keep the driver
-    waiting Ray's 60 s) is not said: the command says the cluster was lost."""
+    the units `recorded` instead (their records hold no request of a worker that died), said (unless not `said`:
+    the caller says why); without records, said as not counted. An actor not `asked` (it died with the cluster's
+    head: asking would keep the driver waiting Ray's 60 s) is not said: the command says the cluster was lost.
+    Whether the actor was found dead."""
+    died = False
     if asked:
         try:
             copy_counts(shared, budget)
-            return
+            return False
         except EngineError as error:  # the driver's budget keeps what it held, or takes the records'
-            lost = str(error)
+            lost, died = str(error), bool(getattr(error, "died", False))
+    said = said and asked
     if recorded is None:
-        if asked:
+        if said:
             print(f"warning: {lost}; the model calls of this run are not counted back", file=sys.stderr)
-        return
+        return died
     requests, tokens, uncounted, given_up = recorded()
     budget.requests += requests
     budget.tokens += tokens
     budget.uncounted += uncounted
     budget.given_up += given_up
-    if asked:
+    if said:
         print(f"warning: {lost}; the model calls of this run are counted from its pages' records "
               f"({counted(requests, 'request')}; a call of a Ray worker that died is in no record)", file=sys.stderr)
+    return died
+
+
+class _NotAnswering(EngineError):
+    """The shared budget's actor did not answer for its counts: `died` (killed, lost with its node), or silent."""
+
+    def __init__(self, error: Exception) -> None:
+        from ray import exceptions
+
+        self.died = isinstance(error, exceptions.RayActorError)
+        super().__init__(f"the run's shared model budget (a Ray actor) does not answer: {type(error).__name__}")
+
+
+class BudgetLostError(ClusterLostError):
+    """An extraction's shared budget's actor died part way (killed, lost with its node): its workers stopped the
+    pages that asked it for a request, and no further page started. Something the run depends on failed, as a lost
+    cluster's head, and the run ends as one does (exit 4), to be run again."""
+
+    def __init__(self) -> None:
+        self.address = "the run's shared budget"
+        EngineError.__init__(  # not ClusterLostError's: its words are of a cluster's head
+            self, "the run's shared model budget (the Ray actor that counts every worker's model requests against "
+                  "the run's caps) died part way through the run, so no further page was started: the pages finished "
+                  "before are kept, with what the pages it stopped had paid for; run the same command again to go on")
 
 
 class _DriverBudget(CountsAsked):
@@ -393,13 +455,15 @@ class _DriverBudget(CountsAsked):
 
     def __init__(self, shared: SharedBudget) -> None:
         self._shared = shared
+        # what the workers' requests name it by (`_Notices`), so that those a dead worker paid for are counted here
+        self.name = uuid.uuid4().hex
 
     def __getattr__(self, name: str) -> object:  # reserve_request, add_tokens, used_up: the shared budget's own
         return getattr(self._shared, name)
 
     def __reduce__(self) -> tuple[object, ...]:
         _, args = self._shared.__reduce__()[:2]
-        return _budget_on_a_worker, args
+        return _budget_on_a_worker, (*args, self.name)
 
     def counts(self) -> Counts:
         from ray import exceptions
@@ -407,8 +471,7 @@ class _DriverBudget(CountsAsked):
         try:
             return self._shared.counts(timeout=COUNTS_TIMEOUT_S)
         except (exceptions.RayError, TimeoutError) as error:  # GetTimeoutError is both
-            raise EngineError(f"the run's shared model budget (a Ray actor) does not answer: "
-                              f"{type(error).__name__}") from None
+            raise _NotAnswering(error) from None
 
 
 @contextmanager
@@ -750,9 +813,21 @@ class _Notices:
     def __init__(self) -> None:
         self._said: list[str] = []
         self._requests: dict[Tally, int] = {}
+        self._budgets: dict[Tally, str] = {}  # the name of the shared budget a unit's requests were reserved on
+        self._open: dict[Tally, int] = {}  # a unit's requests reserved whose attempt is not over (no answer read)
 
-    def reserved(self, unit: Tally) -> None:
+    def reserved(self, unit: Tally, budget: str | None = None) -> None:
         self._requests[unit] = self._requests.get(unit, 0) + 1
+        self._open[unit] = self._open.get(unit, 0) + 1
+        if budget is not None:
+            self._budgets[unit] = budget
+
+    def over(self, unit: Tally) -> None:
+        self._open[unit] = max(0, self._open.get(unit, 0) - 1)
+
+    def unread_of(self, unit: Tally) -> tuple[str | None, int]:
+        """The shared budget `unit`'s requests were reserved on, and those still open, told once (it runs again)."""
+        return self._budgets.get(unit), self._open.pop(unit, 0)
 
     def released(self, unit: Tally) -> None:
         self._requests[unit] = self._requests.get(unit, 0) - 1
@@ -817,10 +892,10 @@ def _wait_for_the_rate_limit(seconds: float) -> None:
     time.sleep(seconds)
 
 
-def _budget_on_a_worker(*args: object) -> SharedBudget:
+def _budget_on_a_worker(actor: object, name: str | None = None) -> SharedBudget:
     """The shared budget as a worker gets it: its waits for `--requests-per-minute` are said, and each request it
-    reserves is told to the driver's notices' actor, by unit."""
-    return _BudgetOnAWorker(*args, sleep=_wait_for_the_rate_limit)  # type: ignore[arg-type]
+    reserves is told to the driver's notices' actor, by unit, with the `name` the driver knows the budget by."""
+    return _BudgetOnAWorker(actor, name, sleep=_wait_for_the_rate_limit)
 
 
 class _BudgetOnAWorker(SharedBudget):
@@ -831,9 +906,14 @@ class _BudgetOnAWorker(SharedBudget):
     this one's (sent without waiting, some 3 in 100 were not there yet: a refused attempt counted as a request, an
     answer's tokens left out)."""
 
+    def __init__(self, actor: object, name: str | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        super().__init__(actor, sleep)
+        self.name = name  # the driver's name for it (`_DriverBudget.name`)
+
     def reserve_request(self) -> None:
         super().reserve_request()
-        _tell_the_request()
+        _tell_the_request(budget=self.name)
 
     def release_request(self) -> None:
         _counted_now(self._actor.release.remote())  # type: ignore[attr-defined]
@@ -856,24 +936,33 @@ def _counted_now(told: object) -> None:
         ray.get(told, timeout=COUNTS_TIMEOUT_S)
 
 
-def _tell_the_request(released: bool = False) -> None:
+def _tell_the_request(released: bool = False, budget: str | None = None, over: bool = False) -> None:
     """A request reserved for the unit this worker runs, told before it is made (waited for: a worker killed as it
     makes it has told it), so that a worker's death says what it had paid for; untold, it costs the count only.
     `released`: one reserved that never reached a server (its connection refused), told so that it is not counted
-    among those a dead worker paid for."""
+    among those a dead worker paid for. `budget`: the name of the shared budget it was reserved on. `over`: its
+    attempt ended, what it cost counted (an answer read, or an error), so it is no longer open."""
     told = _told
     if told is None or told.notices is None:
         return
     import ray
 
-    tell = told.notices.released if released else told.notices.reserved  # type: ignore[attr-defined]
+    notices: Any = told.notices
     with suppress(Exception):
-        ray.get(tell.remote(told.tally), timeout=NOTICE_TIMEOUT_S)
+        if over:
+            tell = notices.over.remote(told.tally)
+        else:
+            tell = notices.released.remote(told.tally) if released else notices.reserved.remote(told.tally, budget)
+        ray.get(tell, timeout=NOTICE_TIMEOUT_S)
 
 
 class _CallerOnAWorker(GeminiCaller):
-    """A `GeminiCaller` as a worker rebuilds it: what it says of its waits goes to the driver, and the call it
-    makes is named (`about`) for a wait its shared budget asks."""
+    """A `GeminiCaller` as a worker rebuilds it: what it says of its waits goes to the driver, the call it makes is
+    named (`about`) for a wait its shared budget asks, and each attempt over is told, as its request was told
+    reserved (`_tell_the_request`): one still open when the worker dies was paid for, its tokens never read."""
+
+    def _attempt_over(self) -> None:
+        _tell_the_request(over=True)
 
     def generate(self, prompt: str, *, about: str | None = None, **options: object) -> Answer:
         told = _told
