@@ -277,7 +277,9 @@ class Budget:
     given_up: int = 0  # of them, answers given up at --timeout-s (generated, so paid for)
     # Called after each change of the counts (a request reserved or given back, an answer counted), by the thread
     # that made it, outside the lock and before it goes on: what keeps a record of the counts (an agent run's stored
-    # cost) writes them at once, with no subclass copying this state
+    # cost) writes them at once, with no subclass copying this state. Where it fails (its database locked, a full
+    # disk), a request is not sent (taken back, the failure raised); an answer already paid for is kept, and the
+    # failure said on the log: the next change, or the end, writes the counts again.
     on_change: Callable[[], None] | None = field(default=None, repr=False, compare=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
 
@@ -287,14 +289,19 @@ class Budget:
             if spent:
                 raise BudgetExceededError(spent)
             self.requests += 1
-        self._changed()
+        try:
+            self._changed()
+        except BaseException:
+            with self._lock:
+                self.requests -= 1  # not sent: nothing to count, and the count nobody could record is not kept
+            raise
 
     def release_request(self) -> None:
         """Give back a request reserved for an attempt that never reached a server (its connection refused): it
         was neither sent nor paid for, so it spends no cap and no count says it."""
         with self._lock:
             self.requests -= 1
-        self._changed()
+        self._told_after_the_fact()
 
     def used_up(self) -> str | None:
         """Why no further request may be made (the message a stopped run gives), or None while one may."""
@@ -304,7 +311,7 @@ class Budget:
     def add_tokens(self, count: int) -> None:
         with self._lock:
             self.tokens += count
-        self._changed()
+        self._told_after_the_fact()
 
     def add_uncounted(self, given_up: bool = False) -> None:
         """An answer came without token counts, or (`given_up`) was given up at --timeout-s: a token cap can no
@@ -312,7 +319,7 @@ class Budget:
         with self._lock:
             self.uncounted += 1
             self.given_up += int(given_up)
-        self._changed()
+        self._told_after_the_fact()
 
     def counts(self) -> tuple[int, int]:
         """Requests and tokens counted so far, read together (as a shared budget gives them, in one question)."""
@@ -322,6 +329,15 @@ class Budget:
     def _changed(self) -> None:
         if self.on_change is not None:
             self.on_change()
+
+    def _told_after_the_fact(self) -> None:
+        """`on_change` told of what happened already (an answer paid for, a request given back): its failure must
+        not lose the answer, so it is said, not raised."""
+        try:
+            self._changed()
+        except Exception as error:  # noqa: BLE001 - whatever keeps the record failed; the counts here stand
+            logging.getLogger(__name__).warning("the run's spending could not be written now (%s: %s); it is "
+                                                "written with the next change", type(error).__name__, error)
 
 
 @dataclass

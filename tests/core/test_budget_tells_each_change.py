@@ -5,6 +5,8 @@ may read the counts (as the agent run's cost does), from another thread too."""
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 import threading
 
 import pytest
@@ -54,3 +56,24 @@ def test_a_budget_without_one_counts_as_before_and_compares_without_it() -> None
     budget.add_tokens(10)
     assert budget.counts() == (1, 10)
     assert Budget(max_tokens=1000, on_change=print) == Budget(max_tokens=1000)
+
+
+def test_a_record_that_cannot_be_written_sends_no_request_and_loses_no_answer(caplog) -> None:
+    """What keeps the counts fails (its database locked, a full disk): a request it could not record is not sent
+    (taken back, the failure raised), but an answer already paid for is kept and counted, the failure said on the
+    log (a reviewer's finding: the failure escaped `add_tokens`, and the answer read was thrown away)."""
+    def cannot_write() -> None:
+        raise sqlite3.OperationalError("database is locked")
+
+    budget = Budget(max_requests=5)
+    budget.reserve_request()
+    budget.on_change = cannot_write
+    with pytest.raises(sqlite3.OperationalError):
+        budget.reserve_request()
+    assert budget.requests == 1
+    with caplog.at_level(logging.WARNING):
+        budget.add_tokens(1234)
+        budget.add_uncounted()
+        budget.release_request()
+    assert (budget.requests, budget.tokens, budget.uncounted) == (0, 1234, 1)
+    assert sum("database is locked" in record.getMessage() for record in caplog.records) == 3
