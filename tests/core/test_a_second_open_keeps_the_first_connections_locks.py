@@ -30,11 +30,13 @@ print(rows)
 
 
 def _locks_held_on(path: Path) -> list[str]:
-    """The POSIX locks this process holds on `path`, as Linux lists them."""
-    inode = os.stat(path).st_ino
+    """The POSIX locks this process holds on `path`, as Linux lists them: by device and inode (an inode number
+    alone is another file's on another file system), the locks held, not those waited for (`->`)."""
+    found = os.stat(path)
+    listed = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
     with open("/proc/locks", encoding="ascii") as locks:
-        return sorted(" ".join(line.split()[1:4] + line.split()[6:]) for line in locks
-                      if f":{inode} " in line and f" {os.getpid()} " in line)
+        return sorted(" ".join(fields[1:4] + fields[6:]) for fields in (line.split() for line in locks)
+                      if fields[1] != "->" and fields[4] == str(os.getpid()) and fields[5] == listed)
 
 
 def _read_elsewhere(database: Path) -> str:

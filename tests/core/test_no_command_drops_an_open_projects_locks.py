@@ -49,11 +49,18 @@ ME = Provenance.person("me")
 
 
 def _locks_held_on(*paths: Path) -> list[str]:
-    """The POSIX locks this process holds on `paths`, as Linux lists them (by inode)."""
-    inodes = {f":{os.stat(path).st_ino} " for path in paths}
+    """The POSIX locks this process holds on `paths`, as Linux lists them: by device and inode (an inode number
+    alone is another file's on another file system), the locks held, not those waited for (`->`)."""
+    files = {_file_as_listed(path) for path in paths}
     with open("/proc/locks", encoding="ascii") as locks:
-        return sorted(" ".join(line.split()[1:4] + line.split()[6:]) for line in locks
-                      if any(inode in line for inode in inodes) and f" {os.getpid()} " in line)
+        return sorted(" ".join(fields[1:4] + fields[6:]) for fields in (line.split() for line in locks)
+                      if fields[1] != "->" and fields[4] == str(os.getpid()) and fields[5] in files)
+
+
+def _file_as_listed(path: Path) -> str:
+    """`path` as /proc/locks names a file: MAJOR:MINOR:INODE, the device's numbers in hexadecimal."""
+    found = os.stat(path)
+    return f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
 
 
 class HeldProject:
@@ -70,7 +77,8 @@ class HeldProject:
         assert self.locks and self.log.stat().st_size > 0
 
     def keeps_its_locks_after(self, step: str) -> None:
-        assert _locks_held_on(self.database, self.index) == self.locks, f"{step} dropped this process's locks"
+        dropped = sorted(set(self.locks) - set(_locks_held_on(self.database, self.index)))
+        assert not dropped, f"{step} dropped this process's locks {dropped}"
         subprocess.run([sys.executable, "-c", READ_AND_CLOSE, str(self.database)], check=True, timeout=120)
         assert self.log.exists(), f"after {step}, another process's read deleted the log under the open connection"
         assert self.log.stat().st_ino == self.log_file, f"{step} replaced the log the open connection writes to"
