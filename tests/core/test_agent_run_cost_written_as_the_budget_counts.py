@@ -17,37 +17,17 @@ from pathlib import Path
 
 from recordlens.core.store.project import open_project
 from tests.child_lines import LINE_TIMEOUT_S, first_line
+from tests.child_stops import STOPPED, caller_stopping_at
 from tests.core.test_agent_run_killed_keeps_what_it_paid import AGENT_CHILD, KEY, TOKENS_PER_ANSWER, model_requests
 from tests.demo_agent import SITE_DIR, TASKS_FILE, respond
 from tests.fake_gemini import FakeGemini, answer_with
 from tests.loopback import refusing_port
 
-STOPPED = "stopped here"
-# The child's `GeminiCaller.METHOD` wrapped: the Nth time it has been called (and, with `after`, has returned), the
-# child says STOPPED on stdout and waits to be killed
-STOPS_AT = """
-import sys
-import threading
-from recordlens.core.llm.gemini import GeminiCaller
-
-wrapped, calls = GeminiCaller.{method}, []
-
-def stopping(self, *args, **kwargs):
-    result = wrapped(self, *args, **kwargs) if {after} else None
-    calls.append(None)
-    if len(calls) == {nth}:
-        print({stopped!r}, flush=True)
-        threading.Event().wait()
-    return result if {after} else wrapped(self, *args, **kwargs)
-
-GeminiCaller.{method} = stopping
-"""
-
 
 def killed_at(project: Path, tmp_path: Path, base_url: str, method: str, nth: int, *, after: bool) -> None:
     """`agent run` of lookup-1 then rules-1 on `base_url`, killed where its caller's `method` is called the `nth`
     time (`after` it returns, or as it is called)."""
-    child_code = STOPS_AT.format(method=method, nth=nth, after=after, stopped=STOPPED) + AGENT_CHILD
+    child_code = caller_stopping_at(method, nth, after=after) + AGENT_CHILD
     child = subprocess.Popen(
         [sys.executable, "-c", child_code, "agent", "run", "--project", str(project), "--site", str(SITE_DIR),
          "--tasks", str(TASKS_FILE), "--task", "lookup-1", "--task", "rules-1", "--runs", "1", "--browser", "text",

@@ -32,31 +32,15 @@ from recordlens.core.runs.run_files import (
     summed_cost,
 )
 from tests.child_lines import LINE_TIMEOUT_S, first_line
+from tests.child_stops import STOPPED, caller_stopping_at
 from tests.core.cli_runs import DEMO, demo_project, gemini_extract, run
 from tests.fake_gemini import FakeGemini, answer, answer_with, hang, status
 
 KEY = "test-key-not-real-killed-extract"
 TOKENS = 120  # the fake's usage of an answer: 100 prompt, 20 completion
-STOPPED = "stopped here"
-# `recordlens extract` whose `GeminiCaller.METHOD` is wrapped: the Nth time it is called (and, with `after`, has
-# returned), the child says STOPPED on stdout and waits to be killed
-EXTRACT_STOPPING_AT = """
-import sys
-import threading
-from recordlens.core.llm.gemini import GeminiCaller
+# `recordlens extract`, after the code that stops it (`caller_stopping_at`)
+EXTRACT = """
 from recordlens.core.cli.command import main
-
-wrapped, calls = GeminiCaller.{method}, []
-
-def stopping(self, *args, **kwargs):
-    result = wrapped(self, *args, **kwargs) if {after} else None
-    calls.append(None)
-    if len(calls) == {nth}:
-        print({stopped!r}, flush=True)
-        threading.Event().wait()
-    return result if {after} else wrapped(self, *args, **kwargs)
-
-GeminiCaller.{method} = stopping
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -68,7 +52,7 @@ def started(run_dir: Path, tmp_path: Path, server: FakeGemini, method: str = "ge
             after: bool = False) -> subprocess.Popen[str]:
     """`extract` of the demo's pages into `run_dir` on `server`, in a process of its own, which stops where its
     caller's `method` is called the `nth` time (`after` it returns, or as it is called; never for 0)."""
-    code = EXTRACT_STOPPING_AT.format(method=method, nth=nth, after=after, stopped=STOPPED)
+    code = caller_stopping_at(method, nth, after=after) + EXTRACT
     return subprocess.Popen([sys.executable, "-c", code, *gemini_extract(run_dir, server)],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env={**os.environ, "HOME": str(tmp_path), "GEMINI_API_KEY": KEY})
