@@ -55,6 +55,12 @@ def full_disk(where: object | None, *, detail: str | None = None, then: str = ""
     return f"{said}; free space and {then}" if then else said
 
 
+def system_words(error: BaseException) -> str:
+    """What `error` says, without the path Python's OSError repeats (`[Errno 13] Permission denied: '...'`): an
+    OSError's own words (`strerror`), any other error as it says it. For a message that names the file itself."""
+    return error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+
+
 def said_without_path(error: BaseException, path: object) -> str:
     """What `error` says of the file `path` without the path it begins with (`PATH: why`), for a message that names
     the file itself: the path as given, or as a hint names it (`hint_path`), as the error's module writes it."""

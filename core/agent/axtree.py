@@ -23,7 +23,7 @@ from typing import Any
 
 from .. import atomic
 from ..command_hints import hint_path
-from ..errors import AgentError
+from ..errors import AgentError, system_words
 from .sites import Site
 
 FORMAT = "recordlens-axtree/1"
@@ -110,9 +110,7 @@ def read_tree(path: str | Path) -> dict[str, Any]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        # the system's words without the path it repeats (as Python writes it, not as a hint does)
-        why = getattr(error, "strerror", None) or error
-        raise AgentError(f"cannot read the accessibility tree {hint_path(path)}: {why}") from None
+        raise AgentError(f"cannot read the accessibility tree {hint_path(path)}: {system_words(error)}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("nodes"), list):
         raise AgentError(f"{hint_path(path)} is not an accessibility tree written by RecordLens ({FORMAT})")
     return data

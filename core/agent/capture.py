@@ -75,7 +75,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 
 from .. import atomic, owner_files
 from ..command_hints import hint_path
-from ..errors import AgentError, RecordLensError
+from ..errors import AgentError, RecordLensError, system_words
 from ..output_paths import writable_folder
 from ..wording import listed
 from . import axtree
@@ -382,9 +382,8 @@ class _State:
                 self.refreshing = str(data.get("refreshing") or "")
                 self.beyond = _keyed(str(link) for link in data.get("beyond") or [])
             except (OSError, ValueError, KeyError, TypeError) as error:
-                why = getattr(error, "strerror", None) or error  # the system's words, without the path it repeats
-                raise CaptureError(f"cannot read the capture state {hint_path(self.path)}: {why}; remove it to start "
-                                   "the capture over") from None
+                raise CaptureError(f"cannot read the capture state {hint_path(self.path)}: {system_words(error)}; "
+                                   "remove it to start the capture over") from None
             self._key_again()
             self.resumed = True
 

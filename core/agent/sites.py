@@ -34,7 +34,7 @@ from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
 from .. import atomic
 from ..command_hints import hint_path
-from ..errors import AgentError, SnapshotError
+from ..errors import AgentError, SnapshotError, system_words
 from ..page.dataset import PAGE_SUFFIXES
 from ..page.snapshot import DEFAULT_URL, read_snapshot
 
@@ -304,8 +304,7 @@ def load_site(folder: str | Path) -> Site:
         name = str(data.get("name") or root.resolve().name)
         start = str(data.get("start") or "") or _captured_start(root)  # an index written before it said its start
     except (OSError, ValueError, KeyError, TypeError) as error:
-        why = getattr(error, "strerror", None) or error  # the system's words, without the path it repeats
-        raise SiteError(f"cannot read {hint_path(index)}: {why}; rebuild it with "
+        raise SiteError(f"cannot read {hint_path(index)}: {system_words(error)}; rebuild it with "
                         f"`recordlens site build {hint_path(root)}`") from None
     # --- run integrity: every file the index names must be inside the site folder (no /etc/passwd, no ../) ---
     named = [p.file for p in pages] + [file for p in pages for _, file in p.side]  # pages and their side files

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from .. import atomic
 from ..command_hints import hint_path
-from ..errors import AgentError
+from ..errors import AgentError, system_words
 from .answers import NORMALISE_RULES
 from .model import ANSWER_KINDS, Task
 
@@ -69,9 +69,7 @@ def load_tasks(path: str | Path, *, strict: bool = False) -> list[Task]:
     except FileNotFoundError:
         raise TaskFileError(f"no tasks file at {hint_path(source)}") from None
     except (OSError, UnicodeDecodeError) as error:
-        # the system's words without the path it repeats (as Python writes it, not as a hint does)
-        why = getattr(error, "strerror", None) or error
-        raise TaskFileError(f"cannot read the tasks file {hint_path(source)}: {why}") from None
+        raise TaskFileError(f"cannot read the tasks file {hint_path(source)}: {system_words(error)}") from None
     return parse_tasks(text, source=hint_path(source), strict=strict)
 
 

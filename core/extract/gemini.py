@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..command_hints import hint_path
-from ..errors import RecordLensError, shortened
+from ..errors import RecordLensError, shortened, system_words
 from ..llm.answer_json import closing_bracket
 from ..llm.gemini import (
     CUT_OFF,
@@ -103,8 +103,7 @@ def prompt_from_file(path: str | Path) -> PromptTemplate:
         data = Path(path).read_bytes()  # hashed as they are, so that the run's hash is the file's own
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:  # the system's words, not the path again (as Python writes it)
-        why = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise RecordLensError(f"cannot read the prompt file {hint_path(path)}: {why}") from None
+        raise RecordLensError(f"cannot read the prompt file {hint_path(path)}: {system_words(error)}") from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # line ends as a text read makes them
     if not text.strip():
         raise RecordLensError(f"the prompt file {hint_path(path)} is empty")

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .. import atomic
 from ..command_hints import hint_path
-from ..errors import RecordLensError
+from ..errors import RecordLensError, system_words
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
 from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE, PromptTemplate, prompt_from_file
 from ..file_kinds import not_a_file
@@ -259,7 +259,7 @@ class _PageInFlight:
             write_unfinished_record(self._out, name, str(kept.pop("reason")), self._earlier, kept)
         except OSError as error:  # the request goes on (it is counted): the page's own record may yet be written
             said = (f"page {name}: what its calls spent could not be written as they were made "
-                    f"({why_not_read(error)}); a process killed before the page ends would lose it")
+                    f"({system_words(error)}); a process killed before the page ends would lose it")
             if said not in self._summary.warnings:
                 self._summary.warnings.append(said)
 
@@ -656,7 +656,7 @@ def run_description_and_problem(run_dir: str | Path) -> tuple[dict[str, object],
             return {}, f"{hint_path(path)} cannot be read: it is empty"
         described = json.loads(text)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        return {}, f"{hint_path(path)} cannot be read: {why_not_read(error)}"
+        return {}, f"{hint_path(path)} cannot be read: {system_words(error)}"
     if not isinstance(described, dict):
         return {}, f"{hint_path(path)} cannot be read: it holds a {type(described).__name__}, not a run's description"
     return described, None
@@ -770,7 +770,7 @@ def _recorded_prompt_read(described: Mapping[str, object]) -> tuple[PromptTempla
     try:
         prompt = prompt_from_file(path)
     except (RecordLensError, OSError) as error:
-        return None, f"{named} cannot be read ({why_not_read(error)})"
+        return None, f"{named} cannot be read ({system_words(error)})"
     if prompt.file_sha256 == parameters.get(PROMPT_SHA256):
         return prompt, None
     if prompt.text_sha256 == parameters.get(PROMPT_SHA256):
@@ -1089,16 +1089,10 @@ def _page_record_file(path: Path) -> tuple[dict[str, object], str | None]:
     try:
         record = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        return {}, f"{hint_path(path)}: {why_not_read(error)}"
+        return {}, f"{hint_path(path)}: {system_words(error)}"
     if isinstance(record, dict):
         return record, None
     return {}, f"{hint_path(path)}: it holds a {type(record).__name__}, not a page's record"
-
-
-def why_not_read(error: Exception) -> str:
-    """Why a file of the run cannot be read, said after its path: an OSError's own words (`strerror`), not the path
-    again as Python writes it (`[Errno 13] Permission denied: '...'`); any other error as it says it."""
-    return error.strerror if isinstance(error, OSError) and error.strerror else str(error)
 
 
 def page_identity(loaded: LoadedPage, data: bytes) -> dict[str, str]:

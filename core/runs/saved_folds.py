@@ -20,9 +20,8 @@ import numpy as np
 
 from ..atomic import write_text
 from ..command_hints import hint_path
-from ..errors import DatasetError
+from ..errors import DatasetError, system_words
 from ..extract.training import Example, FitConfig, FoldResult
-from .run_files import why_not_read
 
 __all__ = ["features_digest", "read_fold_results", "save_fold_results"]
 
@@ -75,7 +74,7 @@ def _document(path: Path) -> dict:
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DatasetError(f"{hint_path(path)}: cannot read the saved probabilities ({why_not_read(exc)})") from exc
+        raise DatasetError(f"{hint_path(path)}: cannot read the saved probabilities ({system_words(exc)})") from exc
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise DatasetError(f"{hint_path(path)}: not a file of saved out-of-fold probabilities (format {FORMAT})")
     return document

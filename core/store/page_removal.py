@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..command_hints import hint_path
+from ..errors import system_words
 from ..page.dataset import page_name_is_path
 from .db import StoreError, dumps, now
 from .exporter import about_page
@@ -191,9 +192,7 @@ def _read_copy(copy: Path) -> dict[str, object]:
     try:
         document = json.loads(copy.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        # an OSError's own words would name the copy again, as it is: its reason alone
-        raise StoreError(f"{hint_path(copy)}: not a readable copy of a removed page "
-                         f"({getattr(error, 'strerror', None) or error})") from None
+        raise StoreError(f"{hint_path(copy)}: not a readable copy of a removed page ({system_words(error)})") from None
     if not isinstance(document, dict) or not isinstance(document.get("page"), dict) or "name" not in document["page"]:
         raise StoreError(f"{hint_path(copy)}: not a copy of a removed page (no page in it)")
     return document
