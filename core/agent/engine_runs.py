@@ -4,8 +4,9 @@ A unit runs `run_episode` as the local loop does, with a fresh core HTML browser
 reads by path; its Gemini caller shares one budget with every other worker. The driver stores each
 trajectory as it arrives (the project database is written by one process only) and stops handing out
 episodes once one stops on the model budget or on a failing model endpoint, as the local loop does (the
-episodes in flight then are kept; a failing endpoint then fails the run, `ModelEndpointError`). The QtWebEngine
-browser lives in the app process and is not shipped: Ray runs `--browser text` only.
+episodes in flight then are kept; a failing endpoint then fails the run, `ModelEndpointError`, and so does the
+shared budget's actor dying under the run, `SharedBudgetDiedError`). The QtWebEngine browser lives in the app
+process and is not shipped: Ray runs `--browser text` only.
 """
 
 from __future__ import annotations
@@ -13,12 +14,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ..runs.engines import Engine, LostWithWorkers, UnitFailedError, told_of_lost_calls
+from ..runs.engines import Engine, LostWithWorkers, UnitFailedError, shared_budget_died, told_of_lost_calls
 from .loop import AgentSettings, Caller, ModelEndpointError, run_episode, run_seed, seed_caller
 from .model import Browser, Task, Trajectory
 from .sites import Site
 
 Episode = tuple[int, Task]
+
+
+class SharedBudgetDiedError(ModelEndpointError):
+    """The run's shared model budget's Ray actor died part way and episodes stopped on it: no model request can be
+    counted against the run's caps, so the run fails as on a model endpoint that failed for good (exit 4, its finished
+    episodes kept, to be resumed), as an extraction ends on it; not as a spent budget, which no resume would mend."""
+
+    def __init__(self) -> None:
+        super().__init__(shared_budget_died("episode"))
 
 
 @dataclass
@@ -84,6 +94,8 @@ def run_agent_on_engine(engine: Engine, tasks: Sequence[Task], site: Site,
         if trajectory is not None:
             stored.append(trajectory)
             on_trajectory(trajectory)
+    if getattr(engine, "budget_lost", False):  # its episodes in flight stopped on it as on a spent budget
+        raise SharedBudgetDiedError()
     failed = next((t for t in stored if t.stop == "model error"), None)  # the first in the local loop's order
     if failed is not None:
         raise ModelEndpointError.cutting(failed)

@@ -180,40 +180,74 @@ GIVEN_UP_AT_TIMEOUT = "given up at --timeout-s: generated, so paid for"
 CUT_OFF_MID_ANSWER = "cut off mid-answer: generated, so paid for"
 # What an answer with text held in place of its own token counts: the prompt's alone (as a refused answer has them)
 INCOMPLETE_USAGE = "a usageMetadata that counts the prompt's tokens only, none of the answer's"
+ZEROED_USAGE = "a usageMetadata whose token counts are all 0"
+# A model request a Ray worker had out when it died: sent, so paid for, its answer lost with the worker
+LOST_WITH_A_WORKER = "lost with the Ray worker that made it"
+# The kinds of answer without token counts that are the endpoint's way of answering (its proxy's), as a stop line says
+# the requests so answered: a run against it meets them again, where an answer cut off or lost with a worker is a
+# mishap of its own request (`_LOSSES_SAID`)
+_ANSWERED_SAID = {NO_USAGE_METADATA: f"without token counts ({NO_USAGE_METADATA})",
+                  ZEROED_USAGE: f"with {ZEROED_USAGE}", INCOMPLETE_USAGE: f"with {INCOMPLETE_USAGE}"}
 
 
 def budget_used_up(max_requests: int | None, requests: int, max_tokens: int | None, tokens: int,
-                   uncounted: int = 0, given_up: int = 0) -> str | None:
+                   uncounted: int = 0, given_up: int = 0, kinds: Mapping[str, int] | None = None) -> str | None:
     """Why caps of `max_requests` and `max_tokens` allow no further request after these counts, or None.
-    `uncounted` answers came without token counts, `given_up` of them being answers given up at --timeout-s: a
-    token cap can no longer be held, so it allows no more."""
+    `uncounted` answers came without token counts, `given_up` of them being answers given up at --timeout-s and the
+    others counted by why in `kinds` (`count_uncounted`; those of no kind known are said as without token counts):
+    a token cap can no longer be held, so it allows no more."""
     if max_requests is not None and requests >= max_requests:
         return f"request budget used up ({requests} of {max_requests})"
     if max_tokens is not None and tokens >= max_tokens:
         return f"token budget used up ({tokens:,} of {max_tokens:,})"
     if max_tokens is not None and uncounted:
+        given_up = min(given_up, uncounted)
+        by_kind = _by_kind(uncounted - given_up, kinds or {})
         return (f"token budget cannot be held ({tokens:,} of {max_tokens:,} counted): "
-                f"{_without_counts_said(uncounted, given_up)}, so no further request is made under --max-tokens; "
-                f"{_holding_a_cap(uncounted, given_up)}")
+                f"{_without_counts_said(by_kind, given_up)}, so no further request is made under --max-tokens; "
+                f"{_holding_a_cap(by_kind, given_up)}")
     return None
 
 
-def _holding_a_cap(uncounted: int, given_up: int) -> str:
+def count_uncounted(kinds: dict[str, int], given_up: bool = False, why: str | None = None) -> None:
+    """An answer without token counts counted in `kinds` (a budget's `uncounted_kinds`) by `why`: what it held in
+    their place (`Answer.uncounted_why`; None: no usage block), or what lost them (`CUT_OFF_MID_ANSWER`,
+    `LOST_WITH_A_WORKER`). One `given_up` at --timeout-s is counted apart, by the budget's `given_up`."""
+    if not given_up:
+        kind = why or NO_USAGE_METADATA
+        kinds[kind] = kinds.get(kind, 0) + 1
+
+
+def _by_kind(without: int, kinds: Mapping[str, int]) -> dict[str | None, int]:
+    """The `without` answers without token counts (not given up) by kind, as `kinds` counted them; those it does
+    not know (counted back from pages' records) under None."""
+    known = {kind: count for kind, count in kinds.items()
+             if count > 0 and (kind in _ANSWERED_SAID or kind in _LOSSES_SAID)}
+    return {**known, None: max(without - sum(known.values()), 0)}
+
+
+def _holding_a_cap(by_kind: Mapping[str | None, int], given_up: int) -> str:
     """What lets a later run hold its token cap, by why this one could not: an endpoint that answers without token
-    counts is capped by requests; answers given up at --timeout-s alone are read whole with a longer one."""
-    if uncounted > given_up:
+    counts is capped by requests; answers given up at --timeout-s alone are read whole with a longer one; answers
+    cut off or lost with a worker are mishaps of their requests, not the endpoint's way."""
+    if any(by_kind.get(kind) for kind in _ANSWERED_SAID):
         return "cap such an endpoint with --max-requests instead"
-    return "a longer --timeout-s lets a slow answer be read whole, and counted (or cap the run with --max-requests)"
-
-
-def _without_counts_said(uncounted: int, given_up: int) -> str:
-    """The answers whose tokens a budget could not count, each kind with its reason."""
-    given_up = min(given_up, uncounted)
-    without = uncounted - given_up
-    parts = ([f"the endpoint answered {counted(without, 'request')} without token counts ({NO_USAGE_METADATA})"]
-             if without else [])
     if given_up:
-        parts.append(given_up_said(given_up))
+        return "a longer --timeout-s lets a slow answer be read whole, and counted (or cap the run with --max-requests)"
+    if by_kind.get(None):
+        return "cap the run with --max-requests instead"
+    return ("the endpoint counts tokens, so a run that loses no answer holds the cap (or cap the run with "
+            "--max-requests)")
+
+
+def _without_counts_said(by_kind: Mapping[str | None, int], given_up: int) -> str:
+    """The answers whose tokens a budget could not count, each kind with its reason."""
+    answered = [f"{counted(by_kind[kind], 'request')} {said}" for kind, said in _ANSWERED_SAID.items()
+                if by_kind.get(kind)]
+    parts = [f"the endpoint answered {' and '.join(answered)}"] if answered else []
+    parts += [said(by_kind[kind]) for kind, said in _LOSSES_SAID.items() if by_kind.get(kind)]
+    parts += [given_up_said(given_up)] if given_up else []
+    parts += [uncounted_said(by_kind[None])] if by_kind.get(None) else []
     return " and ".join(parts)
 
 
@@ -265,6 +299,10 @@ def uncounted_said(count: int) -> str:
     return f"{counted(count, 'answer')} without token counts (their tokens unknown, not 0)"
 
 
+# How a stop line says the answers whose token counts a mishap of their request lost: as their page's warning does
+_LOSSES_SAID = {CUT_OFF_MID_ANSWER: cut_off_said, LOST_WITH_A_WORKER: lost_with_a_worker_said}
+
+
 @dataclass
 class Budget:
     """A per-run cap on requests and tokens, shared by every page of a run (thread-safe)."""
@@ -275,6 +313,8 @@ class Budget:
     tokens: int = 0
     uncounted: int = 0  # answers that came without token counts (their tokens are unknown)
     given_up: int = 0  # of them, answers given up at --timeout-s (generated, so paid for)
+    # of the others, how many of each kind (`count_uncounted`), for the stop line to say each's own cause
+    uncounted_kinds: dict[str, int] = field(default_factory=dict)
     # Called after each change of the counts (a request reserved or given back, an answer counted), by the thread
     # that made it, outside the lock and before it goes on: what keeps a record of the counts (an agent run's stored
     # cost) writes them at once, with no subclass copying this state. Where it fails (its database locked, a full
@@ -306,19 +346,21 @@ class Budget:
     def used_up(self) -> str | None:
         """Why no further request may be made (the message a stopped run gives), or None while one may."""
         return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens, self.uncounted,
-                              self.given_up)
+                              self.given_up, self.uncounted_kinds)
 
     def add_tokens(self, count: int) -> None:
         with self._lock:
             self.tokens += count
         self._told_after_the_fact()
 
-    def add_uncounted(self, given_up: bool = False) -> None:
-        """An answer came without token counts, or (`given_up`) was given up at --timeout-s: a token cap can no
-        longer be held (`used_up` then says so, and why)."""
+    def add_uncounted(self, given_up: bool = False, why: str | None = None) -> None:
+        """An answer came without token counts (`why`: what it held instead, or what lost them; `count_uncounted`),
+        or (`given_up`) was given up at --timeout-s: a token cap can no longer be held (`used_up` then says so, and
+        why)."""
         with self._lock:
             self.uncounted += 1
             self.given_up += int(given_up)
+            count_uncounted(self.uncounted_kinds, given_up, why)
         self._told_after_the_fact()
 
     def counts(self) -> tuple[int, int]:
@@ -603,14 +645,15 @@ class GeminiCaller:
             usage = _usage_of(response, text)
             if usage.get("total"):
                 self.budget.add_tokens(usage["total"])
-            if answers_without_counts(usage):  # its cost is unknown: a token cap is not held by counting it as 0
-                self.budget.add_uncounted()
+            uncounted_why = _why_uncounted(response, usage)
+            if uncounted_why:  # its cost is unknown: a token cap is not held by counting it as 0
+                self.budget.add_uncounted(why=uncounted_why)
             self._attempt_over()
             candidates = getattr(response, "candidates", None) or []
             return Answer(text=self.redact(text), usage=_with_given_up(usage, log), attempts=attempt,
                           seconds=time.monotonic() - start, finish_reason=_finish_reason_of(response),
                           log=log, block_reason=_block_reason_of(response), candidates=len(candidates),
-                          uncounted_why=_why_uncounted(response, usage))
+                          uncounted_why=uncounted_why)
 
     def _attempt_over(self) -> None:
         """An attempt ended, whatever it met, and what it cost is counted: nothing to do here. A caller whose requests
@@ -626,7 +669,7 @@ class GeminiCaller:
         elif isinstance(error, _CutMidAnswerError):
             log.given_up += int(error.timed_out)
             log.cut_off += int(not error.timed_out)
-            self.budget.add_uncounted(given_up=error.timed_out)
+            self.budget.add_uncounted(given_up=error.timed_out, why=CUT_OFF_MID_ANSWER)
 
     def count_tokens(self, text: str, system: str | None = None) -> int:
         """The tokens of `text`, or of a whole prompt: `system` (a system instruction) and `text` (the user
@@ -991,7 +1034,7 @@ def _why_uncounted(response: object, usage: Mapping[str, int]) -> str | None:
         return NO_USAGE_METADATA
     if usage.get("total"):
         return INCOMPLETE_USAGE
-    return "a usageMetadata whose token counts are all 0"
+    return ZEROED_USAGE
 
 
 class TokenCounter(Protocol):

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from .gemini import Budget, BudgetExceededError, budget_used_up
+from .gemini import Budget, BudgetExceededError, budget_used_up, count_uncounted
 
 WINDOW_S = 60.0
 # What a shared budget counted, read in one question: requests, tokens, answers without token counts, and of them the
@@ -42,7 +42,7 @@ class Limiter:
 
     def __init__(self, max_requests: int | None = None, max_tokens: int | None = None, *, requests: int = 0,
                  tokens: int = 0, uncounted: int = 0, given_up: int = 0,
-                 requests_per_minute: int | None = None) -> None:
+                 uncounted_kinds: Mapping[str, int] | None = None, requests_per_minute: int | None = None) -> None:
         self.max_requests = max_requests
         self.max_tokens = max_tokens
         self.requests = requests
@@ -50,6 +50,7 @@ class Limiter:
         self.requests_per_minute = requests_per_minute
         self.uncounted = uncounted
         self.given_up = given_up  # of them, answers given up at --timeout-s (the stop line says which is which)
+        self.uncounted_kinds = dict(uncounted_kinds or {})  # of the others, how many of each kind (`Budget`'s)
         self._recent: deque[float] = deque()  # times of the requests of the last minute
 
     def reserve(self, now: float | None = None) -> tuple[str, float | str]:
@@ -73,18 +74,23 @@ class Limiter:
     def add_tokens(self, count: int) -> None:
         self.tokens += count
 
-    def add_uncounted(self, given_up: bool = False) -> None:
+    def add_uncounted(self, given_up: bool = False, why: str | None = None) -> None:
         self.uncounted += 1
         self.given_up += int(given_up)
+        count_uncounted(self.uncounted_kinds, given_up, why)
 
     def used_up(self) -> str | None:
         return budget_used_up(self.max_requests, self.requests, self.max_tokens, self.tokens, self.uncounted,
-                              self.given_up)
+                              self.given_up, self.uncounted_kinds)
 
     def counts(self) -> Counts:
         """Requests, tokens, answers without token counts, and of them those given up at --timeout-s: all four,
         since a token cap is held by each and its stop says which answers it could not count (`budget_used_up`)."""
         return self.requests, self.tokens, self.uncounted, self.given_up
+
+    def uncounted_by_kind(self) -> dict[str, int]:
+        """Of the answers without token counts not given up, how many of each kind (`Budget.uncounted_kinds`)."""
+        return dict(self.uncounted_kinds)
 
 
 class CountsAsked:
@@ -92,6 +98,11 @@ class CountsAsked:
 
     def counts(self) -> Counts:
         raise NotImplementedError
+
+    def uncounted_by_kind(self) -> dict[str, int]:
+        """`Limiter.uncounted_by_kind`, where the budget asked knows it; none known here (its answers without token
+        counts are then said as such, of no kind)."""
+        return {}
 
     @property
     def requests(self) -> int:
@@ -127,8 +138,8 @@ class SharedBudget(CountsAsked):
     def add_tokens(self, count: int) -> None:
         self._actor.add_tokens.remote(count)  # type: ignore[attr-defined] - ordered after this handle's calls
 
-    def add_uncounted(self, given_up: bool = False) -> None:
-        self._actor.add_uncounted.remote(given_up)  # type: ignore[attr-defined] - ordered as add_tokens is
+    def add_uncounted(self, given_up: bool = False, why: str | None = None) -> None:
+        told_uncounted(self._actor, given_up, why)  # ordered as add_tokens is
 
     def used_up(self) -> str | None:
         return self._asked(lambda actor: actor.used_up.remote())  # type: ignore[no-any-return]
@@ -153,6 +164,18 @@ class SharedBudget(CountsAsked):
                                                         timeout=timeout)
         return int(requests), int(tokens), int(uncounted), int(given_up)
 
+    def uncounted_by_kind(self, timeout: float | None = None) -> dict[str, int]:
+        """`Limiter.uncounted_by_kind`, asked as `counts` is."""
+        import ray
+
+        return dict(ray.get(self._actor.uncounted_by_kind.remote(), timeout=timeout))  # type: ignore[attr-defined]
+
+
+def told_uncounted(actor: object, given_up: bool, why: str | None) -> object:
+    """The shared budget's `actor` told of an answer without token counts (`Limiter.add_uncounted`): its reference.
+    `why` goes only when said, so that an actor class taking `given_up` alone (a test's) still counts the rest."""
+    return actor.add_uncounted.remote(given_up, *(() if why is None else (why,)))  # type: ignore[attr-defined]
+
 
 def start_shared_budget(budget: Budget, requests_per_minute: int | None = None) -> SharedBudget:
     """An actor seeded with `budget`'s caps and what it has already counted (earlier seeds of the run)."""
@@ -161,7 +184,7 @@ def start_shared_budget(budget: Budget, requests_per_minute: int | None = None) 
     actor_class = ray.remote(num_cpus=0)(Limiter)
     actor = actor_class.remote(budget.max_requests, budget.max_tokens, requests=budget.requests,
                                tokens=budget.tokens, uncounted=budget.uncounted, given_up=budget.given_up,
-                               requests_per_minute=requests_per_minute)
+                               uncounted_kinds=budget.uncounted_kinds, requests_per_minute=requests_per_minute)
     return SharedBudget(actor)
 
 
@@ -169,5 +192,9 @@ def copy_counts(shared: SharedBudget, budget: Budget) -> None:
     """What the workers counted, into the driver's `budget` (which the command reports and later seeds use).
     The answers without token counts come back too: a later shipping of `budget` seeds its actor with them, so
     under a token cap the run still stops after the first such answer, not the first of each shipping; and of them
-    those given up at --timeout-s, so that the driver's stop line says them as such, as a local run's does."""
-    budget.requests, budget.tokens, budget.uncounted, budget.given_up = shared.counts()
+    those given up at --timeout-s, and the others' kinds, so that the driver's stop line says each kind as a local
+    run's does. Both asked before either is kept: an actor that answers one question only leaves `budget` as it
+    was."""
+    counts, kinds = shared.counts(), shared.uncounted_by_kind()
+    budget.requests, budget.tokens, budget.uncounted, budget.given_up = counts
+    budget.uncounted_kinds = kinds

@@ -133,6 +133,13 @@ class ClusterLostError(EngineError):
             "--ray-address to run here)")
 
 
+def shared_budget_died(unit: str) -> str:
+    """How a run says that its shared model budget's Ray actor died part way (killed, lost with its node), its
+    workers stopping the `unit`s (page, episode) that asked it for a request."""
+    return ("the run's shared model budget (the Ray actor that counts every worker's model requests against the "
+            f"run's caps) died part way through the run, so no further {unit} was started")
+
+
 class UnitFailedError(RecordLensError):
     """One unit of work died where it ran (its worker was killed, ran out of memory...): that item only."""
 

@@ -43,7 +43,8 @@ Imported only for `--engine ray` (Ray is the optional extra `ray`: `pip install 
   written and kept); `close()` then leaves Ray's shutdown to its exit handler, after the command has said it.
 - **A lost shared budget stops the run.** Its actor dead (killed, its node lost), a worker that asks it for a
   request stops its page as a spent budget does (`SharedBudgetLostError`: no page fails for it), no further page
-  starts, and an extraction ends as on a lost cluster (`BudgetLostError`, exit 4), said once.
+  starts, and an extraction ends as on a lost cluster (`BudgetLostError`, exit 4), said once; an agent run ends
+  likewise (exit 4, `budget_lost`), its episodes kept; a bench meets it as a spent budget.
 """
 
 from __future__ import annotations
@@ -60,8 +61,15 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import RecordLensError
-from ..llm.gemini import WAIT_NOTICE_S, Answer, Budget, GeminiCaller
-from ..llm.shared_budget import Counts, CountsAsked, SharedBudget, copy_counts, start_shared_budget
+from ..llm.gemini import LOST_WITH_A_WORKER, WAIT_NOTICE_S, Answer, Budget, GeminiCaller
+from ..llm.shared_budget import (
+    Counts,
+    CountsAsked,
+    SharedBudget,
+    copy_counts,
+    start_shared_budget,
+    told_uncounted,
+)
 from ..signals_held import signals_held
 from ..wording import counted, shortened
 from .engines import (
@@ -73,6 +81,7 @@ from .engines import (
     Retried,
     UnitFailedError,
     absolute_path,
+    shared_budget_died,
 )
 
 T = TypeVar("T")
@@ -115,6 +124,9 @@ class RayEngine:
         self._requests_told: dict[Tally, int] = {}
         self._maps = 0  # the maps begun, which number them
         self.stops = 0  # the maps that stopped early (a result met `stop_when`): a shipping asks whether one did
+        # a shared budget's actor died part way and units stopped on it: the run ends as on a lost cluster, an
+        # extraction by `BudgetLostError` out of its shipping, an agent run by this (`run_agent_on_engine`)
+        self.budget_lost = False
         _register_serializers()
         self._ray_prints = _quiet_ray_prints(True)
 
@@ -191,9 +203,10 @@ class RayEngine:
                 # an extraction stopped by the budget's death says so as it ends (below), not as a warning first
                 died = _count_back(shared, budget, recorded, asked=not self.lost,
                                    said=recorded is None or self.stops == stops_before)
-        if died and recorded is not None and self.stops > stops_before:
-            # its workers met it dead and stopped their pages: the run ends as on a lost cluster, its pages kept
-            raise BudgetLostError()
+        if died and self.stops > stops_before:  # its workers met it dead and stopped their units
+            self.budget_lost = True
+            if recorded is not None:  # an extraction: it ends as on a lost cluster, its pages kept
+                raise BudgetLostError()
 
     def next_map(self) -> int:
         """A number for a map begun, that its units' requests are counted by (`Tally`)."""
@@ -217,7 +230,8 @@ class RayEngine:
             return
         shared = next((shared for shared, _ in self._shared.values() if shared.name == name), None)
         for _ in range(unread if shared is not None else 0):
-            shared.add_uncounted()  # type: ignore[union-attr] - ordered before the counts the driver reads back
+            # ordered before the counts the driver reads back
+            shared.add_uncounted(why=LOST_WITH_A_WORKER)  # type: ignore[union-attr]
 
     def requests_lost_with(self, unit: Tally) -> int | None:
         """The model requests the workers reserved for `unit` (a map's number and a unit's name) that no result has
@@ -442,9 +456,8 @@ class BudgetLostError(ClusterLostError):
     def __init__(self) -> None:
         self.address = "the run's shared budget"
         EngineError.__init__(  # not ClusterLostError's: its words are of a cluster's head
-            self, "the run's shared model budget (the Ray actor that counts every worker's model requests against "
-                  "the run's caps) died part way through the run, so no further page was started: the pages finished "
-                  "before are kept, with what the pages it stopped had paid for; run the same command again to go on")
+            self, f"{shared_budget_died('page')}: the pages finished before are kept, with what the pages it stopped "
+                  "had paid for; run the same command again to go on")
 
 
 class _DriverBudget(CountsAsked):
@@ -466,10 +479,18 @@ class _DriverBudget(CountsAsked):
         return _budget_on_a_worker, (*args, self.name)
 
     def counts(self) -> Counts:
+        return self._answered(self._shared.counts)
+
+    def uncounted_by_kind(self) -> dict[str, int]:
+        return self._answered(self._shared.uncounted_by_kind)
+
+    @staticmethod
+    def _answered(question: Callable[..., T]) -> T:
+        """The actor's answer to `question` (asked with COUNTS_TIMEOUT_S), or `_NotAnswering`."""
         from ray import exceptions
 
         try:
-            return self._shared.counts(timeout=COUNTS_TIMEOUT_S)
+            return question(timeout=COUNTS_TIMEOUT_S)
         except (exceptions.RayError, TimeoutError) as error:  # GetTimeoutError is both
             raise _NotAnswering(error) from None
 
@@ -922,8 +943,8 @@ class _BudgetOnAWorker(SharedBudget):
     def add_tokens(self, count: int) -> None:
         _counted_now(self._actor.add_tokens.remote(count))  # type: ignore[attr-defined]
 
-    def add_uncounted(self, given_up: bool = False) -> None:
-        _counted_now(self._actor.add_uncounted.remote(given_up))  # type: ignore[attr-defined]
+    def add_uncounted(self, given_up: bool = False, why: str | None = None) -> None:
+        _counted_now(told_uncounted(self._actor, given_up, why))
 
 
 def _counted_now(told: object) -> None:
