@@ -2,8 +2,9 @@
 
 Reading a FIFO waits for a writer forever and a device may never end, so every reader of a user's file reads
 it through `read_regular_file`, which asks first (and again on the opened file, in case the name was swapped in
-between). A file of a SQLite database that may be open is told by the names beside it, never by opening it
-(`sqlite_file_in_use`).
+between). A file of a SQLite database that may be open is told by the names beside it, or, under another name (a
+hard link), by its device and inode being those of a database this process opened, never by opening it
+(`sqlite_file_in_use`); `read_regular_file` reads none of them.
 """
 
 from __future__ import annotations
@@ -11,17 +12,25 @@ from __future__ import annotations
 import errno
 import os
 import stat
+import threading
+import weakref
 from pathlib import Path
 
 from .command_hints import hint_path
 
-__all__ = ["SQLITE_SIDECARS", "NotRegularFile", "TooLarge", "link_to_nothing", "not_a_file", "not_a_page_file",
-           "not_regular", "other_kind", "read_regular_file", "sqlite_file_in_use"]
+__all__ = ["SQLITE_SIDECARS", "DatabaseFile", "NotRegularFile", "TooLarge", "database_closed", "database_opened",
+           "link_to_nothing", "not_a_file", "not_a_page_file", "not_regular", "other_kind", "read_regular_file",
+           "sqlite_file_in_use"]
 
 # The files SQLite keeps beside a database X: X-journal while it writes one (rollback mode), X-wal and X-shm (its
 # write-ahead log and the log's shared index) while any connection has it open in WAL mode, as a project's is kept
 SQLITE_SIDECARS = ("-journal", "-wal", "-shm")
 _SIDECAR_NAMES = {"-journal": "rollback journal", "-wal": "write-ahead log", "-shm": "shared-memory index"}
+# The databases this process has open, each by the path it was opened at, kept until its connection is closed or its
+# object is freed (`database_opened`): another name of one of their files (a hard link) is told by its device and
+# inode.
+_OPEN_DATABASES: weakref.WeakKeyDictionary[object, Path] = weakref.WeakKeyDictionary()
+_OPEN_DATABASES_LOCK = threading.Lock()  # the app's jobs open and close projects in threads of their own
 
 
 def other_kind(mode: int) -> str | None:
@@ -57,6 +66,13 @@ class NotRegularFile(OSError):
         self.kind = kind
 
 
+class DatabaseFile(OSError):
+    """A file of a SQLite database that may be open (`sqlite_file_in_use`), refused before it is opened."""
+
+    def __init__(self, phrase: str) -> None:
+        super().__init__(errno.EBUSY, phrase)
+
+
 class TooLarge(OSError):
     def __init__(self, size: int, limit: int) -> None:
         super().__init__(errno.EFBIG, f"{size:,} bytes, more than the limit of {limit:,} bytes")
@@ -75,8 +91,11 @@ def read_regular_file(path: str | Path, max_bytes: int | None = None) -> bytes:
     TooLarge. The mode is asked before opening and again of the open file, in case the name was swapped in
     between; a file that grows past the limit after that check is still cut off and refused. A symbolic link to
     nothing raises FileNotFoundError saying so (`link_to_nothing`), not "No such file or directory" of a name that
-    is there."""
+    is there. A file of a database SQLite may have open raises DatabaseFile, and is not opened (`sqlite_file_in_use`:
+    closing it would drop this process's own locks on it, were it the database this process has open)."""
     _refuse_other_kinds(_mode(path))
+    if (database := sqlite_file_in_use(Path(path))) is not None:
+        raise DatabaseFile(database)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     with os.fdopen(fd, "rb") as stream:
         status = os.fstat(stream.fileno())
@@ -140,6 +159,19 @@ def not_a_page_file(path: Path) -> str | None:
     return not_a_file(path, "page file")
 
 
+def database_opened(path: Path, connection: object) -> None:
+    """Say that this process opened the SQLite database at `path` through `connection` (kept in mind while that
+    object lives, or until `database_closed`): `sqlite_file_in_use` then knows its files under any other name."""
+    with _OPEN_DATABASES_LOCK:
+        _OPEN_DATABASES[connection] = Path(os.path.abspath(path))
+
+
+def database_closed(connection: object) -> None:
+    """Say that `connection` (given to `database_opened`) is closed."""
+    with _OPEN_DATABASES_LOCK:
+        _OPEN_DATABASES.pop(connection, None)
+
+
 def sqlite_file_in_use(path: Path) -> str | None:
     """What `path` is when it is a file of a SQLite database that a process may have open, told from the names
     beside it alone: one of SQLite's own files beside a database ("SQLite's write-ahead log of the database
@@ -148,11 +180,12 @@ def sqlite_file_in_use(path: Path) -> str | None:
     own included, and another process then takes the database for unused and deletes its write-ahead log under
     this process's open connection (its writes lost, or the database corrupted). A database that no connection
     has open has none of them beside it (the last to close removes them). A symbolic link is judged by what it
-    leads to as well: opening it opens that file."""
+    leads to as well: opening it opens that file. So is a hard link, whose name and folder say nothing: by its
+    device and inode, when they are those of a file of a database this process opened (`database_opened`)."""
     said = _sqlite_file_named(path)
     if said is None and path.is_symlink():
         said = _sqlite_file_named(path.resolve())
-    return said
+    return said or _another_name_of_an_open_database(path)
 
 
 def _sqlite_file_named(path: Path) -> str | None:
@@ -164,3 +197,33 @@ def _sqlite_file_named(path: Path) -> str | None:
     beside = next((path.name + suffix for suffix in SQLITE_SIDECARS if path.with_name(path.name + suffix).exists()),
                   None)
     return None if beside is None else f"a database in use (SQLite's {beside} is beside it)"
+
+
+def _another_name_of_an_open_database(path: Path) -> str | None:
+    """"another name (a hard link) of /p/project.db-wal, SQLite's write-ahead log of the database project.db" when
+    `path` is a file with more than one name and the same file (device and inode, asked of the system: nothing is
+    opened) as a database this process opened (`database_opened`) or a file SQLite keeps beside it; None otherwise.
+    Only this process's own locks are dropped by opening such a file: another process's database reached by a hard
+    link is read harmlessly, and an output written over that name replaces the name, not the database."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    if found.st_nlink < 2:  # its one name is the one given, judged by the names beside it
+        return None
+    with _OPEN_DATABASES_LOCK:
+        databases = list(_OPEN_DATABASES.values())
+    for database in databases:
+        for file in (database, *(database.with_name(database.name + suffix) for suffix in SQLITE_SIDECARS)):
+            if _same_file(file, found):
+                what = _sqlite_file_named(file) or "a SQLite database"
+                return f"another name (a hard link) of {hint_path(file)}, {what}"
+    return None
+
+
+def _same_file(path: Path, found: os.stat_result) -> bool:
+    try:
+        other = os.stat(path)
+    except OSError:
+        return False
+    return (other.st_dev, other.st_ino) == (found.st_dev, found.st_ino)

@@ -196,6 +196,10 @@ def load_candidates(path: str | Path) -> list[Candidate]:
     except OSError as error:
         raise TaskFileError(f"cannot read the candidates file {hint_path(source)}: {error.strerror or error}") \
             from None
+    except UnicodeDecodeError as error:  # a legacy encoding, or no candidates file at all: where, not a traceback
+        raise TaskFileError(f"cannot read the candidates file {hint_path(source)}: it is not UTF-8 text (byte "
+                            f"{error.start + 1:,} is {error.object[error.start]:#04x}); a candidates file is UTF-8 "
+                            "JSON, one candidate a line") from None
     out: list[Candidate] = []
     problems: list[str] = []
     for number, line in enumerate(text.splitlines(), 1):

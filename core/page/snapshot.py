@@ -61,7 +61,7 @@ from urllib.parse import unquote
 
 from ..command_hints import hint_path
 from ..errors import SnapshotError, is_for_a_moment, shortened
-from ..file_kinds import NotRegularFile, TooLarge, read_regular_file
+from ..file_kinds import DatabaseFile, NotRegularFile, TooLarge, link_to_nothing, read_regular_file
 from ..wording import counted
 from .charset import (
     PRESCAN_BYTES,
@@ -215,9 +215,10 @@ def _too_large(size: int, max_bytes: int) -> str:
 
 
 def read_file_bytes(path: str | Path, *, max_bytes: int = DEFAULT_MAX_BYTES, name: str | None = None) -> bytes:
-    """A saved page's bytes, as `read_snapshot` reads them: a folder, a FIFO or any other non-regular file, and
-    a file over `max_bytes`, is a SnapshotError before a single byte is read (and nothing blocks). Its message
-    names the file by `name`, else by its path as a hint names it (`hint_path`)."""
+    """A saved page's bytes, as `read_snapshot` reads them: a folder, a FIFO or any other non-regular file, a file
+    of a database SQLite may have open (a hard link to a project's, `file_kinds.sqlite_file_in_use`), and a file
+    over `max_bytes`, is a SnapshotError before a single byte is read (and nothing blocks). Its message names the
+    file by `name`, else by its path as a hint names it (`hint_path`)."""
     return _read_file(Path(path), max_bytes, name or hint_path(path))
 
 
@@ -231,8 +232,11 @@ def _read_file(path: Path, max_bytes: int, label: str) -> bytes:
         raise _fail(label, f"it is {error.strerror}; only saved pages on disk can be read.") from None
     except TooLarge as error:
         raise _fail(label, _too_large(error.size, max_bytes)) from None
+    except DatabaseFile as error:
+        raise _fail(label, f"it is {error.strerror}, not a saved page.") from None
     except FileNotFoundError:
-        raise _fail(label, "the file does not exist.") from None
+        link = link_to_nothing(path)  # a name that is listed, leading nowhere: said so, with where it points
+        raise _fail(label, f"it is {link}." if link else "the file does not exist.") from None
     except IsADirectoryError:
         raise _fail(label, "it is a folder, not a file.") from None
     except OSError as error:

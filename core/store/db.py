@@ -32,6 +32,7 @@ import sqlite_utils
 
 from ..command_hints import hint_path
 from ..errors import RecordLensError, full_disk, is_disk_full
+from ..file_kinds import database_closed, database_opened
 from ..path_text import json_text
 from .removed_files import REMOVED
 
@@ -91,11 +92,14 @@ def dumps(value: object) -> str:
 def connect(path: Path, *, read_only: bool = False) -> sqlite_utils.Database:
     """The project's database at `path`, for reading and writing, or with `read_only` for reading alone (a
     project on a read-only mount or medium: what copy, export and `labels check` need); a database that cannot be
-    opened raises StoreError saying why and what to do (`cannot_open`)."""
+    opened raises StoreError saying why and what to do (`cannot_open`). While the connection lives, its files are
+    known under any other name (`file_kinds.database_opened`): none is opened as a plain file by a hard link."""
     try:
-        return _read_only(path) if read_only else _read_write(path)
+        db = _read_only(path) if read_only else _read_write(path)
     except sqlite3.DatabaseError as error:
         raise StoreError(cannot_open(path, error)) from None
+    database_opened(path, db)
+    return db
 
 
 def _read_write(path: Path) -> sqlite_utils.Database:
@@ -148,7 +152,9 @@ def _damaged(text: str) -> bool:
 
 def damaged_advice(path: Path) -> str:
     """What to do with a damaged project database at `path`: the one wording every refusal gives."""
-    return "the file is damaged (cut short by a full disk or a copy that stopped, or written over): " + _remedy(path)
+    return ("the file is damaged (cut short by a full disk or a copy that stopped, written over, or written by two "
+            "programs at once without SQLite's locks, as in a network or synced folder or when copied over while "
+            "open): " + _remedy(path))
 
 
 def _remedy(path: Path) -> str:
@@ -295,6 +301,7 @@ class Connection:
 
     def close(self) -> None:
         self.db.close()
+        database_closed(self.db)
 
     def __enter__(self) -> Self:
         return self

@@ -55,9 +55,12 @@ whatever the app or another command changes meanwhile: a page marked back in pro
 nexteval export runs is written as it was when the export began (labelled, with its records of then), never with
 its unfinished records as ground truth, a state the project never held. The changes are the next export's.
 
-An `out` that is the project's own folder or lies inside it (its `snapshots/`) is refused before anything is
-written (`output_paths.outside_of`, as `project copy` refuses a copy there): the export would mix with the
-project's files and could not be imported back from there. A jsonl or csv target that is a folder is refused too.
+A database that SQLite's check finds damaged is refused before anything is written, with what to do
+(`db.refuse_damaged`, as `labels check` refuses it): an index that no longer matches its table answers without an
+error, and a page's records would be exported as none. An `out` that is the project's own folder or lies inside it
+(its `snapshots/`) is refused before anything is written (`output_paths.outside_of`, as `project copy` refuses a
+copy there): the export would mix with the project's files and could not be imported back from there. A jsonl or
+csv target that is a folder is refused too.
 """
 
 from __future__ import annotations
@@ -83,9 +86,9 @@ from ..records.record_text import TEXT_SEPARATOR, texts_of_record
 from ..text_forms import unicode_form, written
 from ..wording import as_clause, listed
 from .adjudication import DELETED, KEPT, MERGED, TAKEN, Decision
-from .db import Provenance, StoreError
+from .db import Provenance, StoreError, refuse_damaged
 from .files import SNAPSHOTS, Removed, content_hash, remove_stale_files
-from .project import Label, PageInfo, Project, snapshot_row_problem
+from .project import PROJECT_DB, Label, PageInfo, Project, snapshot_row_problem
 from .schema import PAGE_STATUS_WORDS
 
 FORMATS = ("nexteval", "jsonl", "csv")
@@ -124,6 +127,7 @@ def export_project(project: Project, fmt: str, out: str | Path,
     # (an export of a large project takes minutes): a page unmarked and being reworked since the list was read
     # is exported as it was when marked labelled, never its unfinished records as ground truth
     with project.reading():
+        refuse_damaged(project.db, project.root / PROJECT_DB, stopped="nothing was exported")
         pages = project.pages()
         if fmt == "nexteval":
             return export_nexteval(project, pages, out, progress, all_pages=all_pages)

@@ -137,7 +137,7 @@ from .import_layout import (
 )
 from .import_marks import AskedImport, StoppedImport, mark_import, stopped_imports, unmark_import
 from .label_sets import SetAside, set_aside_by
-from .project import Project
+from .project import PROJECT_DB, Project
 from .run_matching import (
     RECORDS_KEPT,
     STOPPED_ON,
@@ -392,7 +392,7 @@ def _import_sources(project: Project, sources: Sequence[PageSource], progress: P
                 pending += import_annotator_page(project, source, annotator, report, given)
         except Exception as error:  # noqa: BLE001 - one odd file must not stop a batch; the reason is reported
             stop_if_interrupted(error)  # a Ctrl+C a library's loader made an ImportError: the batch stops
-            report.problems.append(ImportProblem(source.path, _not_imported(error, source.path)))
+            report.problems.append(ImportProblem(source.path, _not_imported(project, error, source.path)))
             if _the_disk_is_full(project, error):
                 report.full_disk = _full_disk_said(error)
                 report.stopped_at = source.name
@@ -444,14 +444,15 @@ def _say_other_cases(project: Project, annotator: str, report: ImportReport) -> 
                                f"case); the labels go to {annotator!r}")
 
 
-def _not_imported(error: Exception, source: Path) -> str:
-    """Why a file could not be imported, as its line in the report says it."""
+def _not_imported(project: Project, error: Exception, source: Path) -> str:
+    """Why a file could not be imported into `project`, as its line in the report says it (its database named by
+    its path, as every message names it, when what to do with it is said)."""
     if isinstance(error, RecordLensError):
         return str(error)
     if isinstance(error, OSError):
         return _not_stored(error, source)
     if isinstance(error, sqlite3.Error):  # a disk full, or another process writing: the page is not in the project
-        return database_problem(error)
+        return database_problem(error, database=Path(project.root) / PROJECT_DB)
     return f"unexpected {type(error).__name__}: {error}"
 
 
@@ -1036,8 +1037,9 @@ def store_annotator_pages(project: Project, annotator: str, pages: Sequence[Anno
     except Exception as error:  # noqa: BLE001 - said per page, as any other page not imported
         for page in pages:
             path = page.source.truth or page.source.path
-            report.problems.append(ImportProblem(path, f"{_not_imported(error, path)}; {annotator}'s labels of "
-                                                       f"page {page.source.name} not imported"))
+            why = _not_imported(project, error, path)
+            report.problems.append(ImportProblem(path, f"{why}; {annotator}'s labels of page {page.source.name} not "
+                                                       "imported"))
         return False
     for page in pages:
         report.imported.append(page.source.name)

@@ -117,6 +117,9 @@ def test_score_meeting_a_damaged_table_part_way_says_it_once(tmp_path: Path,
     code, out, err = run(capsys, "score", "--project", str(project), "--run", "1", "-q")
     said_damaged(code, out, err, project)
     assert "database disk image is malformed" in err
+    # what damages a project, the way a user does it unknowing too: the project's folder synced, shared or copied over
+    assert ("written by two programs at once without SQLite's locks, as in a network or synced folder or when "
+            "copied over while open): ") in err
 
 
 @pytest.mark.parametrize("form", ["nexteval", "csv"])
@@ -127,3 +130,32 @@ def test_export_meeting_a_damaged_table_part_way_says_it_once(tmp_path: Path, ca
     code, out, err = run(capsys, "export", "--project", str(project), "--format", form, "--out",
                          str(tmp_path / "out"), "-q")
     said_damaged(code, out, err, project)
+
+
+@pytest.mark.parametrize("form", ["nexteval", "jsonl"])
+def test_export_refuses_a_damaged_database_before_writing_anything(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                                   form: str) -> None:
+    """Damage no query of the export meets (an index that finds nothing): before, the pages' labels were exported,
+    exit 0, from a database SQLite's own check calls damaged."""
+    project = demo_project(capsys, tmp_path / "P")
+    index_emptied(project / PROJECT_DB, "records_page")
+    code, out, err = run(capsys, "export", "--project", str(project), "--format", form, "--out",
+                         str(tmp_path / "out"), "-q")
+    said_damaged(code, out, err, project)
+    assert "nothing was exported" in err and "missing from index records_page" in err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*"))
+
+
+def test_a_page_import_meeting_a_damaged_table_names_the_projects_own_database(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Said per page, as any page not imported: what to do names this project's files, not a bare project.db."""
+    project = demo_project(capsys, tmp_path / "P")
+    table_page_written_over(project / PROJECT_DB, "pages")
+    (tmp_path / "new").mkdir()
+    (tmp_path / "new" / "5.html").write_text("<html><body><ul><li>a</li><li>b</li></ul></body></html>",
+                                             encoding="utf-8")
+    code, out, err = run(capsys, "import", str(tmp_path / "new"), "--project", str(project), "-q")
+    [said] = [line for line in err.splitlines() if line.startswith("not imported:")]
+    assert "database disk image is malformed" in said, err
+    assert f"put back a copy from a backup (the pages are still in {project / 'snapshots'})" in said
+    assert f"`sqlite3 {project / PROJECT_DB} .recover` may rescue labels made since the backup" in said

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.core import extract, owner_files
-from recordlens.core.file_kinds import sqlite_file_in_use
+from recordlens.core.file_kinds import DatabaseFile, read_regular_file, sqlite_file_in_use
 from recordlens.core.store import (
     APP_OPEN_MARK,
     Provenance,
@@ -91,6 +91,13 @@ class HeldProject:
 
 def _linked(link: Path, target: Path) -> Path:
     link.symlink_to(target)
+    return link
+
+
+def _hard_linked(link: Path, target: Path) -> Path:
+    """Another name of `target`'s file, in a folder of its own: nothing beside it says SQLite's."""
+    link.parent.mkdir(exist_ok=True)
+    os.link(target, link)
     return link
 
 
@@ -189,6 +196,22 @@ def test_no_command_drops_the_locks_of_the_project_this_process_holds(
         # the same through a link whose own name says nothing of a database (a reviewer's finding)
         ("train --out a link to project.db", command("train", "--project", p, "-q", "--out",
                                                      str(_linked(tmp_path / "model.json", held.database)), status=2)),
+        # the same through another name of the file itself (a hard link): judged by device and inode, not by name
+        ("train --out a hard link to project.db", command("train", "--project", p, "-q", "--out",
+                                                          str(_hard_linked(tmp_path / "other" / "x.db",
+                                                                           held.database)), status=2)),
+        ("represent --out a hard link to project.db-wal", command(
+            "represent", str(DEMO / "html" / "1.html"), "--out", str(_hard_linked(tmp_path / "other" / "w",
+                                                                                  held.log)), status=2)),
+        # a file read as a page or a model is never one of them either, by its name or by another
+        ("represent project.db", command("represent", str(held.database), status=2)),
+        ("represent a hard link to project.db", command(
+            "represent", str(_hard_linked(tmp_path / "other" / "6.html", held.database)), status=2)),
+        ("the app's import of a hard link to project.db", lambda: _import_in_the_app(
+            root, _hard_linked(tmp_path / "linked pages" / "6.html", held.database))),
+        ("extract --model a hard link to project.db-shm", command(
+            "extract", "--method", "selector", "--model", str(_hard_linked(tmp_path / "other" / "m.json", held.index)),
+            "--pages", str(DEMO / "html"), "--out", str(tmp_path / "selector run"), "-q", status=2)),
     ]
     try:
         for name, step in steps:
@@ -223,3 +246,31 @@ def test_a_database_in_use_and_the_files_beside_it_are_named_without_opening_the
     assert sqlite_file_in_use(database) is None  # closed: its last connection took its files with it
     assert sqlite_file_in_use(tmp_path / "labels.json") is None
     assert sqlite_file_in_use(tmp_path / "-wal") is None
+
+
+def test_another_name_of_a_file_of_a_database_this_process_has_open_is_told_by_its_inode(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A hard link's name and folder say nothing of SQLite: its device and inode are those of the project's files."""
+    root = demo_project(capsys, tmp_path / "p")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    held = HeldProject(root)
+    try:
+        database = _hard_linked(elsewhere / "x.db", held.database)
+        log = _hard_linked(elsewhere / "page.html", held.log)
+        assert sqlite_file_in_use(database) == (f"another name (a hard link) of {held.database}, a database in use "
+                                                "(SQLite's project.db-wal is beside it)")
+        assert sqlite_file_in_use(log) == (f"another name (a hard link) of {held.log}, SQLite's write-ahead log of "
+                                           "the database project.db")
+        with pytest.raises(DatabaseFile, match="another name .a hard link. of .*project.db-wal"):
+            read_regular_file(log)
+        assert run(capsys, "represent", str(log))[1:] == ("", (
+            f"recordlens: error: Cannot read {log}: it is another name (a hard link) of {held.log}, SQLite's "
+            "write-ahead log of the database project.db, not a saved page.\n"))
+        assert sqlite_file_in_use(_linked(elsewhere / "link.db", database)) is not None  # a symbolic link to it too
+        (elsewhere / "copy.db").write_bytes(b"not the database's file")
+        assert sqlite_file_in_use(elsewhere / "copy.db") is None
+        held.keeps_its_locks_after("asking")
+    finally:
+        held.close()
+    assert sqlite_file_in_use(database) is None  # no longer open here: read or replaced without harm to any lock
