@@ -672,8 +672,10 @@ class RecordActions:
                 self.window.reload_labels(following)
                 moved_on = bool(following) and following[0] != ids[0]
                 done = f"{verb}ed record {numbers[0]}" if changed else f"record {numbers[0]} was {verb}ed already"
+                done += f" ({overturned})" if overturned else ""  # a decision overturned is said, as of a list
                 self.window.message(done + (f"; next proposal: record {self._numbers(following)[0]}" if moved_on
-                                            else f"; no proposal left {self._where_proposals_are()}"), 3000)
+                                            else f"; no proposal left {self._where_proposals_are()}"),
+                                    15000 if overturned else 3000)
                 self._said_by_the_step()
                 if proposal and not moved_on:
                     self.decided_last = (self.window.page_name or "", ids[0])
@@ -695,7 +697,8 @@ class RecordActions:
         """The decisions that A or R (`verb`) over the records `ids` overturns, with the key that takes them back:
         "record 1 was accepted: Ctrl+Z takes the whole step back" ("" when it overturns none). Said of every
         selection, however it was made (Ctrl+A, Shift+click, Shift+G): among many records, one accepted and then
-        rejected with the others is a decision lost unseen."""
+        rejected with the others is a decision lost unseen; and of one record alike, in the same words, so that
+        a decision overturned reads the same whatever was selected."""
         chosen = set(ids)
         place = self._places()
         parts = []

@@ -690,7 +690,13 @@ class ReviewController:
 
     def _choose(self, run_id: object, labelled: Labelled) -> None:
         """A run (or annotator) chosen: remembered for the next start, W starting from its worst page, and an
-        annotator compared with the project's labels on every page (the page is drawn by `_show`)."""
+        annotator compared with the project's labels on every page (the page is drawn by `_show`). The rows chosen
+        in another run's review are not chosen in this one's: it opens at its first mistake, where the page is
+        scrolled (`show_first_error`), and a row of the same record left chosen would be drawn selected far from
+        it."""
+        if run_id != self.run_id:
+            self.panel.records.clearSelection()
+            self.panel.records.setCurrentRow(-1)
         self.run_id = run_id
         self._remember()
         self._worst_order = []  # another run (or annotator): W starts from its worst page
@@ -1126,8 +1132,11 @@ class ReviewController:
         rejected_as = _rejected_by(labels)
         decisions = [self._decision(r, truth, name, merge, rejected_as, kept) for r in records]
         decisions, held = self._not_held(page, decisions)
+        decisions, covered = self._not_covered(page, decisions)  # as take-all leaves them out, and in its words
+        left_out = "; ".join(([self._held_words(name, held)] if held else [])
+                             + ([f"left out {words}"] if (words := covered.words()) else []))
         if not decisions:
-            window.message(f"page {page}: {self._held_words(name, held)}: nothing taken")
+            window.message(f"page {page}: {left_out}: nothing taken")
             return
         row, before = self.panel.records.currentRow(), {label.id for label in window.labels}
         if len(decisions) == 1:
@@ -1148,8 +1157,8 @@ class ReviewController:
                 f"page {page}: {'merged' if merge else 'took'} {name}'s version of "
                 f"{counted(len(decisions), 'record')} ({self._what_decisions_did(decisions)}) as one step"
                 f"{self._overridden_words(decisions)}")
-        if held:
-            said += f"; {self._held_words(name, held)}: not taken again"
+        if left_out:
+            said += f"; {left_out}: not taken again"
         touched = [label.id for label in window.labels if label.id not in before] + [
             d.record_id for d in decisions if d.kind in ("edit", "accept") and d.record_id is not None]
         self._say_taken(said, touched, len(decisions) > 1, row)
@@ -1340,6 +1349,36 @@ class ReviewController:
                 if decision.makes:
                     made.add(record_key(decision.makes))
         return fresh, held
+
+    def _not_covered(self, page: str, decisions: Sequence[_Decision]) -> tuple[list[_Decision], _LeftOut]:
+        """The decisions but those that would add a record whose text the page's records cover already, in any
+        status, under other XPaths, or whose text another of them adds: weighed as Propose and the take-all button
+        weigh (`Project.weigh_proposals`), so that T on one row never takes a record the page holds under other
+        XPaths (a pair `labels check` calls duplicates), nor overturns unseen a rejection of the same text. What
+        they leave out is said in take-all's words (`_LeftOut`). A record the page holds with the same XPaths, made
+        elsewhere since the window read the page, is left to the decision's write, which refuses it (`_not_held`)."""
+        takes = [decision.makes for decision in decisions if decision.kind == "take"]
+        keys, project = self.window.page_texts().keys, self.window.project
+        if not takes or keys is None:
+            return list(decisions), _LeftOut(kept=0, held=0, proposed=0, covered=0, covering=(), repeated=0,
+                                             rejected=0)
+        new = {record_key(record) for record in project.weigh_proposals(page, takes, keys).new}
+        numbers = {label.id: k + 1 for k, label in enumerate(self.window.labels)}
+        fresh: list[_Decision] = []
+        covering: set[int] = set()
+        covered = repeated = 0
+        for decision in decisions:
+            if decision.kind != "take" or record_key(decision.makes) in new:
+                fresh.append(decision)
+            elif (alone := project.weigh_proposals(page, [decision.makes], keys)).covered_by:
+                covered += 1
+                covering.update(numbers[label.id] for label in alone.covered_by[0] if label.id in numbers)
+            elif alone.new:
+                repeated += 1  # new to the page, but the text of another decision of the step
+            else:
+                fresh.append(decision)  # the same XPaths, made elsewhere since: its write refuses it
+        return fresh, _LeftOut(kept=0, held=0, proposed=0, covered=covered, covering=tuple(sorted(covering)),
+                               repeated=repeated, rejected=0)
 
     @staticmethod
     def _held_words(name: str, held: Sequence[int | None]) -> str:

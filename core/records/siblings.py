@@ -13,6 +13,8 @@ Every XPath this module returns is the element's own key (`/body[1]/div[2]`), th
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -58,23 +60,11 @@ def _candidate_groups(elements: Sequence[Element]) -> list[_Group]:
     return groups
 
 
-def _relative_steps(group: _Group, element: Element) -> tuple[int, str]:
-    """(offset of the group child holding `element`, the rest of its path below that child)."""
-    children = group.container.element_children()
+def _relative_steps(group: _Group, element: Element, children: Sequence[Element]) -> tuple[int, str]:
+    """(offset of the group child holding `element`, the rest of its path below that child); `children`: the
+    container's element children."""
     child = _child_towards(group.container, element)
     return children.index(child) - group.start, element.xpath[len(child.xpath):]
-
-
-def _moved(page: Page, group: _Group, elements: Sequence[Element], start: int) -> list[str]:
-    """The record's XPaths with the group moved to `start`; only those naming an element of the page."""
-    children = group.container.element_children()
-    moved = []
-    for element in elements:
-        offset, rest = _relative_steps(group, element)
-        target = page.by_xpath.get(children[start + offset].xpath + rest)
-        if target is not None:
-            moved.append(target.key)
-    return moved
 
 
 def _records_for(page: Page, group: _Group, elements: Sequence[Element]) -> list[list[str]]:
@@ -85,11 +75,20 @@ def _records_for(page: Page, group: _Group, elements: Sequence[Element]) -> list
     them, at the first place where a group just like the record stands (`_Walk.alike`). Stepping a fixed length
     over spacers would pair a spacer with the next item's first row, and that item's second row with the next
     spacer. Where none stands (an item with an empty row of its own), the group beginning like the record past
-    those rows (`_Walk.begins_alike`), else one group length on: a list whose items vary keeps its pace.
+    those rows (`_Walk.begins_alike`), else one group length on: a list whose items vary keeps its pace. Going back,
+    the way is one that going on from the list's first item would take (`_Walk._places_back`), so that G on any
+    item of a list finds the items G on its first finds. "Just like the record" is read on the rows with text the
+    list's items have (`_Walk._usual_row`), not only the record's: the record picked may be the one item whose
+    second row is still empty.
     """
     walk = _Walk(page, group, elements)
     found = [*reversed(walk.places(-1)), *walk.places(1)]
     return [record for _, record in found if record is not None]
+
+
+Place = tuple[int, list[str] | None]  # where a group stands among its container's children, the record moved there
+Worth = tuple[int, int, int, int, int]  # of a way back, how many groups it goes through of each kind (`_Walk._worth`)
+MakeUp = tuple[str, str, frozenset[str]]  # what a row is made up of, text or not (`_make_up`)
 
 
 class _Walk:
@@ -98,12 +97,55 @@ class _Walk:
     def __init__(self, page: Page, group: _Group, elements: Sequence[Element]) -> None:
         self.page, self.group, self.elements = page, group, elements
         self.children = group.container.element_children()
+        # Where each of the record's elements lies in its group, read once: a table's thousands of rows are many
+        self.steps = [_relative_steps(group, element, self.children) for element in elements]
         self.size = len(group.tags)
         # A sibling has "the same structure" when most of the record's XPaths exist in it too: optional fields
         # (a sale badge on some cards only) must not exclude a card, a different kind of block must.
         self.needed = (len(elements) + 1) // 2
         self._texts: dict[int, bool] = {}
-        self.rows_with_text = [r for r in range(self.size) if self.holds_text(group.start + r)]
+        self._fitted: dict[int, list[str] | None] = {}
+        self._make_ups: dict[int, MakeUp] = {}
+        # The rows (0 its first) that the list's items hold text in, and what each is made up of (`_usual_row`)
+        self.rows_with_text: list[int] = []
+        self.made_up: list[MakeUp] = []
+        for r in range(self.size):
+            holds_text, made_up = self._usual_row(r)
+            self.rows_with_text += [r] if holds_text else []
+            self.made_up.append(made_up)
+
+    def _usual_row(self, r: int) -> tuple[bool, MakeUp]:
+        """Whether row `r` of the list's items holds text, and what it is made up of (`_make_up`): the record's
+        own row where it holds text; where it is empty, as most other rows made up as it is, or more
+        (`_holds_all`), along the container are, and made up as the nearest of those that hold text. The record
+        picked may be the one item whose points row is still empty (and its comments link missing): read as the
+        list's make-up, the last row of the item before it and the spacer after that would be an item."""
+        own = self.make_up(self.group.start + r)
+        if self.holds_text(self.group.start + r):
+            return True, own
+        peers = [i for i in range(len(self.children)) if i != self.group.start + r and _holds_all(self.make_up(i), own)]
+        filled = Counter(self.make_up(i) for i in peers if self.holds_text(i))
+        if 2 * filled.total() <= len(peers):
+            return False, own
+        # Made up as the nearest of them (the fewest parts more), the most of those: a first row `td/a` with its
+        # link empty is made up as the first rows, not as the second rows `td/span, td/a` that hold all of it too
+        return True, min(filled, key=lambda made_up: (len(made_up[2]), -filled[made_up]))
+
+    def make_up(self, index: int) -> MakeUp:
+        if index not in self._make_ups:
+            self._make_ups[index] = _make_up(self.children[index])
+        return self._make_ups[index]
+
+    def made_up_alike(self, start: int) -> bool:
+        """Whether the rows of the group at `start` are made up as the list's items' rows are (`made_up`), an
+        empty one maybe with parts missing: a header row (`th`) and an item's first row, or an item's last row and
+        the spacer after it, are not."""
+        return start >= 0 and start + self.size <= len(self.children) and all(
+            self._made_up_as(start + r, self.made_up[r]) for r in range(self.size))
+
+    def _made_up_as(self, index: int, made_up: MakeUp) -> bool:
+        row = self.make_up(index)
+        return row == made_up or (not self.holds_text(index) and _holds_all(made_up, row))
 
     def holds_text(self, index: int) -> bool:
         if index not in self._texts:
@@ -115,8 +157,15 @@ class _Walk:
         text; else None."""
         if start < 0 or tuple(c.tag for c in self.children[start:start + self.size]) != self.group.tags:
             return None
-        moved = _moved(self.page, self.group, self.elements, start)
-        return moved if len(moved) >= self.needed and _holds_text(self.page, moved) else None
+        if start not in self._fitted:  # the way back asks of a place more than once
+            moved = self._moved(start)
+            self._fitted[start] = moved if len(moved) >= self.needed and _holds_text(self.page, moved) else None
+        return self._fitted[start]
+
+    def _moved(self, start: int) -> list[str]:
+        """The record's XPaths with the group moved to `start`; only those naming an element of the page."""
+        found = (self.page.by_xpath.get(self.children[start + offset].xpath + rest) for offset, rest in self.steps)
+        return [target.key for target in found if target is not None]
 
     def alike(self, start: int) -> list[str] | None:
         """`fits`, for a group whose rows hold text wherever the record's rows do: what tells an item's first row
@@ -134,7 +183,7 @@ class _Walk:
         first = next((r - start for r in rows if self.holds_text(r)), None)
         return first is not None and [first] == self.rows_with_text[:1]
 
-    def _past_empty_rows(self, edge: int, gap: int, direction: int) -> tuple[int, list[str] | None] | None:
+    def _past_empty_rows(self, edge: int, gap: int, direction: int) -> Place | None:
         """Where no group just like the record stands past `gap` rows without text (`_next`), the one among the
         places across them that begins like the record, nearest the row with text that ends them; else None.
         The rows may be spacers or an item's own empty rows (its empty last row seen going back): a fixed step
@@ -148,9 +197,11 @@ class _Walk:
                 return start, record
         return None
 
-    def places(self, direction: int) -> list[tuple[int, list[str] | None]]:
+    def places(self, direction: int) -> list[Place]:
         """(start, the record moved there or None) of each group after (`direction` 1) or before (-1) the
         record's, nearest first."""
+        if direction < 0:
+            return self._places_back()
         found = []
         start = self.group.start
         while (place := self._next(start, direction)) is not None:
@@ -158,27 +209,120 @@ class _Walk:
             start = place[0]
         return found
 
-    def _next(self, start: int, direction: int) -> tuple[int, list[str] | None] | None:
-        """The group next to the one at `start`: the first one just like the record past the rows without text
-        that follow it (or precede it, going back), else the one a group length away; None past the container's
-        ends."""
+    def _places_back(self) -> list[Place]:
+        """The groups before the record's, nearest first: of the ways back that going on from the list's first
+        item would take (`_before`), the one worth most (`_worth`), then the nearest. One step back at a time
+        cannot tell the previous item's own empty last row (a list without spacers whose item ends in an empty
+        row) from a spacer: in both, going on from the row before it comes to the record; only the items further
+        back tell which way is the list's."""
+        before: dict[int, list[Place]] = {}
+        todo = [self.group.start]
+        while todo:
+            at = todo.pop()
+            if at not in before:
+                before[at] = self._before(at)
+                todo += [p for p, _ in before[at]]
+        # For each place, the best way back from it: what it is worth, and its first step (None: it is the first)
+        best: dict[int, tuple[Worth, Place | None]] = {}
+        for at in sorted(before):  # every step back goes to an earlier place, worked out before
+            best[at] = ((0, 0, 0, 0, 0), None)
+            for place in before[at]:
+                worth = self._worth(place, best[place[0]][0])
+                if worth > best[at][0]:  # a tie keeps the nearer step, the first listed
+                    best[at] = (worth, place)
+        found = []
+        at = self.group.start
+        while (step := best[at][1]) is not None:
+            found.append(step)
+            at = step[0]
+        return found
+
+    def _worth(self, place: Place, behind: Worth) -> Worth:
+        """On the way back through `place`, how many groups it goes through: just like the record with rows made
+        up as its own, the record fitting with rows made up as its own, just like the record, the record fitting,
+        and (fewer first) all. A way that pairs each item's last row with the next one's first fits as many
+        groups as the items: their rows' make-up (`_make_up`) tells which way the list goes, and where every row
+        is made up alike (a spacer `<tr><td></td></tr>` among rows `<tr><td>…</td></tr>`), their text. A place the
+        record does not fit is passed through only where it leads further."""
+        start, record = place
+        alike, made_up = self.alike(start) is not None, record is not None and self.made_up_alike(start)
+        return (behind[0] + (alike and made_up), behind[1] + made_up, behind[2] + alike,
+                behind[3] + (record is not None), behind[4] - 1)
+
+    def _before(self, start: int) -> list[Place]:
+        """The places going on from which (`_next`) comes to the group at `start`, nearest first, the record
+        moved to each (None where it does not fit); where there are none, the one `_next` finds going back. The
+        rows without text before `start` may be spacers, the previous item's own empty last rows or both."""
+        gap = 0
+        while start - gap - 1 >= 0 and not self.holds_text(start - gap - 1):
+            gap += 1
+        leading_here = [(p, self.fits(p)) for p in range(start - self.size, start - self.size - gap - 1, -1)
+                        if p >= 0 and (on := self._next(p, 1)) is not None and on[0] == start]
+        if leading_here:
+            return leading_here
+        back = self._next(start, -1)
+        return [back] if back is not None else []
+
+    def _next(self, start: int, direction: int) -> Place | None:
+        """The group next to the one at `start`: among the places across the rows without text that follow it
+        (or precede it, going back), the nearest just like the record with rows made up as its own, else the
+        nearest the record fits with rows made up as its own where that tells an item's empty row from a spacer
+        (`_fits_made_up`: an item whose first row is still empty), else the nearest just like the record; else
+        the group beginning like it (`_past_empty_rows`), else the one a group length away; None past the
+        container's ends."""
         edge = start + self.size if direction > 0 else start  # where the rows between two groups begin (or end)
         gap = 0
+        across = []
         while True:
-            candidate = edge + gap if direction > 0 else edge - gap - self.size
-            record = self.alike(candidate)
-            if record is not None:
-                return candidate, record
+            across.append(edge + gap if direction > 0 else edge - gap - self.size)
             between = edge + gap if direction > 0 else edge - gap - 1
             if not 0 <= between < len(self.children) or self.holds_text(between):
                 break
             gap += 1
+        rows = range(edge, edge + gap) if direction > 0 else range(edge - gap, edge)  # the rows without text
+        for suits in (self._alike_made_up, functools.partial(self._fits_made_up, rows=rows), self.alike):
+            for candidate in across:
+                if (record := suits(candidate)) is not None:
+                    return candidate, record
         if (place := self._past_empty_rows(edge, gap, direction)) is not None:
             return place
         candidate = edge if direction > 0 else edge - self.size
         if candidate < 0 or candidate + self.size > len(self.children):
             return None
         return candidate, self.fits(candidate)
+
+    def _alike_made_up(self, start: int) -> list[str] | None:
+        return self.alike(start) if self.made_up_alike(start) else None
+
+    def _fits_made_up(self, start: int, rows: range) -> list[str] | None:
+        """`fits`, for a group made up as the list's items, each of their rows made up otherwise, whose rows
+        without text are made up otherwise than the other rows of the gap it stands across (`rows`): there the
+        make-up tells an item's empty row from a spacer, where rows all made up alike (`<tr><td></td></tr>`
+        spacers among `<tr><td>…</td></tr>` rows) leave it to the rows' text."""
+        if len(set(self.made_up)) < self.size or not self.made_up_alike(start):
+            return None  # rows all made up alike cannot tell an item's first row from its second, nor a spacer
+        own = range(start, start + self.size)
+        others = {self.make_up(i) for i in rows if i not in own and not self.holds_text(i)}
+        told_apart = all(self.make_up(i) not in others for i in own if not self.holds_text(i))
+        return self.fits(start) if told_apart else None
+
+
+def _make_up(element: Element) -> MakeUp:
+    """What an item's row shares with the same row of the list's other items whether or not it holds text: its
+    tag, its class as written and the tag paths below it (a row `td/span` whose span is still empty, where a
+    spacer row is a bare `tr` of its own class, and a header row `th`)."""
+    paths: set[str] = set()
+    todo = [(element, "")]
+    while todo:
+        node, path = todo.pop()
+        paths.add(path)
+        todo += [(child, f"{path}/{child.tag}") for child in node.element_children()]
+    return element.tag, element.attrs.get("class") or "", frozenset(paths)
+
+
+def _holds_all(make_up: MakeUp, of: MakeUp) -> bool:
+    """Whether a row made up as `make_up` is made up as one of `of`, with more below it maybe."""
+    return make_up[:2] == of[:2] and make_up[2] >= of[2]
 
 
 def _holds_text(page: Page, keys: Sequence[str]) -> bool:
