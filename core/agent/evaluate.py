@@ -101,6 +101,9 @@ class RunPlan:
     run_id: int | None = None  # the agent run's id, for the command that finishes it
     error: str | None = None   # why the run failed (it has an end time, but did not finish its episodes)
     task_digests: Mapping[str, str] | None = None  # task id -> task_digest as the run used it (None: not recorded)
+    # The command that finishes the run, whole, as a hint writes it (the command line knows the run's project, and
+    # where it records its site and tasks); None: one with placeholders for them is said.
+    finish_command: str | None = None
 
 
 @dataclass
@@ -183,7 +186,7 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
         })
     incomplete = _incomplete_runs(episodes, plan)
     complete_runs = sorted({int(e["run"]) for e in episodes} - set(incomplete))  # type: ignore[call-overload]
-    finish = f"finish it with `recordlens agent run ... --resume {plan.run_id or 'RUN'}`"
+    finish = f"finish it with `{plan.finish_command or _finish_command(plan.run_id)}`"
     if plan.error is not None:
         warnings.append(f"the agent run failed ({plan.error}); {finish}")
     elif not plan.ended:
@@ -220,6 +223,13 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
                       included_incomplete=include_incomplete, changed_tasks=changed,
                       earlier_version_references=earlier, unanswered_references=unanswered,
                       categories_left_out=left_out)
+
+
+def _finish_command(run_id: int | None) -> str:
+    """The command that finishes a run whose project, site and tasks are not known here: every option `agent run`
+    needs, those not known as placeholders to fill in."""
+    run = "RUN" if run_id is None else run_id
+    return f"recordlens agent run --project PROJECT --site SITE --tasks TASKS --resume {run}"
 
 
 def shared_id_warnings(tasks: Sequence[Task], task_ids: Collection[str] | None = None) -> list[str]:

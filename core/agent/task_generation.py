@@ -27,9 +27,11 @@ give the same ids ("Lookup" and "lookup", "filtered search" and "filtered-search
 list) drops that item, or for `seeds` and `start_url` falls back to the category's seeds and their start page, with a
 warning. A category whose every item was dropped is not answered (`unusable`), as an answer with no usable list. The
 categories answered are handed to `answered` one by one as they come, so that the command can keep them (a partial
-file) and a later `--resume` asks only the others (`resumed`). That hand-over is not cut in two by a stop: Ctrl+C or
-SIGTERM met while it runs (the partial file's write) is held until it is done (`signals_held`), and then stops the
-generation after that category, which is answered and kept like those before it (`GenerationReport.stopped_after`).
+file) and a later `--resume` asks only the others (`resumed`), which stay in the report whatever stops the resumed
+run, those after its stop too (answered before it, they are in --out and counted as answered). That hand-over is not
+cut in two by a stop: Ctrl+C or SIGTERM met while it runs (the partial file's write) is held until it is done
+(`signals_held`), and then stops the generation after that category, which is answered and kept like those before it
+(`GenerationReport.stopped_after`).
 """
 
 from __future__ import annotations
@@ -367,10 +369,12 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
     earlier = resumed or {}
     generator = {**(generator or {}), "round": round_tag or round_of(earlier) or new_round_tag()}
     for category, group in by_category.items():
-        if category in earlier:  # paid for by the stopped run: kept as it answered
+        if category in earlier:  # paid for by the stopped run: kept as it answered, after a stop of this run too
             report.candidates.extend(earlier[category][0])
             report.dropped.extend(earlier[category][1])
             report.resumed.append(category)
+            continue
+        if report.stopped_at:  # the endpoint, the budget or Ctrl+C stopped this run: the others are not asked
             continue
         report.requests += 1
         kept_before, said_before = len(report.candidates), len(report.dropped)
@@ -379,13 +383,12 @@ def generate_candidates(seeds: Sequence[Task], site: Site, caller: Caller, *, pe
                       first=first_free_number(taken, str(generator["round"]), category))
         if not _unless_interrupted(ask, category, report):  # the endpoint, the budget or Ctrl+C stopped it
             _stopped(report, names, category, earlier)
-            break
+            continue
         if answered is None or not _was_answered(report, category):
             continue
         keep = partial(answered, category, report.candidates[kept_before:], report.dropped[said_before:])
         if not _kept_whole(keep, report):  # Ctrl+C or SIGTERM while it was kept: the stop comes after it
             _stopped(report, names, category, earlier, after=True)
-            break
     return report
 
 

@@ -294,7 +294,7 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             run_id = project.agent.add_run(settings.model, {
                 "memory": memory.name, "runs": args.runs, "step_budget": args.step_budget, "browser": args.browser,
                 "site": site.name, "site_folder": str(Path(args.site).resolve()), "site_digest": digest,
-                "tasks": str(args.tasks), "max_failures": args.max_failures, **LOOP_RULES,
+                "tasks": str(Path(args.tasks).resolve()), "max_failures": args.max_failures, **LOOP_RULES,
                 "task_ids": [t.id for t in tasks], "task_digests": {t.id: task_digest(t) for t in tasks},
                 "seed": args.seed,
                 "seeds": [run_seed(args.seed, r) for r in range(args.runs)], "temperature": settings.temperature,
@@ -537,13 +537,28 @@ class _StoredAsTheyGo:
 
 
 def _resume_command(args: argparse.Namespace, run_id: int, key: str) -> str:
-    """The command that finishes the run, with the options it needs again: the run records its settings, seeds
-    and base URL, not where the project, site and tasks are (nor a --base-url holding a key)."""
-    command = " ".join(["recordlens agent run", hint_option("--project", args.project),
-                        hint_option("--site", args.site), hint_option("--tasks", args.tasks), f"--resume {run_id}"])
+    """The command that finishes the run, with the options it needs again, as given now (the run records its
+    settings, seeds and base URL, which a resume takes from it, but not a --base-url's key)."""
+    command = _agent_run_resumed(args.project, args.site, args.tasks, run_id)
     if args.base_url and KEY_MARK in (recorded_base_url(args.base_url, key) or ""):
         return f"`{command} --base-url URL` (the --base-url given now: the run does not record its key)"
     return f"`{command}`"
+
+
+def _agent_run_resumed(project: object, site: object, tasks: object, run_id: int) -> str:
+    """`recordlens agent run --project P --site S --tasks T --resume N`, each value quoted for the shell."""
+    return " ".join(["recordlens agent run", hint_option("--project", project), hint_option("--site", site),
+                     hint_option("--tasks", tasks), f"--resume {run_id}"])
+
+
+def _eval_finish_command(project: str, run_id: int, parameters: Mapping[str, object]) -> str:
+    """The command `agent eval` hands out to finish a run: the project evaluated, and the site folder and tasks file
+    the run recorded (SITE, TASKS to fill in for a run that recorded none); a --base-url holding a key, which the
+    run does not record, as URL."""
+    command = _agent_run_resumed(project, parameters.get("site_folder") or "SITE", parameters.get("tasks") or "TASKS",
+                                 run_id)
+    base_url = parameters.get("base_url")
+    return f"{command} --base-url URL" if isinstance(base_url, str) and KEY_MARK in base_url else command
 
 
 def _chosen_tasks(args: argparse.Namespace, tasks: list) -> list:  # noqa: ANN001 - Tasks
@@ -964,7 +979,8 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
                    runs=int(runs_planned) if isinstance(runs_planned, int) else None,
                    ended=run.ended_at is not None and run.status != "failed", run_id=run_id,
                    error=(run.error or "no reason recorded") if run.status == "failed" else None,
-                   task_digests=digests if isinstance(digests, dict) else None)
+                   task_digests=digests if isinstance(digests, dict) else None,
+                   finish_command=_eval_finish_command(args.project, run_id, run.parameters))
     result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete,
                       sites=on_sites)
     scored_on = [site] if site is not None else sorted(set(on_sites or ()))
