@@ -6,9 +6,10 @@ episode goes on. It ends at ANSWER, at the step budget (failed steps count), aft
 in a row, when the model budget is used up ("model budget") or when the model endpoint fails for good after its
 retries ("model error"). The last two *cut* the episode: it says nothing about the agent, and `run_agent` stops
 the run (a failing endpoint raises ModelEndpointError, after the cut episode is handed to `on_trajectory`).
-Every step and every raw model call is kept in the trajectory. After each model call, before its action is carried
-out, `on_call` (when given) sees the episode as it stands, cut as INTERRUPTED: a caller that stores it there keeps
-every answer it paid for, and read, though its process is killed (SIGKILL) before the episode ends.
+Every step, with when it was taken (`at`) and the seconds it took, and every raw model call is kept in the
+trajectory. After each model call, before its action is carried out, `on_call` (when given) sees the episode as it
+stands, cut as INTERRUPTED: a caller that stores it there keeps every answer it paid for, and read, though its
+process is killed (SIGKILL) before the episode ends.
 A password typed into a password field is a secret of the episode (actions.masked_step): once a Type reaches such a
 field, its text is masked in every step and stored call of the episode, those before it (a failed attempt,
 `Type [7]; pw` on a number the page has not) as well as those after it (a thought that says it again), so no later
@@ -214,7 +215,7 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
             step = _failed_if_unmoved(step, seen, observation)
         after = before if step.action == "answer" or stop else _keep_screenshot(trajectory, observation)
         step = replace(step, url=step.url or observation.url, screenshot_before=before, screenshot_after=after,
-                       seconds=round(time.monotonic() - started, 3))
+                       seconds=round(time.monotonic() - started, 3), at=_moment_now())
         trajectory.steps.append(step)
         _keep_secrets(trajectory, secrets, kept)
         step = trajectory.steps[-1]
@@ -231,6 +232,16 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
             break
     trajectory.success = is_correct(task, trajectory.answer)
     return trajectory
+
+
+def _moment_now() -> str:
+    """Now, as a step's `at` says when it was taken: once its action is carried out and the page after it seen (its
+    `seconds` are the time up to then, from its prompt on), as a recording's step says when the person's action came.
+    In the project's form of a moment (`store.db.now`), imported here, not at the top: the store imports this
+    package."""
+    from ..store.db import now
+
+    return now()
 
 
 def _failed_if_unmoved(step: Step, before: Observation, after: Observation) -> Step:

@@ -192,13 +192,13 @@ class AgentData:
                 store_snapshot(self._store.root, png, SCREENSHOT_SUFFIX)
         at = now()
         steps = trajectory.steps
-        started = steps[0].at if steps and steps[0].at else at
+        started, ended = _span(steps)
         with self._store.writing() as db:
             task = self._store.one(f"{_SELECT_TASKS} WHERE t.id = ?", (task_row_id,))
             if task is None:
                 raise StoreError(f"no task row {task_row_id} in the project")
             row = (task_row_id, self._store.provenance_id(provenance_of(trajectory.actor)), agent_run_id,
-                   trajectory.answer, trajectory.success, started, at, trajectory.run,
+                   trajectory.answer, trajectory.success, started or at, ended or at, trajectory.run,
                    UNFINISHED if unfinished else trajectory.stop, task_digest(_task(task)))
             trajectory_id = _write_trajectory_row(db, row, replacing)
             for position, step in enumerate(steps, 1):
@@ -309,6 +309,15 @@ class AgentData:
         """The stored PNG a step's screenshot hash names, or None when it is not in the project (a step of a
         trajectory read from a file may name its screenshot `step-1`: no hash, so none of the project's)."""
         return stored_file(self._store.root, digest, SCREENSHOT_SUFFIX)
+
+
+def _span(steps: Sequence[Step]) -> tuple[str | None, str | None]:
+    """When a trajectory began and ended, by its steps' own times (`at`: when each was taken): its first step's and
+    its last step's. Never the moment it is stored: a reference read from a file long after its recording, or an
+    episode stored again at each of its model calls, keeps its own. None when no step says its time (a hand-written
+    file's)."""
+    times = [step.at for step in steps if step.at]
+    return (times[0], times[-1]) if times else (None, None)
 
 
 _TRAJECTORY_COLUMNS = ("task_id", "actor_id", "agent_run_id", "answer", "success", "started_at", "ended_at",
