@@ -19,6 +19,7 @@ from ..core import extract
 from ..core.llm import KEY_MARK, USERINFO_MARK, endpoint_problem, holds_credential, holds_key_mark, without_credential
 from ..core.page import FORMATS
 from ..core.store import PROJECT_SET
+from ..core.text_forms import read_alike, written
 from .qt.contrast import keep_as_warning
 from .settings import GEMINI, KeyStore, Settings, offline_default_method
 
@@ -69,7 +70,7 @@ class SettingsDialog(QDialog):
         self.problem.hide()
         self.annotator = QLineEdit(settings.annotator)
         self.annotator.setPlaceholderText(settings.person)
-        self._annotators = frozenset(annotators)
+        self._annotators = sorted(annotators)  # the first of several spellings named, the same each time
         self.name_clash = QLabel()  # the name is an imported annotator's, or the project's own labels'
         self.name_clash.setWordWrap(True)
         self.name_clash.hide()
@@ -108,6 +109,11 @@ class SettingsDialog(QDialog):
             text = (f"{name} is also an imported annotator of this project: `recordlens agreement` then needs "
                     f"`{person}` to mean you (`--between {shlex.quote(name)}` means the imported labels). Another "
                     "name avoids that.")
+        elif alike := [other for other in self._annotators if read_alike(other, name)]:
+            # another Unicode form, other spaces: the same name to a reader, and to `agreement`
+            text = (f"{written(name)} is another spelling of {written(alike[0])}, an imported annotator of this "
+                    f"project: `recordlens agreement` reads it as the imported labels, and then needs `{person}` to "
+                    "mean you. Another name avoids that.")
         else:
             text = ""
         self._show_note(self.name_clash, text)

@@ -12,9 +12,11 @@ from ..records.agreement import Agreement, Disagreement, Holding, PageAgreement
 from ..records.record_sizes import element_words
 from ..records.review import MATCH_THRESHOLD
 from ..runs.progress import progress
-from ..store.agreement import every_pair_agreement, project_agreement
+from ..store.adjudication import KEPT, MERGED
+from ..store.agreement import NONE_SETTLED, Settled, agreement_and_decisions, every_pair_agreement
 from ..store.project import open_project
 from ..text_forms import cell, column_width, visible
+from ..wording import counted
 
 _SHOWN_XPATHS = 3
 _SHOWN_PAIRS = 3  # matched pairs with other XPaths shown per page
@@ -29,13 +31,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Score annotator A's labels against B's on every page both labelled, with the "
                                    "structure-aware score (per page and mean P/R/F1: P is how much of A's records B "
                                    "also made, R how much of B's A made), and list the records they disagree on "
-                                   "(only A, only B, different: overlap below the threshold), and the matched "
-                                   "records whose XPaths differ. A and B name an annotator imported with `import "
-                                   "--annotator` (`recordlens annotators` lists them), `project` (the project's own "
-                                   "labels on labelled and reviewed pages), or a person who labelled in the app "
-                                   "(`person:NAME` when an imported annotator has the name too); a person's labels "
-                                   "are the project's, so they are compared with an annotator's, not with "
-                                   "`project`.")
+                                   "(only A, only B, different: overlap below the threshold), each marked when it "
+                                   "is settled in the app's review (kept with O, or merged with Shift+T), and the "
+                                   "matched records whose XPaths differ. A and B name an annotator imported with "
+                                   "`import --annotator` (`recordlens annotators` lists them; a name in another "
+                                   "Unicode form or with other spaces is read as theirs, and said), `project` (the "
+                                   "project's own labels on labelled and reviewed pages), or a person who labelled "
+                                   "in the app (`person:NAME` when an imported annotator has the name too, or "
+                                   "another spelling of it); a person's labels are the project's, so they are "
+                                   "compared with an annotator's, not with `project`.")
     p.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--between", nargs=2, metavar=("A", "B"),
@@ -56,11 +60,26 @@ def cmd_agreement(args: argparse.Namespace) -> int:
         return _every_pair(args)
     a, b = args.between
     with open_project(args.project) as project:
-        result = project_agreement(project, a, b, args.threshold,
-                                   progress=lambda names: progress(names, label="comparing",
-                                                                   enabled=not args.quiet and not args.json))
-    print(json.dumps(result.as_dict(), ensure_ascii=False, indent=1) if args.json else format_agreement(result))
+        result, settled = agreement_and_decisions(
+            project, a, b, args.threshold,
+            progress=lambda names: progress(names, label="comparing", enabled=not args.quiet and not args.json))
+    print(json.dumps(agreement_document(result, settled), ensure_ascii=False, indent=1) if args.json
+          else format_agreement(result, settled))
     return 0 if result.pages else 1
+
+
+def agreement_document(result: Agreement, settled: Settled) -> dict[str, object]:
+    """`--json`: the agreement, each disagreement with how it was settled in the app's review (`settled`: "kept",
+    "merged", or null while open) and the count of those open, per page and in all."""
+    return result.as_dict() | {"open_disagreements": sum(settled.open(page) for page in result.pages),
+                               "pages": [_page_document(page, settled) for page in result.pages]}
+
+
+def _page_document(page: PageAgreement, settled: Settled) -> dict[str, object]:
+    """A page's figures and records, as `PageAgreement.as_document` writes them, each disagreement settled or not."""
+    document = page.as_document()
+    rows = [row | {"settled": how} for row, how in zip(document["disagreements"], settled.of(page), strict=True)]
+    return document | {"disagreements": rows, "open_disagreements": settled.open(page)}
 
 
 def _every_pair(args: argparse.Namespace) -> int:
@@ -125,31 +144,60 @@ def _record(side: str, number: int | None, xpaths: tuple[str, ...], named: int |
     return f"{side}{number}: {_xpaths(xpaths)}{marked}"
 
 
-def _row(d: Disagreement) -> str:
+def _row(d: Disagreement, how: str | None) -> str:
     if d.kind == "only A":
-        return f"  only A   {_record('A', d.a_number, d.a, d.a_named)}"
+        return f"  only A   {_record('A', d.a_number, d.a, d.a_named)}{_settled_words(how)}"
     if d.kind == "only B":
-        return f"  only B   {_record('B', d.b_number, d.b, d.b_named)}"
+        return f"  only B   {_record('B', d.b_number, d.b, d.b_named)}{_settled_words(how)}"
     return (f"  different (overlap {d.overlap:.2f})  {_record('A', d.a_number, d.a, d.a_named)}  |  "
-            f"{_record('B', d.b_number, d.b, d.b_named)}")
+            f"{_record('B', d.b_number, d.b, d.b_named)}{_settled_words(how)}")
 
 
-def _holding(h: Holding) -> str:
+# How the app's review says a disagreement was settled, in its list under "kept"
+_SETTLED = {KEPT: "kept: the project's version", MERGED: "kept: merged into the project's"}
+
+
+def _settled_words(how: str | None) -> str:
+    return f"  ({_SETTLED[how]})" if how is not None else ""
+
+
+def _holding(h: Holding, settled: list[str | None]) -> str:
+    """`B1 holds A1–A25 (labelled one level up)`, and how many of the rows it stands for are settled."""
     other = "B" if h.side == "A" else "A"
     level = "one level up" if h.one_level else "higher up"
     holder = f"{h.side}{h.number}"
-    return f"  {holder} holds {_numbers(other, h.held)} (labelled {level}): {holder}: {_xpaths(h.xpaths)}"
+    done = sum(1 for how in settled if how is not None)
+    said = (_settled_words(settled[0]) if done == len(settled) and len(set(settled)) == 1 else
+            f"  ({done} of its {len(settled)} rows kept)" if done else "")
+    return f"  {holder} holds {_numbers(other, h.held)} (labelled {level}): {holder}: {_xpaths(h.xpaths)}{said}"
 
 
-def _disagreement_lines(page: PageAgreement) -> list[str]:
-    """The page's disagreements: a record holding several of the other side's said once, the others a row each."""
-    lines = [_holding(h) for h in page.holdings]
-    lines += [_row(d) for d in page.disagreements if page.holding_of(d) is None]
+def _disagreement_lines(page: PageAgreement, settled: tuple[str | None, ...]) -> list[str]:
+    """The page's disagreements: a record holding several of the other side's said once, the others a row each;
+    each marked when it is settled in the app's review (`settled`)."""
+    held = [page.holding_of(d) for d in page.disagreements]
+    lines = [_holding(h, [how for how, holding in zip(settled, held, strict=True) if holding is h])
+             for h in page.holdings]
+    lines += [_row(d, how) for d, how, holding in zip(page.disagreements, settled, held, strict=True)
+              if holding is None]
     return lines
 
 
-def format_agreement(result: Agreement) -> str:
-    lines = [f"agreement of {result.a} (A) with {result.b} (B) on {len(result.pages)} page(s) both labelled"]
+def _settled_line(result: Agreement, settled: Settled) -> list[str]:
+    """How many disagreements are settled in the app's review and how many are open ([] when none is settled: the
+    pair is not an imported annotator and the project's labels, or no decision was taken)."""
+    total = sum(len(page.disagreements) for page in result.pages)
+    still = sum(settled.open(page) for page in result.pages)
+    if still == total:
+        return []
+    return [f"(settled in the app's review: {total - still} of the {counted(total, 'disagreement')}, kept with O or "
+            f"merged with Shift+T, marked below as the review lists them under \"kept\"; {still} open)"]
+
+
+def format_agreement(result: Agreement, settled: Settled = NONE_SETTLED) -> str:
+    """The figures per page, then the disagreements page by page (each marked when `settled` in the app)."""
+    a, b = visible(result.a), visible(result.b)  # a name typed in another Unicode form shows as typed
+    lines = [f"agreement of {a} (A) with {b} (B) on {len(result.pages)} page(s) both labelled"]
     # What the figures and the "disagree" rows are, said where they are read (not only in --help)
     lines.append(f"(NEXT-EVAL's structure-aware score: overlap of the records' text keys, P/R/F1 per page and their "
                  f"mean; a record disagrees when only one made it or when paired below overlap {result.threshold:g})")
@@ -161,26 +209,29 @@ def format_agreement(result: Agreement) -> str:
         lines.append(f"{cell(page.page, width)} {page.precision:6.3f} {page.recall:6.3f} {page.f1:6.3f} "
                      f"{s.predicted_records:>6} {s.true_records:>6} {len(page.disagreements):>8}")
     if not result.pages:  # an empty table and a 0 exit read as "they agree"
-        lines.append(f"(no page labelled by both {result.a} and {result.b}: nothing to compare)")
+        lines.append(f"(no page labelled by both {a} and {b}: nothing to compare)")
     if result.pages:
         lines.append(f"{cell('mean', width)} {result.precision:6.3f} {result.recall:6.3f} {result.f1:6.3f}")
         # The app's Review shows an annotator as predicted against the project's labels: the other order
-        lines.append(f"(P: how much of {result.a}'s records {result.b} also made; R: the other way round; "
+        lines.append(f"(P: how much of {a}'s records {b} also made; R: the other way round; "
                      f"`{hint_words(['--between', result.b, result.a])}` swaps them)")
-    for name, pages in ((result.a, result.only_a_pages), (result.b, result.only_b_pages)):
+    for name, pages in ((a, result.only_a_pages), (b, result.only_b_pages)):
         if pages:
             lines.append(f"labelled by {name} only (not compared): {', '.join(map(visible, pages))}")
     other = [(page.page, len(page.other_xpaths)) for page in result.pages if page.other_xpaths]
     if other:
         lines.append("matched records with other XPaths (one record to the score, other labels once exported): "
                      + ", ".join(f"page {visible(name)} ({count})" for name, count in other))
+    lines += _settled_line(result, settled)
     if any(page.disagreements or page.other_xpaths for page in result.pages):
         lines.append(NUMBERS)
     for page in result.pages:
         if not page.disagreements:
             continue
-        lines.append(f"\npage {visible(page.page)}: {len(page.disagreements)} record(s) disagree")
-        lines += _disagreement_lines(page)
+        still = settled.open(page)
+        open_ones = f" ({still} open)" if still < len(page.disagreements) else ""
+        lines.append(f"\npage {visible(page.page)}: {len(page.disagreements)} record(s) disagree{open_ones}")
+        lines += _disagreement_lines(page, settled.of(page))
     for page in result.pages:
         lines += _other_xpaths(page)
     return "\n".join(lines)

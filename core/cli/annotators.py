@@ -6,16 +6,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ..command_hints import hint_path
+from ..command_hints import hint_path, hint_words
 from ..errors import RecordLensError
 from ..page.dataset import natural_key
 from ..path_text import shown_bytes
-from ..store.agreement import person_pages, persons
+from ..store.agreement import also_persons, unlike
 from ..store.label_sets import PERSON_PREFIX, SET_ASIDE, SetAside, SetPage, kept_set_asides
 from ..store.project import open_project
 from ..store.project_copy import open_to_read
 from ..store.removed_files import REMOVED
-from ..text_forms import visible
+from ..text_forms import visible, written
 from ..wording import counted, listed
 from .output import print_json
 
@@ -45,19 +45,19 @@ def cmd_annotators(args: argparse.Namespace) -> int:
         return 0
     with open_to_read(args.project) as project:  # a project on read-only media is listed where it is
         pages = project.annotators.set_pages()
-        people = set(persons(project))
-        also_persons = {name: n for name in project.annotators.names()
-                        if name in people and (n := len(person_pages(project, name)))}
+        people = {name: found for name in project.annotators.names() if (found := also_persons(project, name))}
     if args.json:
         print_json([vars(page) for page in pages], indent=1)
     else:
-        print(format_sets(pages, also_persons, Path(args.project)))
+        print(format_sets(pages, people, Path(args.project)))
     return 0
 
 
-def format_sets(pages: list[SetPage], persons: dict[str, int], project: Path) -> str:
-    """One paragraph per set: its pages and records, then its pages with their record counts; then where the labels
-    set aside are kept, if some are (the hidden folder a command stopped part way left is none: it is removed)."""
+def format_sets(pages: list[SetPage], persons: dict[str, dict[str, int]], project: Path) -> str:
+    """One paragraph per set: its pages and records, then its pages with their record counts, and the persons of the
+    app under its name or another spelling of it (`persons`: set -> person -> pages they labelled); then where the
+    labels set aside are kept, if some are (the hidden folder a command stopped part way left is none: it is
+    removed)."""
     set_aside = kept_set_asides(project)
     if not pages:
         return "no other annotator's labels in the project (`recordlens import DIR --annotator NAME` adds some)"
@@ -75,9 +75,7 @@ def format_sets(pages: list[SetPage], persons: dict[str, int], project: Path) ->
         pages = [f"{visible(p.page)} ({p.records})" for p in held]  # two names that read alike show how they differ
         lines.append("  pages (records): " + listed(pages, PAGES_SHOWN) + ("; `--json` lists them all" if
                                                                           len(pages) > PAGES_SHOWN else ""))
-        if persons.get(name):
-            lines.append(f"  ({name} is also a person who labelled {counted(persons[name], 'page')} in the app: "
-                         f"`agreement` names that person {PERSON_PREFIX}{name})")
+        lines += [_also_a_person(name, person, n) for person, n in persons.get(name, {}).items()]
     if set_aside:
         lines.append(f"labels replaced or removed earlier are kept in {hint_path(project / REMOVED / SET_ASIDE)} (each "
                      "folder is put back by `import FOLDER --annotator NAME`)")
@@ -85,6 +83,16 @@ def format_sets(pages: list[SetPage], persons: dict[str, int], project: Path) ->
 
 
 PAGES_SHOWN = 8  # of a set's pages, those a line names
+
+
+def _also_a_person(annotator: str, person: str, pages: int) -> str:
+    """A person of the app whose name is the set's, or another spelling of it, which `agreement` reads as the set."""
+    if person == annotator:
+        return (f"  ({annotator} is also a person who labelled {counted(pages, 'page')} in the app: `agreement` names "
+                f"that person {PERSON_PREFIX}{annotator})")
+    return (f"  (a person who labelled {counted(pages, 'page')} in the app is named {written(person)}, another "
+            f"spelling of {written(annotator)} ({unlike(person, annotator)}): `agreement` reads that name as this "
+            f"set, and names the person {hint_words([PERSON_PREFIX + person])})")
 
 
 def _removed(kept: SetAside, project: Path, *, whole: bool) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .model import TextKeyIndex
-from .score import PageScore, score_page
+from .score import Match, PageScore, jaccard, score_page
 
 MATCHED, PARTIAL, MISSED, SPURIOUS = "matched", "partial", "missed", "spurious"
 KINDS = (MATCHED, PARTIAL, MISSED, SPURIOUS)
@@ -63,13 +63,27 @@ def review_page(predicted: Sequence[Sequence[str]], true: Sequence[Sequence[str]
     pairs = sorted((m for m in score.matches if m.overlap > 0), key=lambda m: m.true)
     paired_true = {m.true for m in pairs}
     paired_predicted = {m.predicted for m in pairs}
-    records = [ReviewRecord(MATCHED if m.overlap >= threshold else PARTIAL, tuple(predicted[m.predicted]),
-                            m.predicted, m.true, m.overlap, tuple(true[m.true])) for m in pairs]
+    records = [_paired(m, predicted, true, exact_overlap(predicted[m.predicted], true[m.true], keys), threshold)
+               for m in pairs]
     records += [ReviewRecord(MISSED, tuple(r), None, j, 0.0, tuple(r))
                 for j, r in enumerate(true) if j not in paired_true]
     records += [ReviewRecord(SPURIOUS, tuple(r), i, None, 0.0)
                 for i, r in enumerate(predicted) if i not in paired_predicted]
     return PageReview(score, tuple(records), threshold)
+
+
+def _paired(match: Match, predicted: Sequence[Sequence[str]], true: Sequence[Sequence[str]], overlap: float,
+            threshold: float) -> ReviewRecord:
+    return ReviewRecord(MATCHED if overlap >= threshold else PARTIAL, tuple(predicted[match.predicted]),
+                        match.predicted, match.true, overlap, tuple(true[match.true]))
+
+
+def exact_overlap(predicted: Sequence[str], true: Sequence[str], keys: TextKeyIndex) -> float:
+    """A pair's overlap as its fraction of text keys, rounded once (1/5 is 0.2). The score's `Match.overlap` is
+    `1 - cost`, rounded twice (1/5 is 0.19999999999999996), which NEXT-EVAL sums and so the score keeps, bit for
+    bit; a pair is classed by this one, so that a pair exactly on a threshold (`agreement --threshold 0.2`)
+    reaches it. At 0.5 both class every pair alike: `1 - cost` is exact from 0.5 up, and below it stays below."""
+    return jaccard(keys.expand(predicted), keys.expand(true))
 
 
 class _Scored(Protocol):

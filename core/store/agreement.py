@@ -12,6 +12,16 @@ record taken is the other annotator's, and the decision is the project's labels,
 a person who only adjudicated labelled no page of their own, and the records taken from `bea` are not the app
 person bea's. Comparing `project` with a person, or two persons, is refused: both sides are the project's own
 labels, which agree with themselves on every page.
+
+Names are compared as `import --annotator` compares them (`text_forms.read_alike`: one Unicode form, single
+spaces): a name that is another spelling of exactly one imported annotator's is read as that annotator, said, even
+when a person of the app goes by that spelling (`Zoe` and a combining mark where `Zoë` was imported): a name means
+what it meant before that person labelled, and the person is `person:NAME`, as for a person who shares an imported
+annotator's name exactly. A person whose name is, or reads alike, an imported annotator's is said wherever that
+annotator's set is compared (`also_persons`).
+
+Between an imported annotator and the project's labels, each disagreement is open or settled in the app's review
+(`Settled`): kept with O (the project's version), or merged with Shift+T, as the review lists it under "kept".
 """
 
 from __future__ import annotations
@@ -19,12 +29,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ..command_hints import hint_words
 from ..page.dataset import natural_key
-from ..records.agreement import Agreement, PageAgreement, agreement, compare_page
+from ..records.agreement import (
+    DIFFERENT,
+    ONLY_A,
+    ONLY_B,
+    Agreement,
+    Disagreement,
+    PageAgreement,
+    agreement,
+    compare_page,
+)
 from ..records.model import TextKeyIndex
 from ..records.review import MATCH_THRESHOLD
 from ..text_forms import read_alike, same_form, visible, written
 from ..wording import counted
+from .adjudication import KEPT, MERGED, Kept
 from .db import StoreError
 from .label_sets import PERSON_PREFIX, PROJECT_SET
 from .project import Change, Label, Project
@@ -41,6 +62,7 @@ class LabelSet:
     pages: dict[str, list[list[str]]]
     projects_own: bool = False  # the project's own labels (`project`, or a person's pages of them)
     note: str = ""
+    annotator: str | None = None  # the imported annotator's set it is, by the name the project holds it under
 
 
 def label_set(project: Project, name: str) -> dict[str, list[list[str]]]:
@@ -52,12 +74,24 @@ def find_label_set(project: Project, name: str) -> LabelSet:
     """The label set `name` names (see the module notes), or why there is none."""
     if name.startswith(PERSON_PREFIX):
         return _person_set(project, name, name.removeprefix(PERSON_PREFIX))
-    if name in project.annotators.names():
-        return LabelSet(name, project.annotators.all_records(name), note=_also_a_person(project, name))
+    annotators = project.annotators.names()
+    if name in annotators:
+        return _annotator_set(project, name, _also_a_person(project, name))
     if name == PROJECT_SET:
         return LabelSet(name, {page: project.true_records(page) for page in labelled_page_names(project)},
                         projects_own=True)
+    if len(alike := [n for n in annotators if read_alike(n, name)]) == 1:
+        # typed in one Unicode form, imported in another (a shell cannot easily type the other), or with other
+        # spaces: taken, and said (`import --annotator` refuses such a name as another spelling of a set's); before
+        # a person of that spelling, who is `person:NAME` (see the module notes)
+        read_as = (f"{written(name)} is read as the annotator {written(alike[0])}, the same name written "
+                   f"{unlike(name, alike[0])}")
+        return _annotator_set(project, alike[0], "; ".join(filter(None, [read_as, _also_a_person(project, alike[0])])))
     return _person_set(project, name, name)
+
+
+def _annotator_set(project: Project, annotator: str, note: str) -> LabelSet:
+    return LabelSet(annotator, project.annotators.all_records(annotator), note=note, annotator=annotator)
 
 
 def person_pages(project: Project, person: str) -> dict[str, list[list[str]]]:
@@ -140,12 +174,6 @@ def _person_set(project: Project, name: str, person: str) -> LabelSet:
         # a person of the project, whose pages are not marked labelled yet
         raise StoreError(f"{person!r} is a person of the project, with no accepted or changed record on a page "
                          "marked labelled or reviewed: only those are compared (L marks a page labelled)")
-    if name == person and len(alike := [n for n in project.annotators.names() if read_alike(n, name)]) == 1:
-        # typed in one Unicode form, imported in another (a shell cannot easily type the other), or with other
-        # spaces: taken, and said (`import --annotator` refuses such a name as another spelling of a set's)
-        return LabelSet(alike[0], project.annotators.all_records(alike[0]),
-                        note=f"{written(name)} is read as the annotator {written(alike[0])}, the same name "
-                             f"written {_otherwise(name, alike[0])}")
     known = known_sets(project)
     raise StoreError(f"no labels by {written(name)} in the project; {_another_form(name, known)}known: "
                      f"{', '.join(map(visible, known))}")
@@ -156,33 +184,50 @@ def _another_form(name: str, known: list[str]) -> str:
     spaces), which the list of names would show alike: said, as `import --annotator` says it (names are taken
     exactly)."""
     alike = [n for n in known if read_alike(n, name)]
-    return (f"{written(alike[0])} is the same name written {_otherwise(name, alike[0])}: give it as the project "
+    return (f"{written(alike[0])} is the same name written {unlike(name, alike[0])}: give it as the project "
             "holds it; " if alike else "")
 
 
-def _otherwise(name: str, alike: str) -> str:
-    """How two names that read alike differ, in a few words."""
+def unlike(name: str, alike: str) -> str:
+    """How two names that read alike differ, in a few words ("in another Unicode form")."""
     return "in another Unicode form" if same_form(name, alike) else "with other spaces or character forms"
 
 
 def known_sets(project: Project) -> list[str]:
     """The names `agreement` takes: imported annotators, `project`, and the persons who labelled pages of their
-    own in the app (`person:NAME` for one who shares an imported annotator's name)."""
+    own in the app (`person:NAME` for one who shares an imported annotator's name, or another spelling of it)."""
     annotators = project.annotators.names()
-    people = [f"{PERSON_PREFIX}{p}" if p in annotators or p == PROJECT_SET else p
+    people = [f"{PERSON_PREFIX}{p}" if p == PROJECT_SET or any(p == a or read_alike(p, a) for a in annotators) else p
               for p in persons(project) if person_pages(project, p)]
     return list(dict.fromkeys([*annotators, PROJECT_SET, *people]))
 
 
-def _also_a_person(project: Project, name: str) -> str:
-    if name not in persons(project):
-        return ""
-    theirs = person_pages(project, name)
-    if not theirs:  # only the records taken from their set carry their name: nothing to tell apart
-        return ""
-    return (f"{name!r} is an imported annotator and also a person who labelled in the app "
-            f"({counted(len(theirs), 'page')}): compared here is the imported label set; "
-            f"`{PERSON_PREFIX}{name}` names the person's labels")
+def also_persons(project: Project, annotator: str) -> dict[str, int]:
+    """The persons who labelled pages in the app (person -> how many) under the imported annotator's name, or
+    another spelling of it (`read_alike`): the bare name means the annotator's set, the person is `person:NAME`."""
+    found = {}
+    for person in persons(project):
+        if person == annotator or read_alike(person, annotator):
+            pages = person_pages(project, person)
+            if pages:  # only the records taken from their set carry their name: nothing to tell apart
+                found[person] = len(pages)
+    return found
+
+
+def _also_a_person(project: Project, annotator: str) -> str:
+    """What a reader of the annotator's figures is told of the persons under their name (`also_persons`)."""
+    return "; ".join(_person_note(annotator, person, pages)
+                     for person, pages in also_persons(project, annotator).items())
+
+
+def _person_note(annotator: str, person: str, pages: int) -> str:
+    labelled = f"a person who labelled in the app ({counted(pages, 'page')})"
+    if person == annotator:
+        return (f"{written(annotator)} is an imported annotator and also {labelled}: compared here is the imported "
+                f"label set; `{PERSON_PREFIX}{annotator}` names the person's labels")
+    return (f"{written(person)}, {labelled}, is the name of the imported annotator {written(annotator)} written "
+            f"{unlike(person, annotator)}: compared here is the imported label set; "
+            f"`{hint_words([PERSON_PREFIX + person])}` names the person's labels")
 
 
 def _only_adjudicated(project: Project, person: str) -> bool:
@@ -198,15 +243,76 @@ def persons(project: Project) -> list[str]:
 def project_agreement(project: Project, a: str, b: str, threshold: float = MATCH_THRESHOLD,
                       progress: Progress = lambda names: names) -> Agreement:
     """A's labels against B's on every page both labelled, by the structure-aware score."""
+    return agreement_and_decisions(project, a, b, threshold, progress)[0]
+
+
+def agreement_and_decisions(project: Project, a: str, b: str, threshold: float = MATCH_THRESHOLD,
+                            progress: Progress = lambda names: names) -> tuple[Agreement, Settled]:
+    """`project_agreement`, and which of its disagreements are settled in the app's review (`Settled`)."""
     if a == b:
         raise StoreError("agreement needs two different label sets")
     _check_threshold(threshold)
     first, second = find_label_set(project, a), find_label_set(project, b)
     if first.projects_own and second.projects_own:
-        raise StoreError(f"{a!r} and {b!r} both name the project's own labels (a person's are the project's labels "
-                         "on the pages they worked on), which agree with themselves on every page: compare one of "
-                         f"them with an imported annotator (`recordlens annotators --project P` lists them)")
-    return _agreements(project, {a: first, b: second}, [(a, b)], threshold, progress)[0]
+        raise StoreError(f"{written(a)} and {written(b)} both name the project's own labels (a person's are the "
+                         "project's labels on the pages they worked on), which agree with themselves on every page: "
+                         "compare one of them with an imported annotator (`recordlens annotators --project P` lists "
+                         "them)")
+    if first.annotator is not None and first.annotator == second.annotator:  # one set, in two spellings
+        raise StoreError(f"{written(a)} and {written(b)} both name the annotator {written(first.annotator)}: "
+                         "agreement needs two different label sets")
+    result = _agreements(project, {a: first, b: second}, [(a, b)], threshold, progress)[0]
+    return result, settled(project, first, second, result)
+
+
+@dataclass(frozen=True)
+class Settled:
+    """Which disagreements of an imported annotator with the project's labels are settled in the app's review, as
+    it lists them under "kept": `KEPT` (O: the project's version kept) or `MERGED` (Shift+T: merged into the
+    project's record), per page in the order of `PageAgreement.disagreements`; None for an open one. Other pairs
+    (two annotators) have no decisions: every disagreement is open."""
+
+    pages: dict[str, tuple[str | None, ...]]
+
+    def of(self, page: PageAgreement) -> tuple[str | None, ...]:
+        return self.pages.get(page.page) or (None,) * len(page.disagreements)
+
+    def open(self, page: PageAgreement) -> int:
+        return sum(1 for how in self.of(page) if how is None)
+
+
+NONE_SETTLED = Settled({})  # every disagreement open
+
+
+def settled(project: Project, first: LabelSet, second: LabelSet, result: Agreement) -> Settled:
+    """How each disagreement of `result` (A's `first` against B's `second`) was settled (`Settled`)."""
+    if first.annotator is not None and second.projects_own:
+        annotator, theirs = first.annotator, "A"
+    elif second.annotator is not None and first.projects_own:
+        annotator, theirs = second.annotator, "B"
+    else:
+        return NONE_SETTLED
+    found = {}
+    for page in result.pages:
+        if not page.disagreements:
+            continue
+        kept = {decision: decision for decision in project.adjudication.kept(page.page, annotator)}
+        found[page.page] = tuple(_settled_as(kept.get(_decision(d, annotator, theirs))) for d in page.disagreements)
+    return Settled(found)
+
+
+def _decision(d: Disagreement, annotator: str, theirs: str) -> Kept:
+    """The decision that keeps the project's version of a disagreement, as the app names it (`disagreement`: their
+    record and the project's, None for the side without one), whichever side of the agreement is theirs."""
+    a = tuple(d.a) if d.kind in (ONLY_A, DIFFERENT) else None
+    b = tuple(d.b) if d.kind in (ONLY_B, DIFFERENT) else None
+    return Kept(annotator, a, b) if theirs == "A" else Kept(annotator, b, a)
+
+
+def _settled_as(decision: Kept | None) -> str | None:
+    if decision is None:
+        return None
+    return MERGED if decision.merged else KEPT
 
 
 def every_pair_agreement(project: Project, names: Sequence[str], threshold: float = MATCH_THRESHOLD,

@@ -58,7 +58,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from ..command_hints import hint_path
+from ..command_hints import hint_option, hint_path
 from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full, said_without_path
 from ..file_kinds import not_a_page_file
 from ..lazy_import import stop_if_interrupted
@@ -214,6 +214,8 @@ class ImportReport:
     page_forms: dict[str, str] | None = None
     # An annotator's pages whose earlier records in their set the import replaced: page -> (before, after) counts
     annotator_replaced: dict[str, tuple[int, int]] = field(default_factory=dict)
+    # An annotator's pages whose records their set held already, as imported (the same folder imported again)
+    annotator_same: list[str] = field(default_factory=list)
     # Of those pages, the adjudication decisions still in force that were taken on the labels replaced (left as they
     # are: said, so that the lead looks at them again)
     annotator_decided: dict[str, Decided] = field(default_factory=dict)
@@ -291,11 +293,17 @@ class ImportReport:
         new = [page for page in labelled if page in self.new_with_labels]
         whose = f"imported {annotator}'s labels of {counted(len(labelled), 'page')}"
         labels = counted(self.labels, "label")
-        if not new:
+        same = [page for page in labelled if page in self.annotator_same]  # never a page new to the project
+        if same and len(same) == len(labelled):
+            onto = (f"{annotator}'s labels of {counted(len(labelled), 'page')} of the project ({labels}) are those "
+                    "their set held already: nothing changed")
+        elif not new:
             onto = f"{whose} of the project ({labels})"
         else:
             onto = (f"{whose} ({labels}): {len(labelled) - len(new)} of the project's pages, {len(new)} new to the "
                     f"project (imported without project labels: {listed(new)})")
+        if same and len(same) < len(labelled):
+            onto += f"; {len(same)} of those pages unchanged (their set held those labels already)"
         bare = []
         if self.new_without_labels:
             bare.append(f"{counted(len(self.new_without_labels), 'page')} without labels imported")
@@ -740,13 +748,15 @@ def import_page(project: Project, source: PageSource, report: ImportReport) -> N
     _import_page(project, source, report, labelled=source.truth is not None)
 
 
-def _import_page(project: Project, source: PageSource, report: ImportReport, *, labelled: bool) -> None:
+def _import_page(project: Project, source: PageSource, report: ImportReport, *, labelled: bool,
+                 theirs: Path | None = None) -> None:
     """The page into the project (`labelled`: it comes with labels of its own, so a copy of a page of another
-    name is its own page, said)."""
+    name is its own page, said; `theirs`: the file of an annotator's labels of it, which a different page under
+    its name would leave out, said with how to bring them)."""
     _check_page_name(source.name)
     forms = _page_forms(project, report)
     data = read_file_bytes(source.path)  # never a blocking read (a FIFO swapped in), never over the size limit
-    if _in_the_project_already(project, source, data, report) or _same_page_named_otherwise(
+    if _in_the_project_already(project, source, data, report, theirs) or _same_page_named_otherwise(
             project, source, data, report, labelled=labelled):
         return
     snapshot = read_snapshot(data, name=source.path.name)
@@ -768,7 +778,7 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
     with project.writing():
         # Looked at again inside the transaction: another import of the same pages, running at the same time,
         # may have added it since (the same page is then unchanged, not a failure)
-        if _in_the_project_already(project, source, data, report) or _same_page_named_otherwise(
+        if _in_the_project_already(project, source, data, report, theirs) or _same_page_named_otherwise(
                 project, source, data, report, labelled=labelled):
             return
         project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,
@@ -789,14 +799,19 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
         project.label_checks.remember(source.name, check, records or [])
 
 
-def _in_the_project_already(project: Project, source: PageSource, data: bytes, report: ImportReport) -> bool:
+def _in_the_project_already(project: Project, source: PageSource, data: bytes, report: ImportReport,
+                            theirs: Path | None = None) -> bool:
     """Whether the project has a page of this name: the same page is noted unchanged (its labels, if they differ,
-    are said not imported); another page under the name is refused."""
+    are said not imported); another page under the name is refused (`theirs`: an annotator's labels of it, and
+    how they still go onto the project's page)."""
     if not project.has_page(source.name):
         return False
     if project.page(source.name).snapshot != content_hash(data):
-        raise RecordLensError(f"a different page named {source.name!r} is already in the project; "
-                              "rename the file to import it as a new page")
+        said = f"a different page named {source.name!r} is already in the project"
+        if report.annotator is None or theirs is None:
+            raise RecordLensError(f"{said}; rename the file to import it as a new page")
+        onto = _their_labels_onto(project, source, report.annotator, theirs)
+        raise RecordLensError(f"{said} (their copy differs from the project's); {onto}")
     report.unchanged.append(source.name)
     kept = _source_text(source)
     origin = synthetic_source(kept)
@@ -822,6 +837,20 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
                                    "with --annotator NAME; edited labels of your own? `recordlens import "
                                    "--replace-labels` takes them)")
     return True
+
+
+def _their_labels_onto(project: Project, source: PageSource, annotator: str, theirs: Path) -> str:
+    """How an annotator's labels of a page whose copy differs from the project's go onto the project's page: their
+    labels imported without their copy (labels without their page go onto the project's page of their name),
+    rather than the copy renamed, a page of its own that agreement would compare with none of the project's."""
+    folder = theirs.parent
+    without = (f"import their labels alone, as in `recordlens import {hint_path(folder)} "
+               f"{hint_option('--project', project.root)} {hint_option('--annotator', annotator)}`"
+               if _labels_only(folder) else
+               f"import the folder again with {hint_path(source.path)} moved out of it")
+    return (f"to put {annotator}'s labels of it onto the project's page {source.name}, {without} (their XPaths are "
+            "then read on the project's copy, and flagged where they name no element of it); renamed, the file "
+            "would be a page of its own, which agreement compares with none of the project's")
 
 
 def _same_page_named_otherwise(project: Project, source: PageSource, data: bytes, report: ImportReport, *,
@@ -990,7 +1019,7 @@ def import_annotator_page(project: Project, source: PageSource, annotator: str, 
     bare = PageSource(source.name, source.path, made_from=source.made_from)
     # refuses a different page under the same name; else new or unchanged (a copy of a page of another name that
     # could not be told for one page of the project is a page of its own, as a dataset's page with labels is)
-    _import_page(project, bare, report, labelled=True)
+    _import_page(project, bare, report, labelled=True, theirs=source.truth)
     if report.imported and report.imported[-1] == source.name:
         report.imported.pop()  # counted once its labels are stored, as an annotator's page
         report.new_with_labels.append(source.name)
@@ -1033,7 +1062,7 @@ def store_annotator_pages(project: Project, annotator: str, pages: Sequence[Anno
                                  stored_text(str(page.source.truth.resolve())) if page.source.truth else None)
               for page in pages}  # a page given twice takes its last labels
     try:
-        replaced = project.annotators.store(annotator, wanted, report.set_aside)
+        stored = project.annotators.store_pages(annotator, wanted, report.set_aside)
     except Exception as error:  # noqa: BLE001 - said per page, as any other page not imported
         for page in pages:
             path = page.source.truth or page.source.path
@@ -1045,7 +1074,8 @@ def store_annotator_pages(project: Project, annotator: str, pages: Sequence[Anno
         report.imported.append(page.source.name)
         report.labels += len(page.records)
         _count_labels(report, page.source.name, page.unresolved, page.check)
-    for name, before in replaced.items():
+    report.annotator_same += stored.same
+    for name, before in stored.replaced.items():
         report.annotator_replaced[name] = (len(before), len(wanted[name][0]))
         since = report.set_aside.imported_at(name) if report.set_aside is not None else None
         decided = project.adjudication.decided_since(name, annotator, since) if since is not None else None

@@ -192,6 +192,16 @@ class SetAside:
         write_text(self.folder / SET_ASIDE_FILE, json.dumps(note, ensure_ascii=False, indent=1) + "\n")
 
 
+@dataclass(frozen=True)
+class StoredPages:
+    """What storing an annotator's pages (`Annotators.store_pages`) found in their set: the pages whose records
+    differed, with the records replaced, and those that held the very records stored (nothing changed there: an
+    import of the same folder again). The other pages were new to the set."""
+
+    replaced: dict[str, list[list[str]]]
+    same: tuple[str, ...] = ()
+
+
 class Annotators:
     """The label sets of other annotators, each a name with records per page."""
 
@@ -254,14 +264,20 @@ class Annotators:
 
     def store(self, annotator: str, pages: Mapping[str, tuple[Sequence[Sequence[str]], str | None]],
               kept: SetAside | None = None) -> dict[str, list[list[str]]]:
+        """`store_pages`: for each page whose records differed, the records it replaced."""
+        return self.store_pages(annotator, pages, kept).replaced
+
+    def store_pages(self, annotator: str, pages: Mapping[str, tuple[Sequence[Sequence[str]], str | None]],
+                    kept: SetAside | None = None) -> StoredPages:
         """Store (or replace) the annotator's records of these pages (page -> records and the file they came
-        from), in one transaction; for each page whose records differed, the records it replaced. Those are
-        written to `kept` first, with its note (a folder made for them when not given), named in the transaction
+        from), in one transaction; what each page held before (`StoredPages`). The records replaced are written to
+        `kept` first, with its note (a folder made for them when not given), named in the transaction
         (`SetAside.name`)."""
         annotator = check_annotator_name(annotator)
         wanted = {page: [[str(x) for x in xpaths] for xpaths in records] for page, (records, _) in pages.items()}
         kept = kept or SetAside(annotator, "replaced by an import")
         replaced: dict[str, list[list[str]]] = {}
+        same: list[str] = []
         copied: list[str] = []  # the copies this call writes (not those of an earlier call with the same `kept`)
         self._remove_set_asides_left()
         try:
@@ -271,6 +287,8 @@ class Annotators:
                     before = self.records(annotator, page) if page in held else None
                     if before is not None and before != wanted[page]:
                         replaced[page] = before
+                    elif before is not None:
+                        same.append(page)
                 copied = [page for page in replaced if page not in kept.pages]
                 self._keep(kept, [(held[page], records) for page, records in replaced.items()])
                 at = now()
@@ -287,7 +305,7 @@ class Annotators:
         except BaseException:
             kept.forget(copied)  # the set holds them still: a copy beside would only mislead
             raise
-        return replaced
+        return StoredPages(replaced, tuple(same))
 
     def remove(self, annotator: str, pages: Sequence[str] | None = None) -> SetAside:
         """Take a set (or some of its pages) out of the project, its labels written to a folder first (see the
