@@ -1,10 +1,16 @@
 """The demo agent benchmark the project ships (its site, tasks and reference trajectories), a fake model that
 walks it, and `agent run` on it against that model: what the agent run tests share. Also a model that answers at
-once and keeps the prompts it was given (`PromptsKept`), for tests of what an agent is shown."""
+once and keeps the prompts it was given (`PromptsKept`), for tests of what an agent is shown; and `agent run` in a
+child process (`agent_run_child`) against a model that holds one request (`HoldingOne`), for the tests that kill it."""
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -14,7 +20,15 @@ from recordlens.core.agent.model import Trajectory
 from recordlens.core.cli.command import main
 from recordlens.core.llm.gemini import Answer
 from recordlens.core.resource_files import resource_path
+from tests.child_lines import LINE_TIMEOUT_S
 from tests.fake_gemini import FakeGemini, answer_with
+
+# The command line in a child process, for a test that kills it (the code before it may patch what it runs)
+AGENT_CHILD = """
+import sys
+from recordlens.core.cli.command import main
+sys.exit(main(sys.argv[1:]))
+"""
 
 SITE_DIR = resource_path("agent", "demo-site")
 TASKS_FILE = resource_path("agent", "demo-tasks.jsonl")
@@ -75,3 +89,35 @@ class PromptsKept:
                  about: str | None = None) -> Answer:
         self.prompts.append(prompt)
         return Answer(text="Action: ANSWER; done", usage={}, attempts=1, seconds=0.0, finish_reason="STOP")
+
+
+def agent_run_child(project: Path, cwd: Path, key: str, *extra: str) -> subprocess.Popen[str]:
+    """`agent run` of the demo's site and tasks file in a child process (HOME `cwd`, the Gemini key `key`), with the
+    options `extra`."""
+    return subprocess.Popen(
+        [sys.executable, "-c", AGENT_CHILD, "agent", "run", "--project", str(project), "--site", str(SITE_DIR),
+         "--tasks", str(TASKS_FILE), *extra],
+        cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "HOME": str(cwd), "GEMINI_API_KEY": key})
+
+
+class HoldingOne:
+    """The fake model's answers (`answer`: `respond` by default), counting every request that comes in; request
+    `held` is held until `go`: the run is killed while it waits for that answer, its earlier ones all read."""
+
+    def __init__(self, held: int, answer: Callable[[dict], str] = respond) -> None:
+        self.held = held
+        self.answer = answer
+        self.asked = 0
+        self.arrived = threading.Event()
+        self.go = threading.Event()
+        self._counting = threading.Lock()
+
+    def __call__(self, body: dict) -> str:
+        with self._counting:
+            self.asked += 1
+            number = self.asked
+        if number == self.held:
+            self.arrived.set()
+            self.go.wait(LINE_TIMEOUT_S * 4)
+        return self.answer(body)

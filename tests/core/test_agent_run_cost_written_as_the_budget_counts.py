@@ -18,8 +18,8 @@ from pathlib import Path
 from recordlens.core.store.project import open_project
 from tests.child_lines import LINE_TIMEOUT_S, first_line
 from tests.child_stops import STOPPED, caller_stopping_at
-from tests.core.test_agent_run_killed_keeps_what_it_paid import AGENT_CHILD, KEY, TOKENS_PER_ANSWER, model_requests
-from tests.demo_agent import SITE_DIR, TASKS_FILE, respond
+from tests.core.test_agent_run_killed_keeps_what_it_paid import KEY, TOKENS_PER_ANSWER, model_requests
+from tests.demo_agent import AGENT_CHILD, SITE_DIR, TASKS_FILE, respond
 from tests.fake_gemini import FakeGemini, answer_with
 from tests.loopback import refusing_port
 

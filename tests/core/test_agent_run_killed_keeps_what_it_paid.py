@@ -6,60 +6,22 @@ process against the loopback fake of Gemini, on the demo site in core's text bro
 
 from __future__ import annotations
 
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
 from recordlens.core.agent.loop import INTERRUPTED
 from recordlens.core.store.project import open_project
 from tests.child_lines import LINE_TIMEOUT_S
-from tests.demo_agent import SITE_DIR, TASKS_FILE, respond
+from tests.demo_agent import HoldingOne, agent_run_child
 from tests.fake_gemini import FakeGemini, answer_with
 
 KEY = "test-key-not-real-agent-kill"
-AGENT_CHILD = """
-import sys
-from recordlens.core.cli.command import main
-sys.exit(main(sys.argv[1:]))
-"""
 # lookup-1 takes 3 model calls (two clicks and its answer), rules-1 2 (a click and its answer): the 4th request is
 # rules-1's first, answered; the 5th, rules-1's second, is held until the run has been killed.
 ANSWERED_BEFORE_THE_KILL = 4
 TOKENS_PER_ANSWER = 100 + 20  # the fake's usage of every answer
-
-
-class HoldingOne:
-    """The fake model's answers (`demo_agent.respond`), counting every request that comes in; request `held` is
-    held until `go`: the run is killed while it waits for that answer, its earlier ones all read."""
-
-    def __init__(self, held: int) -> None:
-        self.held = held
-        self.asked = 0
-        self.arrived = threading.Event()
-        self.go = threading.Event()
-        self._counting = threading.Lock()
-
-    def __call__(self, body: dict) -> str:
-        with self._counting:
-            self.asked += 1
-            number = self.asked
-        if number == self.held:
-            self.arrived.set()
-            self.go.wait(LINE_TIMEOUT_S * 4)
-        return respond(body)
-
-
-def agent_run(project: Path, tmp_path: Path, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-c", AGENT_CHILD, "agent", "run", "--project", str(project), "--site", str(SITE_DIR),
-         "--tasks", str(TASKS_FILE), *extra],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "HOME": str(tmp_path), "GEMINI_API_KEY": KEY})
 
 
 def model_requests(server: FakeGemini) -> int:
@@ -82,7 +44,7 @@ def test_a_run_killed_part_way_keeps_every_request_and_answer_and_a_resume_adds_
     project = tmp_path / "P"
     holding = HoldingOne(held=ANSWERED_BEFORE_THE_KILL + 1)
     with FakeGemini(default=answer_with(holding)) as server:
-        child = agent_run(project, tmp_path, "--task", "lookup-1", "--task", "rules-1", "--runs", "1",
+        child = agent_run_child(project, tmp_path, KEY, "--task", "lookup-1", "--task", "rules-1", "--runs", "1",
                           "--browser", "text", "--base-url", server.url)
         try:
             if not holding.arrived.wait(LINE_TIMEOUT_S * 2):
@@ -108,7 +70,7 @@ def test_a_run_killed_part_way_keeps_every_request_and_answer_and_a_resume_adds_
         assert stored_calls(project) == ANSWERED_BEFORE_THE_KILL
         assert stored_stops(project) == [("lookup-1", "answer"), ("rules-1", INTERRUPTED)]
 
-        again = agent_run(project, tmp_path, "--resume", str(run.id))
+        again = agent_run_child(project, tmp_path, KEY, "--resume", str(run.id))
         out, err = again.communicate(timeout=LINE_TIMEOUT_S * 4)
         paid = model_requests(server)
 

@@ -5,12 +5,10 @@ against the loopback fake of Gemini, on the demo site in core's text browser."""
 
 from __future__ import annotations
 
-import os
 import signal
 import socket
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -19,16 +17,11 @@ import pytest
 
 from recordlens.core.store.project import open_project
 from tests.child_lines import LINE_TIMEOUT_S
-from tests.demo_agent import SITE_DIR, TASKS_FILE, agent_run, respond
+from tests.demo_agent import agent_run, agent_run_child, respond
 from tests.fake_gemini import FakeGemini, answer_with
 
 KEY = "test-key-not-real-agent-lock"
 # `recordlens agent run` in a child process (core's command line: the text browser needs no Qt)
-AGENT_CHILD = """
-import sys
-from recordlens.core.cli.command import main
-sys.exit(main(sys.argv[1:]))
-"""
 
 
 class HeldAnswers:
@@ -74,11 +67,7 @@ def cut_run(project: Path, server: FakeGemini) -> int:
 def resume(project: Path, run_id: int, tmp_path: Path) -> subprocess.Popen[str]:
     """`agent run --resume RUN` in a child process, as the run's printed resume command gives it (the endpoint is the
     run's own)."""
-    return subprocess.Popen(
-        [sys.executable, "-c", AGENT_CHILD, "agent", "run", "--project", str(project), "--site", str(SITE_DIR),
-         "--tasks", str(TASKS_FILE), "--resume", str(run_id)],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "HOME": str(tmp_path), "GEMINI_API_KEY": KEY})
+    return agent_run_child(project, tmp_path, KEY, "--resume", str(run_id))
 
 
 def generate_requests(server: FakeGemini) -> int:

@@ -8,12 +8,8 @@ takes ANSWER_S over each answer, so that the times are apart."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
-import subprocess
-import sys
-import threading
 import time
 from dataclasses import replace
 from datetime import datetime, timedelta
@@ -24,16 +20,11 @@ import pytest
 from recordlens.core.agent.loop import INTERRUPTED
 from recordlens.core.cli.command import main
 from tests.child_lines import LINE_TIMEOUT_S
-from tests.demo_agent import REFERENCES, SITE_DIR, TASKS_FILE, respond
+from tests.demo_agent import REFERENCES, SITE_DIR, TASKS_FILE, HoldingOne, agent_run_child, respond
 from tests.fake_gemini import FakeGemini, answer_with
 
 ANSWER_S = 0.3  # the fake model's time over each answer
 KEY = "test-key-not-real-step-times"
-AGENT_CHILD = """
-import sys
-from recordlens.core.cli.command import main
-sys.exit(main(sys.argv[1:]))
-"""
 
 
 @pytest.fixture(autouse=True)
@@ -107,40 +98,17 @@ def test_a_reference_from_a_folder_keeps_its_recordings_start_and_end(tmp_path: 
     assert started == steps[0].at
 
 
-def agent_run(project: Path, tmp_path: Path, *extra: str) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-c", AGENT_CHILD, "agent", "run", "--project", str(project), "--site", str(SITE_DIR),
-         "--tasks", str(TASKS_FILE), *extra],
-        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        env={**os.environ, "HOME": str(tmp_path), "GEMINI_API_KEY": KEY})
-
-
-class WaitingHoldingFourth:
-    """A model that answers Wait, ANSWER_S after each request, holding the fourth until `go`: the run is killed while
-    it waits, its episode stored cut after its third call, with its first two steps."""
-
-    def __init__(self) -> None:
-        self.asked = 0
-        self.arrived = threading.Event()
-        self.go = threading.Event()
-        self._counting = threading.Lock()
-
-    def __call__(self, body: dict) -> str:
-        with self._counting:
-            self.asked += 1
-            number = self.asked
-        if number == 4:
-            self.arrived.set()
-            self.go.wait(LINE_TIMEOUT_S * 4)
-        time.sleep(ANSWER_S)
-        return "Thought: the page may change.\nAction: Wait"
+def waits(body: dict) -> str:
+    """Wait, ANSWER_S after the request came: the page may change."""
+    time.sleep(ANSWER_S)
+    return "Thought: the page may change.\nAction: Wait"
 
 
 def test_an_episode_cut_by_a_kill_keeps_its_steps_times_through_a_resume(tmp_path: Path) -> None:
     project = tmp_path / "P"
-    holding = WaitingHoldingFourth()
+    holding = HoldingOne(held=4, answer=waits)  # killed with its first two steps stored
     with FakeGemini(default=answer_with(holding)) as server:
-        child = agent_run(project, tmp_path, "--task", "lookup-1", "--runs", "1", "--step-budget", "5",
+        child = agent_run_child(project, tmp_path, KEY, "--task", "lookup-1", "--runs", "1", "--step-budget", "5",
                           "--browser", "text", "--base-url", server.url)
         try:
             if not holding.arrived.wait(LINE_TIMEOUT_S * 2):
@@ -154,7 +122,7 @@ def test_an_episode_cut_by_a_kill_keeps_its_steps_times_through_a_resume(tmp_pat
         assert len(steps) == 2
         assert_spans_its_steps(started, ended, steps)
 
-        again = agent_run(project, tmp_path, "--resume", "1")
+        again = agent_run_child(project, tmp_path, KEY, "--resume", "1")
         _, err = again.communicate(timeout=LINE_TIMEOUT_S * 4)
     assert again.returncode == 0, err
 
