@@ -11,20 +11,11 @@ import pytest
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
-from recordlens.core.store import Provenance
 from tests.app.review_helpers import review_bea
+from tests.app.test_take_all_weighs_what_the_page_holds import FOOTER, ITEM, MDR, PAGE, WRAPPER  # the same page
 from tests.app.window_helpers import imported_project, open_window, said
 
 pytestmark = pytest.mark.app
-
-# Five items whose texts sit in one wrapper each, and a footer apart.
-ITEMS = "".join(f"<li><div><b>Item {k}</b> <i>{k}.50</i></div></li>" for k in range(1, 6))
-PAGE = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>t</title></head><body><ul>{ITEMS}</ul>"
-        "<p><span>Contact</span></p></body></html>")
-ITEM = "/body[1]/ul[1]/li[{}]"
-WRAPPER = ITEM + "/div[1]"
-FOOTER = "/body[1]/p[1]/span[1]"
-MDR = Provenance.extractor("mdr", "0.3", "html")
 
 
 @pytest.fixture
