@@ -224,15 +224,29 @@ def open_window(args: argparse.Namespace) -> MainWindow:
     and selection remembered are the user's, not a script's); a demo standing in for a project that is gone
     keeps that project the one last open."""
     from .labelling.main_window import MainWindow
+    from .settings import settings_path, settings_unsaved
 
     start = start_for(args)
+    # Asked before the window, whose first page saves the settings (a save that fails says so itself, once)
+    unsaved = None if args.screenshot else settings_unsaved(settings_path())  # a screenshot saves none
     window = MainWindow(start.project, saves_settings=not args.screenshot, stands_in_for=start.stands_in_for)
     window.say_upgrades(on_screen=not args.screenshot)
+    if unsaved is not None:
+        say_settings_unsaved(window, unsaved)
     # Last: the status bar shows one message for good, the last said (the upgrades stay under Recent messages),
     # and this one says that the project open is not the user's. Not in a screenshot: it would be in the picture.
     if start.notice and not args.screenshot:
         window.message(start.notice, 0)
     return window
+
+
+def say_settings_unsaved(window: MainWindow, why: str) -> None:
+    """Settings that cannot be saved (`why`: an unwritable config folder), said in the window and on stderr at the
+    start: the window saves them at each page and at the quit without a word, so what it did not keep would
+    otherwise go unsaid."""
+    said = f"settings cannot be saved: {why}; the project, page and places open now are not remembered"
+    print(f"{PROG}: warning: {said}", file=sys.stderr)
+    window.message(said, 15000)
 
 
 @contextlib.contextmanager
@@ -271,19 +285,16 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         print(f"{PROG}: error: {problem}: {NO_DISPLAY_ADVICE}", file=sys.stderr)
         return 2
-    from .install_check import IncompleteInstall
-
     app = qt_env.create_application([sys.argv[0] if sys.argv and sys.argv[0] else PROG])
     try:
         window = open_window(args)
-    except RecordLensError as error:
+    except (RecordLensError, OSError) as error:  # an OSError unforeseen is said as one too, never a traceback
         print(f"{PROG}: error: {error}", file=sys.stderr)
         if not args.screenshot:  # a script reads stderr; a person may have started the app from a menu
             # A file missing from the app's folder (the page view's scripts, the demo's pages) is no fault of the
-            # project's: its heading says the install is
-            heading = IncompleteInstall.heading if isinstance(error, IncompleteInstall) else (
-                "The project cannot be opened.")
-            show_start_error(f"{heading}\n\n{error}")
+            # project's: its heading says the install is (IncompleteInstall), as an unwritable data folder's says
+            # the demo could not be built (DemoNotBuilt)
+            show_start_error(f"{getattr(error, 'heading', 'The project cannot be opened.')}\n\n{error}")
         return 2
     try:
         if args.screenshot:

@@ -16,6 +16,8 @@ import getpass
 import json
 import logging
 import math
+import sys
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
@@ -25,6 +27,7 @@ import platformdirs
 
 from ..core.atomic import write_text
 from ..core.command_hints import hint_path
+from ..core.errors import system_words
 from ..core.llm import DEFAULT_MODEL, api_key_from_environment, without_credential
 
 APP_DIR_NAME = "recordlens"
@@ -332,8 +335,25 @@ class Settings:
                              else value)
         # a credential typed into an address is used this session (it stays in memory), never written
         on_disk |= {name: without_credential(str(on_disk[name])) for name in ADDRESSES if on_disk.get(name)}
-        write_text(target, json.dumps(on_disk, indent=1), durable=False)
+        try:
+            write_text(target, json.dumps(on_disk, indent=1), durable=False)
+        except OSError as error:
+            _say_unsaved_once(target, error)
+            raise
         self._as_read, self._file = mine, target
+
+
+# The settings files a save failed on, in this process: said once on stderr (a save comes with every page change,
+# and the windows keep quiet about it, where the user was being a convenience: without it the quit's would be lost
+# unsaid)
+_UNSAVED_SAID: set[Path] = set()
+
+
+def _say_unsaved_once(path: Path, error: OSError) -> None:
+    if path not in _UNSAVED_SAID:
+        _UNSAVED_SAID.add(path)
+        _log.warning("settings not saved to %s (%s): the project, page and places open are not remembered for the "
+                     "next start", hint_path(path), system_words(error))
 
 
 def _unknown_keys(path: Path) -> dict[str, object]:
@@ -406,6 +426,33 @@ def _with_project(text: str, project: str, value: object) -> str:
 
 def settings_path() -> Path:
     return platformdirs.user_config_path(APP_DIR_NAME) / SETTINGS_FILE
+
+
+def user_data_folder() -> Path:
+    """Where the app keeps what it makes for the user: the demo project, the copy of the demo site."""
+    return platformdirs.user_data_path(APP_DIR_NAME)
+
+
+def cannot_write(folder: Path, error: OSError, variable: str) -> str:
+    """That `folder`, under the user's data (`variable` XDG_DATA_HOME) or config folder (XDG_CONFIG_HOME), cannot
+    be made or written, and how to give the app one it can write: those variables say where on Linux."""
+    how = (f"set {variable} (or HOME) to a folder you can write" if sys.platform.startswith("linux")
+           else "make it writable")
+    return f"{hint_path(folder)} cannot be written ({system_words(error)}): {how}"
+
+
+def settings_unsaved(path: Path) -> str | None:
+    """Why the settings cannot be saved to `path` (its folder cannot be made or written into), None when they can.
+    Asked at the start, where the window can say it: the saves after it (each page change, the quit) are not
+    errors in the window, where the user was being a convenience (the first that fails is said on stderr)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".probe"):
+            pass
+    except OSError as error:
+        _UNSAVED_SAID.add(path.resolve())  # the caller says it: a failing save says it no more
+        return cannot_write(path.parent, error, "XDG_CONFIG_HOME")
+    return None
 
 
 class KeyStore(Protocol):

@@ -22,7 +22,9 @@ itself.
 
 "Save this page to the site" re-saves a page of the site as rendered (over its own file), without the app's own
 set-of-mark numbers (taken off the page while Chromium writes it, and any left stripped from what it wrote); a
-captured page's meta.json then says its tree and screenshot are still the capture's (`note_resaved`). Pages from
+captured page's meta.json then says its tree and screenshot are still the capture's (`note_resaved`). A site
+RecordLens ships is never written: the demo's page is saved into the user's copy of the demo site (demo_site.py),
+which is the site open from then on (`site_copied`); another's save is refused. Pages from
 the web are saved by a process of their own (site_saver.py: this process never reaches the network);
 `reload_site()` picks up what it added.
 """
@@ -60,13 +62,16 @@ from ...core.agent import (
     not_in_snapshot_html,
 )
 from ...core.command_hints import hint_path
+from ...core.errors import RecordLensError
 from ...core.page import read_snapshot, write_mhtml
+from ...core.resource_files import is_shipped
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
 from ..qt.page_loader import APPLICATION_WORLD, OfflinePage, ScriptBridge, script_slot
 from ..qt.page_scripts import DOM_RULES, document_script, read_script
 from ..qt.signals import emit
 from ..qt.widgets import button
+from .demo_site import copy_demo_site, demo_site_folder, in_the_demo_copy, never_changed
 from .site_page import (
     PreparedPage,
     note_page_resaved,
@@ -77,6 +82,7 @@ from .site_page import (
 from .site_saver import SCRIPT_WAIT_S, keep_hidden
 
 _log = logging.getLogger(__name__)
+COPY_IT = "copy the site's folder and open the copy (Agent → Open site…)"  # a shipped site, to be saved into
 SOM = "som.js"
 SCRIPTS = (SOM, "site_events.js")
 CHANNEL_OBJECT = "recordlens_site"  # the name site_events.js looks the bridge up by
@@ -95,7 +101,6 @@ _STARTED_JS = "[location.href, globalThis.__recordlens?.site?.navigationsStarted
 
 class SiteBrowserError(RuntimeError):
     pass
-
 
 
 def png_bytes(image: QImage) -> bytes:
@@ -184,11 +189,13 @@ class SiteBrowser(QWidget):
 
     Signals: `navigated(url)` (a new page was asked for: saved, or missing from the snapshot), `loaded(ok)`,
     `page_event(dict)` (see site_events.js), `blocked_count_changed(n)`, `message(text)` (for a status bar),
-    `page_saved(path)` (the page on show was written to the site). Call `dispose()` before the QApplication goes
+    `page_saved(path)` (the page on show was written to the site), `site_copied(folder)` (a save on the shipped
+    demo site made the user's copy of it the site open). Call `dispose()` before the QApplication goes
     away."""
 
     navigated = Signal(str)
     page_saved = Signal(str)
+    site_copied = Signal(str)
     loaded = Signal(bool)
     page_event = Signal(object)
     blocked_count_changed = Signal(int)
@@ -675,21 +682,27 @@ class SiteBrowser(QWidget):
     def _save_clicked(self) -> None:
         try:
             path = self.save_page()
-        except (SiteBrowserError, OSError, ValueError) as error:
+        except (SiteBrowserError, RecordLensError, OSError, ValueError) as error:
             emit(self.message, f"not saved: {error}")
             return
         note = resaved_note(self.last_saved_meta)
-        emit(self.message, f"saved {self._url} to {hint_path(path)}" + (f"; {note}" if note else ""))
+        where = hint_path(path) + (", your copy of the demo site (the one RecordLens ships is never changed)"
+                                   if in_the_demo_copy(path) else "")
+        emit(self.message, f"saved {self._url} to {where}" + (f"; {note}" if note else ""))
 
     def save_page(self, path: str | Path | None = None, timeout_ms: int = 30_000) -> Path:
         """Save the page as rendered to MHTML in the site folder (by default over its own file) under its saved
-        URL, and re-index the site. Only site pages can be saved: this process never reaches the network."""
+        URL, and re-index the site. Only site pages can be saved: this process never reaches the network. A
+        site RecordLens ships is saved into its copy (`_site_to_write`)."""
         if self.site is None or self.current is None:
             raise SiteBrowserError(f"{self._url or 'this page'} is not in the snapshot, so there is nothing to "
                                    "save here (this window never loads from the network; use Agent → Save a page "
                                    "from the web…)")
-        existing = self.site.resolve(self._url)
-        target = Path(path) if path is not None else existing or self.site.root / "saved.mhtml"
+        site = self._site_to_write(self.site)
+        existing = site.resolve(self._url)
+        target = Path(path) if path is not None else existing or site.root / "saved.mhtml"
+        if is_shipped(target):
+            raise SiteBrowserError(f"{never_changed(target)}: {COPY_IT}")
         raw = target.with_name(f".{target.name}.chromium.mhtml")
         try:
             self._save_marked(raw, timeout_ms)
@@ -703,6 +716,19 @@ class SiteBrowser(QWidget):
         self._update_bar()
         emit(self.page_saved, str(target))
         return target
+
+    def _site_to_write(self, site: Site) -> Site:
+        """The site a save writes into: the one open, unless RecordLens ships it (never written). The shipped demo's
+        is the user's copy of it, made now if it is not there yet and the site open from then on, with the page on
+        show and the history (the copy holds the same URLs); another shipped site's save is refused."""
+        if not is_shipped(site.root):
+            return site
+        if site.root.resolve() != demo_site_folder().resolve():
+            raise SiteBrowserError(f"{never_changed(site.root)}: {COPY_IT}")
+        self.site = load_site(copy_demo_site())
+        self._update_bar()
+        emit(self.site_copied, str(self.site.root))
+        return self.site
 
     def _save_marked(self, raw: Path, timeout_ms: int) -> None:
         """The page on show written by Chromium to `raw`, as the capture and the web saver write theirs. The numbers

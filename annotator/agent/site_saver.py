@@ -59,12 +59,14 @@ from ...core.command_hints import hint_path
 from ...core.errors import SnapshotError
 from ...core.interruption import Terminated
 from ...core.page import read_snapshot
+from ...core.resource_files import is_shipped
 from ..qt import env as qt_env
 from ..qt.interruption import DeferredInterruption
 from ..qt.online_page import OnlinePage
 from ..qt.online_process import ERROR_PREFIX, PREFIX, OnlineProcess
 from ..qt.page_scripts import DOM_RULES, read_script
 from ..qt.signals import emit
+from .demo_site import never_changed
 from .site_page import note_page_resaved, resaved_note
 
 EXIT_ERROR = 2
@@ -328,6 +330,8 @@ def save_from_web(url: str, site: str | Path, *, scripts: bool = True, timeout_s
     from PySide6.QtWidgets import QApplication
 
     url = check_url(url)
+    if is_shipped(site):
+        raise SaveError(f"{never_changed(Path(site))}: give another folder")
     if QApplication.instance() is not None:
         raise SaveError("saving from the web needs a process of its own (the app's Chromium is offline)")
     os.environ["QTWEBENGINE_CHROMIUM_FLAGS"] = chromium_flags(os.environ.get("QTWEBENGINE_CHROMIUM_FLAGS", ""))

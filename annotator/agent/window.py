@@ -11,7 +11,8 @@ trajectory the project holds (references and agent-run episodes) with the projec
 
 "Save a page from the web…" is the one online action: it runs site_saver's process in the background (this
 process stays offline), then shows the saved page in the site. Pages never go into the shipped demo site:
-with the demo open, the page goes into a site folder the user chooses.
+with the demo open, the page goes into a site folder the user chooses. "Save this page to the site" on the shipped
+demo saves into the user's copy of it (demo_site.py), which is the site open from then on.
 
 Given the app's settings, the window reopens on the site folder and tasks file last open (one that is gone, or a
 folder no longer a site, gives the demo's, and a message); the title names both, so that a copy of the demo is
@@ -40,7 +41,7 @@ from ...core import atomic
 from ...core.agent import Task, TaskFileError, Trajectory, ends_with_answer
 from ...core.command_hints import hint_path
 from ...core.errors import AgentError, RecordLensError
-from ...core.resource_files import is_shipped, resource_path
+from ...core.resource_files import is_shipped
 from ...core.wording import counted
 from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
 from ..qt.menu_bar import HOLDS_THE_KEYS, KeysMenuBar
@@ -49,6 +50,7 @@ from ..qt.screen_fit import resize_to_fit
 from ..qt.widgets import side_by_side
 from ..settings import Settings
 from .capture_panel import install as install_capture
+from .demo_site import demo_site_folder, demo_tasks_file, is_the_demo, never_changed
 from .qt_browser import QtSiteBrowser
 from .recorder import Recorder
 from .recording_panel import RecordingPanel
@@ -62,14 +64,6 @@ AGAIN = "record it again, ending with Answer"  # what makes a recording stopped 
 # What a recording of a task changed since runs were scored on it can do here (the project keeps the task as scored)
 CHANGED_TASK_ADVICE = ("give the changed task an id of its own on the Tasks tab, save the tasks file and record it "
                        "again")
-
-
-def demo_site_folder() -> Path:
-    return resource_path("agent", "demo-site")
-
-
-def demo_tasks_file() -> Path:
-    return resource_path("agent", "demo-tasks.jsonl")
 
 
 def save_trajectory_file(trajectory: Trajectory, path: str | Path) -> Path:
@@ -106,7 +100,7 @@ def remembered_files(settings: Settings) -> tuple[Path, Path | None, list[str]]:
     if tasks is not None and not tasks.is_file():
         notes.append(f"the tasks file last open, {hint_path(tasks)}, is gone: the demo tasks are open")
         tasks = None
-    if tasks is None and (notes or site == demo_site_folder()):
+    if tasks is None and (notes or is_the_demo(site)):
         tasks = demo_tasks_file()
     return site, tasks, notes
 
@@ -151,6 +145,8 @@ class AgentWindow(QMainWindow):
         self._build_menu()
         install_capture(self)  # "Capture a site from the web…" and the captured-page view (capture_panel.py)
         self.browser.message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        # A page saved on the shipped demo went into the user's copy, the site open from then on (title, settings)
+        self.browser.site_copied.connect(lambda _: self._on_site_copied())
         # A page saved again: the stored parts beside it say what they are now (their meta says it was re-saved)
         self.browser.page_saved.connect(
             lambda _: self.captured_view.show_page(self.browser.site, self.browser.url))
@@ -278,6 +274,12 @@ class AgentWindow(QMainWindow):
                  else f"tasks {hint_path(path.name)}")
         return f"RecordLens — agent benchmarks — {where} — {tasks}[*]"
 
+    def _on_site_copied(self) -> None:
+        """A save made the user's copy of the shipped demo site the site open (the same site, page and history: the
+        recording and the trajectory on show stay): the title names its folder, and the window reopens on it."""
+        self._remember()
+        self.setWindowTitle(self.title())
+
     def _on_tasks_file(self, path: Path) -> None:
         """A tasks file opened or saved (perhaps under another name): title, settings and panel follow it."""
         self._show_tasks()
@@ -338,6 +340,9 @@ class AgentWindow(QMainWindow):
         target = Path(folder) if folder else (self.browser.site.root if self.browser.site else None)
         if target is None:
             self.statusBar().showMessage("open a site, or choose a folder, to save a page into", 10000)
+            return False
+        if is_shipped(target):  # the demo site, chosen as the folder: the saver would write inside the install
+            self.statusBar().showMessage(f"not saved: {never_changed(target)}: choose another folder", 15000)
             return False
         if self.web_saver.running:
             self.statusBar().showMessage("a page is being saved already", 6000)

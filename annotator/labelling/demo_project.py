@@ -15,8 +15,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import platformdirs
-
 from ...core import extract
 from ...core.errors import RecordLensError
 from ...core.resource_files import resource_path
@@ -31,7 +29,8 @@ from ...core.store import (
     score_stored_run,
 )
 from ..install_check import check_files, how_to_install_again
-from ..settings import APP_DIR_NAME, MDR, offline_default_method
+from ..program import PROG
+from ..settings import MDR, cannot_write, offline_default_method, user_data_folder
 from .propose import proposal_provenance
 
 # Built once and then only opened: a new name whenever what the demo holds changes, so nobody keeps an old one.
@@ -68,8 +67,15 @@ def _comes_labelled(name: str) -> bool:
     return name in LABELLED or "_v" in name
 
 
+class DemoNotBuilt(RecordLensError):
+    """The demo project's folder cannot be made: the user's data folder cannot be written."""
+
+    # What a dialog says above it, where the app would otherwise say that a project cannot be opened
+    heading = "RecordLens cannot start: the demo project cannot be built."
+
+
 def default_demo_folder() -> Path:
-    return platformdirs.user_data_path(APP_DIR_NAME) / DEMO_FOLDER
+    return user_data_folder() / DEMO_FOLDER
 
 
 def open_demo_project(folder: Path | None = None) -> Project:
@@ -81,8 +87,7 @@ def open_demo_project(folder: Path | None = None) -> Project:
 
 
 def build_demo_project(target: Path) -> Path:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    staging = _staging_folder(target)
     try:
         with init_project(staging / "p") as project:
             _fill(project)
@@ -92,6 +97,17 @@ def build_demo_project(target: Path) -> Path:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def _staging_folder(target: Path) -> Path:
+    """A new hidden folder beside `target` to build the demo in; an unwritable data folder (a read-only HOME, one
+    of another user) is said with what to do, rather than as the traceback of the first start."""
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    except OSError as error:
+        raise DemoNotBuilt(f"the demo project cannot be built: {cannot_write(target.parent, error, 'XDG_DATA_HOME')}"
+                           f", or open a project folder of yours: {PROG} PROJECT") from None
 
 
 def _fill(project: Project) -> None:
