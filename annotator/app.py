@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from ..core.command_hints import hint_path
 from ..core.errors import RecordLensError
+from ..core.version import version_line
 from .program import PROG
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ WAIT_S_PER_MB = 2.0
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=PROG, description="Label and review data records on saved web pages.")
+    parser.add_argument("--version", action="version", version=version_line(PROG))
     parser.add_argument("project", nargs="?", type=Path,
                         help="a RecordLens project folder (default: the one last open, else the demo)")
     parser.add_argument("--demo", action="store_true", help="open the demo project, not the project last open")

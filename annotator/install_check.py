@@ -1,39 +1,25 @@
-"""The files of its own the app reads as it starts, looked for before it starts: one missing from the app's folder (a
-file deleted, an install or an unpacking cut short) is said in one line that names it and says how to install again,
-where reading it deep inside the start would end in a traceback."""
+"""The files of its own the app reads as it starts, and those QtWebEngine cannot start without, looked for before it
+starts: one missing from the app's folder (a file deleted, an install or an unpacking cut short) is said in one line
+that names it and says how to install again, where reading it deep inside the start would end in a traceback (or
+QtWebEngine would abort the process in Qt's words, or show blank pages). The words are core's
+(`core/incomplete_install.py`), which a command says of the shipped model too."""
 
 from __future__ import annotations
 
+import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from ..core.command_hints import hint_path
-from ..core.errors import RecordLensError
+from ..core.incomplete_install import IncompleteInstall, missing_file
+from ..core.incomplete_install import how_to_install_again as how_to_install_again  # the app's modules say it too
 from ..core.resource_files import resource_path
 from .program import PROG
 
-
-class IncompleteInstall(RecordLensError):
-    """A file RecordLens ships is not where its install put it; `missing` names it."""
-
-    # What a dialog says above it, where the app would otherwise say what the user tried: the install is at fault
-    heading = "RecordLens cannot start: its installation is incomplete."
-
-    def __init__(self, missing: str) -> None:
-        super().__init__(f"{missing} is missing: the RecordLens installation is incomplete; {how_to_install_again()}")
-
-
-def missing_file(path: str | Path) -> IncompleteInstall:
-    """IncompleteInstall of a file of the app's folder, named as a command would take it."""
-    return IncompleteInstall(hint_path(path))
-
-
-def how_to_install_again() -> str:
-    if getattr(sys, "frozen", False):  # the packaged folder (PyInstaller)
-        return "unpack its archive (RecordLens-VERSION-PLATFORM-ARCH.tar.gz) again, into an empty folder"
-    return ("install it again (`pip install --force-reinstall 'recordlens[app]'`; in a source checkout, restore the "
-            "file with `git checkout`)")
+# QtWebEngine's data files, in its resources folder, that it cannot start without: without the .pak or ICU's data
+# Chromium aborts the process (SIGABRT, SIGTRAP) in its own words; without V8's snapshot every page stays blank.
+WEBENGINE_RESOURCES = ("qtwebengine_resources.pak", "icudtl.dat", "v8_context_snapshot.bin")
+WEBENGINE_PROCESS = "QtWebEngineProcess"  # its helper program: without it, Qt aborts the process (SIGABRT)
 
 
 def check_files(paths: Iterable[Path]) -> None:
@@ -54,11 +40,29 @@ def start_files() -> list[Path]:
             demo_dataset(), demo_synthetic(), *demo_page_files()]
 
 
+def webengine_files(environ: Mapping[str, str] = os.environ) -> list[Path]:
+    """QtWebEngine's own files that it cannot start without, where Qt looks for them: where PySide6's Qt says its
+    helper programs and data are (its folder in a venv or in the packaged folder alike), unless the variables that
+    Qt reads instead name other places. Only on Linux, the one system whose layout this was tried on."""
+    if not sys.platform.startswith("linux"):
+        return []
+    from PySide6.QtCore import QLibraryInfo
+
+    where = QLibraryInfo.LibraryPath
+    process = environ.get("QTWEBENGINEPROCESS_PATH") or os.path.join(
+        QLibraryInfo.path(where.LibraryExecutablesPath), WEBENGINE_PROCESS)
+    resources = environ.get("QTWEBENGINE_RESOURCES_PATH") or os.path.join(QLibraryInfo.path(where.DataPath),
+                                                                           "resources")
+    return [Path(process), *(Path(resources, name) for name in WEBENGINE_RESOURCES)]
+
+
 def check_start_files() -> None:
-    """IncompleteInstall for the first file the app reads at start that is not there (Qt's qwebchannel.js too)."""
+    """IncompleteInstall for the first file the app reads at start that is not there: QtWebEngine's own first, then
+    RecordLens's, then Qt's qwebchannel.js."""
+    check_files(webengine_files())  # before any module of QtWebEngine is loaded
+    check_files(start_files())
     from .qt import page_scripts
 
-    check_files(start_files())
     page_scripts.qwebchannel_js()
 
 

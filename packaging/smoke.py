@@ -10,7 +10,8 @@ interface up). As root, the app adds Chromium's --no-sandbox itself (annotator's
 
 Checks: `recordlens --help`, `recordlens demo` (its demo pages must come from the installed copy, not from this
 source tree), `recordlens train` on those pages with two fit workers (scikit-learn's ensembles, which RecordLens
-loads by name, must be there, and the program must start its workers), `recordlens agent tasks filter` (the
+loads by name, must be there, and the program must start its workers: a line saying it fitted in its own
+process instead fails the step, though the model is the same), `recordlens agent tasks filter` (the
 shipped sentence embeddings must load), then
 `recordlens-annotator --screenshot` twice on the demo project (the first start builds it in the fresh HOME, the
 second only opens it); each must exit 0 within the time limit, the screenshot must show a drawn page with record
@@ -30,6 +31,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -54,6 +56,11 @@ PAGE_AREA = (0.20, 0.05, 0.70, 0.95)  # left, top, right, bottom as fractions of
 MIN_COLOUR_PIXELS = 300  # a box outline alone is thousands of pixels; a stray anti-aliased edge is a few
 MIN_OVERLAY_COLOURS = 3
 MIN_DISTINCT_COLOURS = 200  # a blank or error view has a handful
+
+# What `recordlens train` says when its fit workers could not start or died and it fitted in its own process
+# instead (core/extract/fit_pool.py). The model is the same either way, so this line is what tells that the
+# program could not start itself as a worker (`-m` in the frozen program, packaging/frozen_main.py).
+WORKERS_FAILED = re.compile(r"fitting in worker processes failed")
 
 
 @dataclass
@@ -146,6 +153,14 @@ def _is_model(path: Path) -> bool:
     return isinstance(document, dict) and bool(document.get("members"))
 
 
+def _trained(step: Step, err: str, model: Path) -> None:
+    """The train step's problems: no model written, or one fitted without the workers it was asked for."""
+    if step.returncode == 0 and not _is_model(model):
+        step.problems.append(f"exit status 0 but no selector model at {model}")
+    step.problems += [f"the fit workers did not run: {line.strip()}" for line in err.splitlines()
+                      if WORKERS_FAILED.search(line)][:1]  # said again at each stage of fits: once is enough
+
+
 def _run(name: str, command: list[str], env: dict[str, str], cwd: Path, timeout: float) -> tuple[Step, str, str]:
     start = time.monotonic()
     # A session of its own: on a timeout the whole group goes, QtWebEngine's helper processes included.
@@ -180,9 +195,12 @@ def run_smoke(programs: Programs, installed_root: Path, workdir: Path, timeout: 
     report = Report(offline=report_offline)
     log(f"smoke: {report_offline}; HOME={home}; cwd={cwd}")
 
-    def step(name: str, *args: str) -> tuple[Step, str]:
+    def step(name: str, *args: str, check: Callable[[Step, str], None] | None = None) -> tuple[Step, str]:
+        """Run the program; `check(step, stderr)` adds the problems it finds there, before the step is said."""
         program = programs.cli if name.startswith("recordlens ") else programs.annotator
-        result, out, _err = _run(name, [*prefix, str(program), *args], env, cwd, timeout)
+        result, out, err = _run(name, [*prefix, str(program), *args], env, cwd, timeout)
+        if check is not None:
+            check(result, err)
         report.steps.append(result)
         log(f"smoke: {name}: {'ok' if not result.problems else 'FAILED'} in {result.seconds:.1f} s")
         return result, out
@@ -209,10 +227,8 @@ def run_smoke(programs: Programs, installed_root: Path, workdir: Path, timeout: 
         report.steps.append(Step("recordlens train", 0.0, None, ["not run: `recordlens demo` did not say where "
                                                                 "the installed demo pages are"]))
     else:
-        train_step, _ = step("recordlens train", "train", "--pages", str(demo_dataset / "html"), "--gt",
-                             str(demo_dataset / "gt"), "--out", str(model), "--workers", "2", "--quiet")
-        if train_step.returncode == 0 and not _is_model(model):
-            train_step.problems.append(f"exit status 0 but no selector model at {model}")
+        step("recordlens train", "train", "--pages", str(demo_dataset / "html"), "--gt", str(demo_dataset / "gt"),
+             "--out", str(model), "--workers", "2", "--quiet", check=lambda ran, err: _trained(ran, err, model))
     # The near-duplicate filter loads WordLlama's weights, data files that a frozen build must carry along
     seeds, candidates = cwd / "seeds.jsonl", cwd / "candidates.jsonl"
     task = {"category": "lookup", "answer": "x", "answer_kind": "text", "normalise": ["case"],

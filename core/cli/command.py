@@ -21,7 +21,7 @@ from ..store import db as store_db
 from ..store import take_upgrades
 from ..store.db import database_problem
 from ..store.project import PROJECT_DB, reading_as_it_is
-from ..version import recordlens_version
+from ..version import version_line
 from . import agent, agreement, annotators, demo, evaluation, extraction, labels, pages, project, synth, train
 from .output import OutputLost, command_streams, end_on_lost_output
 
@@ -37,7 +37,6 @@ def _say_waiting() -> None:
 
 
 
-NOT_INSTALLED = "(version unknown: not installed as a package)"
 _terminated: list[int] = []  # SIGTERM met while the command runs (Ray's waits re-raise an interruption as Ctrl+C's)
 
 
@@ -56,8 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recordlens",
         description="Label, extract and score web data records on saved pages (NEXT-EVAL compatible).")
-    parser.add_argument("--version", action="version",
-                        version=f"recordlens {recordlens_version(missing=NOT_INSTALLED)}")
+    parser.add_argument("--version", action="version", version=version_line("recordlens"))
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_CommandParser)
     for group in (pages, evaluation, extraction, train, labels, demo, project, agreement, annotators, agent, synth):
         group.register(sub)

@@ -28,6 +28,8 @@ import numpy as np
 from ..command_hints import hint_path
 from ..errors import RecordLensError
 from ..file_kinds import read_regular_file
+from ..incomplete_install import IncompleteInstall
+from ..resource_files import is_shipped
 from ..wording import json_problem, listed
 from .candidates import FEATURE_NAMES, PageCandidates, feature_matrix
 from .context import CONTEXT_NAMES, context_features
@@ -43,6 +45,11 @@ GZIP_MAGIC = b"\x1f\x8b"
 
 class ModelError(RecordLensError):
     pass
+
+
+class MissingShippedModel(IncompleteInstall, ModelError):
+    """The model RecordLens ships is not in its install: no fault of the user's, said as the app says a file of its
+    folder missing (with how to install again), and still a ModelError to whoever reads a model."""
 
 
 class OtherVersionModel(ModelError):
@@ -430,6 +437,8 @@ class SelectorModel:
             if (inside := model_inside(path)) is not None:  # a project given for its model
                 raise ModelError(f"{named} is a folder, not a selector model file (the project's own model is "
                                  f"{hint_path(inside)})") from None
+            if isinstance(error, FileNotFoundError) and is_shipped(path):
+                raise MissingShippedModel(named) from None
             raise ModelError(f"{named}: cannot read the model ({error.strerror or error})") from None
         except UnicodeDecodeError:
             raise ModelError(f"{named}: not a selector model (not UTF-8 text)") from None
