@@ -125,11 +125,22 @@ class _LeftOut:
         return ", ".join(parts)
 
 
-def not_compared(annotator: str) -> str:
-    """What the Review tab says of a page the annotator did not label, in the words of `recordlens agreement`."""
-    return (f"not compared: annotator {annotator} did not label this page (`recordlens agreement` lists it as "
-            f"labelled by the project only). T, Shift+T and O take nothing here: {annotator} left out no record "
-            "of a page they never labelled")
+def not_compared(annotator: str, project_labelled: bool) -> str:
+    """What the Review tab says of a page the annotator did not label, in the words of `recordlens agreement`,
+    which lists the pages only the project labelled (marked labelled or reviewed) and not those neither did."""
+    who = (f"annotator {annotator} did not label this page (`recordlens agreement` lists it as labelled by "
+           f"{PROJECT_SET} only)" if project_labelled else
+           f"neither {annotator} nor the project labelled this page (the project has not marked it labelled or "
+           "reviewed): `recordlens agreement` lists it nowhere")
+    return (f"not compared: {who}. T, Shift+T and O take nothing here: {annotator} left out no record of a page "
+            "they never labelled")
+
+
+def only_theirs(annotator: str) -> str:
+    """What the Review tab says of a page the annotator labelled and the project has not marked labelled: shown,
+    so that their records can be taken, but not compared, as `recordlens agreement` lists it."""
+    return (f"the project has not marked this page labelled: `recordlens agreement` lists it as labelled by "
+            f"{annotator} only, and its figures are not in the means; its labels may be incomplete")
 
 
 def open_disagreements(page: PageAgreement, annotator: str, kept: Collection[Kept]) -> set[Kept]:
@@ -734,8 +745,11 @@ class ReviewController:
         annotator's review: its first open disagreement's row chosen too, so that T, Shift+T and O decide it at
         once (as the next open row is chosen after a decision)."""
         choosing, self._choose_first_open = self._choose_first_open, None
-        if choosing == self.window.page_name and self._choose_the_first_open_row():
-            return
+        if choosing is not None and choosing == self.window.page_name and self.review is not None and self.active():
+            chosen = self._choose_the_first_open_row()
+            self._say_w_opened(choosing, chosen)
+            if chosen:
+                return
         shown = self.panel.shown_kinds()
         drawn = [r for r in self.review.records if r.kind in shown and r.xpaths] if self.review else []
         first = next((r for r in drawn if r.kind != MATCHED), drawn[0] if drawn else None)
@@ -752,15 +766,44 @@ class ReviewController:
         """The review list's first open disagreement chosen and brought into view on the page; whether there was
         one."""
         review, panel = self.review, self.panel
-        if review is None or not self.active():
+        if review is None or not self.active() or not panel.choose_open_row(0):
             return False
-        panel.choose_open_row(0)
         index = panel.current_index()
-        if index is None or review.records[index].kind == MATCHED or index in panel.kept:
-            return False
-        if review.records[index].xpaths:
+        if index is not None and review.records[index].xpaths:
             self.window.page_view.scroll_to(review.records[index].xpaths[0])
         return True
+
+    def _say_w_opened(self, page: str, chosen: bool) -> None:
+        """What W says of the page it opened: which, how many disagreements are open there (and kept), and that
+        the first is chosen for T, Shift+T or O; or, none of them shown, how to show them."""
+        name, review = self.annotator(), self.review
+        if name is None or review is None:
+            return
+        still = self.panel.open_count()
+        if not still:  # decided elsewhere since W ranked the pages
+            self.window.message(f"W: page {page}{self._none_left_words(name, page)}", 15000)
+            return
+        kept = sum(1 for record in review.records if record.kind != MATCHED) - still
+        kept_words = f" ({kept} kept)" if kept else ""
+        then = ("the first is chosen: T takes theirs, Shift+T merges, O keeps the project's" if chosen else
+                "none of them is shown: tick their classes above the list")
+        self.window.message(f"W: page {page}, {counted(still, 'disagreement')} with {name} open here{kept_words}; "
+                            f"{then}", 15000)
+
+    def _none_left_words(self, name: str, page: str) -> str:
+        """", no disagreement with bea left open on page 2: W opens the next of 3 pages with one" (or none is left
+        on any page), said where a decision (or W) leaves no open row to choose; open ones in classes not shown are
+        said instead."""
+        hidden = self.panel.open_count()
+        if hidden:
+            return (f": {counted(hidden, 'disagreement')} with {name} still open on page {page}, in classes not "
+                    "shown: tick them above the list")
+        if name not in self.agreements:  # still being compared: W says so
+            return f": no disagreement with {name} left open on page {page}"
+        others = [other for other in self._open_pages(name, self._kept_pages(name)) if other != page]
+        w = (f": W opens the next of {counted(len(others), 'page')} with one" if others else
+             f", nor on any other page: every disagreement with {name} is decided")
+        return f": no disagreement with {name} left open on page {page}{w}"
 
     def draw(self, labelled: Labelled | None = None) -> bool:
         """Class the page's records against the run's and draw them over the page; whether that showed the run's
@@ -836,7 +879,8 @@ class ReviewController:
             notes.append(f"annotator {self.annotator()} did not label this page" if self.annotator()
                          else "the run has no prediction for this page")
         if not window.project.page(name).finished:
-            notes.append("page not marked labelled: its labels may be incomplete")
+            notes.append(only_theirs(other) if other is not None else
+                         "page not marked labelled: its labels may be incomplete")
         records = self.review.records
         kept, merged = self._kept_indices(other, self._shown.kept, self.review) if self._shown else ((), ())
         self.panel.show_page(self.review, "; ".join(notes),
@@ -861,7 +905,7 @@ class ReviewController:
         project only"): no rows, no figures, nothing drawn over it. Their absence is no record they left out, so
         nothing on it is offered to T (which would delete the project's records), Shift+T or O."""
         self.review = None
-        self.panel.show_page(None, not_compared(other))
+        self.panel.show_page(None, not_compared(other, name in labelled()))
         self.panel.offer_take_all(None, 0)
         self.panel.offer_keep(other)
         self._keep_agreement_current(other, name, None, labelled)
@@ -1108,8 +1152,15 @@ class ReviewController:
         when it did several things or nests records (`undo`: always); the row to choose next."""
         window, overlaps = self.window, self._overlap_words(taken)
         how_to_undo = f" ({window.keys_for('undo')} takes it back)" if overlaps or undo else ""
-        window.message(said + overlaps + how_to_undo, 10000)
-        self.panel.choose_open_row(row)
+        window.message(said + overlaps + how_to_undo + self._next_open_row(row), 10000)
+
+    def _next_open_row(self, row: int) -> str:
+        """After a decision: the next open disagreement's row chosen (from `row` on); none left on the page, no row,
+        and what to say of that ("" when one was chosen)."""
+        name, page = self.annotator(), self.window.page_name
+        if self.panel.choose_open_row(row) or name is None or page is None:
+            return ""
+        return ";" + self._none_left_words(name, page).removeprefix(":")
 
     def _adjudicate(self, merge: bool) -> None:
         """The chosen review records (one, or several selected), each decided for the other annotator (T) or as
@@ -1247,8 +1298,8 @@ class ReviewController:
         if done is None:  # refused: the store's reason is on show
             return
         window.message(f"page {page}: kept the project's version of {counted(len(decisions), 'disagreement')} with "
-                       f"{name}; no label changed ({window.keys_for('undo')} takes it back)", 10000)
-        self.panel.choose_open_row(row)
+                       f"{name}; no label changed ({window.keys_for('undo')} takes it back){self._next_open_row(row)}",
+                       10000)
 
     def _adjudicating(self) -> str | None:
         """The annotator whose records a decision takes; None (and what to do said) outside such a review."""
@@ -1504,8 +1555,8 @@ class ReviewController:
             window.message(f"still comparing {other} with the project's labels")
             return
         scores = self.agreements[other].pages if other is not None else window.project.runs.scores(self.run_id)
-        kept = window.project.adjudication.kept_pages(other) if other is not None else {}
-        ranked = [name for name, _ in worst_pages(scores) if not self._nothing_open(other, name, kept.get(name))]
+        ranked = (self._open_pages(other, window.project.adjudication.kept_pages(other)) if other is not None
+                  else [name for name, _ in worst_pages(scores)])
         if not ranked and other is not None and scores:
             window.message(self._nothing_open_words(other), 15000)
             return
@@ -1525,6 +1576,12 @@ class ReviewController:
         target = self._worst_order[self._worst_at]
         self._choose_first_open = target if other is not None else None
         window.jump_to_page(target)
+
+    def _open_pages(self, other: str, kept: dict[str, frozenset[Kept]]) -> list[str]:
+        """The annotator's compared pages that hold a disagreement left to decide (`kept`: their decisions, page by
+        page), the least agreeing first: those W goes through (it passes by the others)."""
+        return [name for name, _ in worst_pages(self.agreements[other].pages)
+                if not self._nothing_open(other, name, kept.get(name))]
 
     def _nothing_open_words(self, other: str) -> str:
         """What W says when no page holds an open disagreement with the annotator."""

@@ -504,20 +504,32 @@ class ReviewPanel(QWidget):
             return [] if current is None else [current]
         return [int(self.records.item(row).data(DATA_ROLE)) for row in rows]
 
-    def choose_open_row(self, row: int) -> None:
+    def open_count(self) -> int:
+        """How many of the page's review records are a disagreement still open (not matched, not kept), their rows
+        shown or not."""
+        records = self._review.records if self._review is not None else ()
+        return sum(1 for i, record in enumerate(records) if record.kind != MATCHED and i not in self.kept)
+
+    def choose_open_row(self, row: int) -> bool:
         """After a decision: the first row from `row` on whose record is still a disagreement (not matched), else
-        the first such row above, else the row nearest `row`; so that T again goes on to the next one. A kept
-        disagreement is no open one."""
+        the first such row above; so that T again goes on to the next one. A kept disagreement is no open one. With
+        none left in the list no row is chosen: a matched (or kept) row chosen would read as one left to decide,
+        and T on it would change the project's record. Whether an open row was chosen."""
         count = self.records.count()
         if self._review is None or not count:
-            return
+            return False
         records = self._review.records
         indices = [int(self.records.item(k).data(DATA_ROLE)) for k in range(count)]
         open_rows = [k for k, i in enumerate(indices) if records[i].kind != MATCHED and i not in self.kept]
+        if not open_rows:
+            self.records.clearSelection()
+            self.records.setCurrentRow(-1)
+            return False
         after = [k for k in open_rows if k >= row]
         # That row alone: the rows just decided were selected, and an extended list's setCurrentRow adds to them
-        self.records.setCurrentRow(after[0] if after else open_rows[0] if open_rows else
-                                   min(max(row, 0), count - 1), QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        self.records.setCurrentRow(after[0] if after else open_rows[0],
+                                   QItemSelectionModel.SelectionFlag.ClearAndSelect)
+        return True
 
     def offer_take_all(self, annotator: str | None, count: int, left_out: str = "") -> None:
         """The button that takes every record of the annotator's that the project lacks on the page (`count`),
