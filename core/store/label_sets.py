@@ -272,7 +272,9 @@ class Annotators:
         """Store (or replace) the annotator's records of these pages (page -> records and the file they came
         from), in one transaction; what each page held before (`StoredPages`). The records replaced are written to
         `kept` first, with its note (a folder made for them when not given), named in the transaction
-        (`SetAside.name`)."""
+        (`SetAside.name`). A page that held the very records stored is left as it was, its source and time of
+        import with it: the decisions taken on its labels since (`Adjudication.decided_since`) are dated by that
+        time, and would drop out of the next replacement's account if an import that changed nothing moved it."""
         annotator = check_annotator_name(annotator)
         wanted = {page: [[str(x) for x in xpaths] for xpaths in records] for page, (records, _) in pages.items()}
         kept = kept or SetAside(annotator, "replaced by an import")
@@ -292,7 +294,10 @@ class Annotators:
                 copied = [page for page in replaced if page not in kept.pages]
                 self._keep(kept, [(held[page], records) for page, records in replaced.items()])
                 at = now()
+                unchanged = set(same)
                 for page, (_, source) in pages.items():
+                    if page in unchanged:  # nothing changed: its time stays, which dates the decisions taken since
+                        continue
                     page_id = self._store.page_id(page)
                     db.execute("DELETE FROM annotator_labels WHERE annotator = ? AND page_id = ?",
                                (annotator, page_id))
