@@ -7,6 +7,8 @@ from functools import cache
 from importlib.resources import files
 from pathlib import Path
 
+from .command_hints import hint_path
+
 
 @cache
 def _resources_folder() -> Path:
@@ -27,3 +29,10 @@ def read_resource(*parts: str) -> str:
 def is_shipped(path: str | Path) -> bool:
     """Whether `path` is one of the files RecordLens ships (the demo tasks, say): those are never written."""
     return Path(path).resolve().is_relative_to(_resources_folder())
+
+
+def never_changed(path: str | Path) -> str:
+    """Why a command writes nothing at `path`, one of the files RecordLens ships (`is_shipped`): the next user, and
+    the check of an install, find them as shipped, and a read-only install has no room for more. The caller adds
+    what to do instead."""
+    return f"{hint_path(path)} is inside the files RecordLens ships, which are never changed"

@@ -77,6 +77,7 @@ from .. import atomic, owner_files
 from ..command_hints import hint_path
 from ..errors import AgentError, RecordLensError, system_words
 from ..output_paths import writable_folder
+from ..resource_files import is_shipped, never_changed
 from ..wording import listed
 from . import axtree
 from .page_twins import PageCopy, link_key, page_document, page_shape, same_page
@@ -354,6 +355,16 @@ def check_root(url: str) -> str:
     return url
 
 
+def check_site_folder(folder: str | Path) -> Path:
+    """The site folder a capture writes into, refused before anything is made (or Chromium starts) when it cannot
+    be a folder or lies inside the files RecordLens ships (the demo site): those are never written."""
+    if is_shipped(folder):
+        copy = (f" (to add pages to the site there, copy it first, `cp -r {hint_path(folder)} my-site`, and capture "
+                "into the copy)") if Path(folder).is_dir() else ""
+        raise CaptureError(f"{never_changed(folder)}: choose another --site folder, outside them{copy}")
+    return writable_folder(folder, "the site")
+
+
 class _State:
     """capture.json: the queue, what was seen, and every URL's outcome."""
 
@@ -441,7 +452,7 @@ def capture_site(roots: Sequence[str], folder: str | Path, renderer: Renderer, r
     rules = rules or CaptureRules()
     patterns = rules.compiled()  # a bad --include or --exclude pattern is refused before the folder is made
     checked = [check_root(u) for u in roots]  # before anything is made: a wrong address leaves no folder
-    root = writable_folder(folder, "the site")
+    root = check_site_folder(folder)
     root.mkdir(parents=True, exist_ok=True)
     with _capture_lock(root) as taken_over:
         under_way = _refresh_under_way(root) if refresh else ""

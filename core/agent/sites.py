@@ -37,6 +37,7 @@ from ..command_hints import hint_path
 from ..errors import AgentError, SnapshotError, system_words
 from ..page.dataset import PAGE_SUFFIXES
 from ..page.snapshot import DEFAULT_URL, read_snapshot
+from ..resource_files import is_shipped, never_changed
 
 INDEX_FILE = "site.json"
 CAPTURE_STATE_FILE = "capture.json"  # a capture's state (core/agent/capture.py); its first root is the site's start
@@ -160,7 +161,8 @@ def _normal_escape(match: re.Match[str]) -> str:
 
 
 def build_site(folder: str | Path, *, write: bool = True) -> Site:
-    """Index every saved page below `folder` by its saved URL; write `folder/site.json` unless `write` is False.
+    """Index every saved page below `folder` by its saved URL; write `folder/site.json` unless `write` is False (a
+    folder inside the files RecordLens ships, the demo site, is refused then: they are never written).
 
     A page without a saved URL, or one that cannot be read, is left out with a warning; of two pages saved from
     the same URL, the first in path order is kept."""
@@ -168,6 +170,9 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
     if not root.is_dir():
         raise SiteError(f"{hint_path(root)} is a file: a snapshot site is a folder of saved pages" if root.exists()
                         else f"no folder at {hint_path(root)}: a snapshot site is a folder of saved pages")
+    if write and is_shipped(root):  # the demo site: its index stays as shipped
+        raise SiteError(f"{never_changed(root)}: build a copy of it (`cp -r {hint_path(root)} my-site`, then "
+                        "`recordlens site build my-site`)")
     pages: list[SitePage] = []
     seen: dict[str, str] = {}
     warnings: list[str] = []

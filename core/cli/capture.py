@@ -25,9 +25,9 @@ from ..agent.capture import (
     capture_runner,
     check_not_capturing,
     check_root,
+    check_site_folder,
 )
 from ..command_hints import hint_path
-from ..output_paths import writable_folder
 from .output import print_json
 
 DEFAULT_TIMEOUT_S = PAGE_TIMEOUT_S
@@ -122,7 +122,7 @@ def cmd_site_capture(args: argparse.Namespace) -> int:
     rules.compiled()  # a bad pattern, address or folder is refused before anything (Chromium) starts
     for url in args.urls:
         check_root(url)
-    writable_folder(args.site, "the site")
+    check_site_folder(args.site)
     check_not_capturing(args.site)
 
     def progress(done: int, total: int, text: str) -> None:

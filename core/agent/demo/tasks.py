@@ -3,7 +3,8 @@
 A reference is written as a short path over what a person sees (click the link "Machine Learning", type
 "graph" into "Search papers", answer) and played on the Qt-free browser, which records each step with every
 identity of its target (XPath, text, role, name, label) and its page URL: what the app's recorder records.
-`write_demo_resources` regenerates `resources/agent/` byte for byte (a test checks the shipped files).
+`write_demo_resources` regenerates `resources/agent/` byte for byte (a test checks the shipped files), into a folder
+of its own: RecordLens writes nothing inside the files it ships, so the result is copied there by hand.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ...errors import AgentError
+from ...resource_files import is_shipped, never_changed
 from ..actions import Step
 from ..model import Task, Trajectory
 from ..sites import build_site
@@ -116,8 +118,10 @@ def record_path(browser: HtmlSiteBrowser, task: Task, path: list[tuple[str, ...]
 
 def write_demo_resources(folder: str | Path) -> None:
     """Write `folder/demo-site/` (pages and site.json), `folder/demo-tasks.jsonl` and
-    `folder/reference/<task id>.json`."""
+    `folder/reference/<task id>.json`; refused, before anything is written, inside the files RecordLens ships."""
     root = Path(folder)
+    if is_shipped(root):  # as `build_site` refuses to index it: refused here before the pages are written
+        raise AgentError(f"{never_changed(root)}: write the demo into another folder and copy it there")
     write_demo_site(root / SITE_NAME)
     site = build_site(root / SITE_NAME)
     save_tasks(root / "demo-tasks.jsonl", DEMO_TASKS)
