@@ -13,9 +13,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from ...core.command_hints import hint_path
 from ...core.errors import RecordLensError
-from ...core.resource_files import resource_path
+from ...core.resource_files import never_changed, resource_path
 from ..settings import cannot_write, user_data_folder
 
 # A new name whenever the shipped demo site changes, so that nobody's copy of an older one is taken for it
@@ -46,12 +45,6 @@ def is_the_demo(site: Path) -> bool:
 def in_the_demo_copy(path: Path) -> bool:
     """Whether `path` is a file of the user's copy of the demo site."""
     return path.resolve().is_relative_to(demo_site_copy_folder().resolve())
-
-
-def never_changed(path: Path) -> str:
-    """Why nothing is written to `path`, which RecordLens ships: the next user and the check of an install find its
-    files as shipped, and a read-only install has no room for more."""
-    return f"{hint_path(path)} is in the site RecordLens ships, which is never changed"
 
 
 def copy_demo_site() -> Path:

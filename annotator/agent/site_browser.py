@@ -64,14 +64,14 @@ from ...core.agent import (
 from ...core.command_hints import hint_path
 from ...core.errors import RecordLensError
 from ...core.page import read_snapshot, write_mhtml
-from ...core.resource_files import is_shipped
+from ...core.resource_files import is_shipped, never_changed
 from ..labelling.page_view import parse_js_result
 from ..qt.event_loop import settled_grab, spin
 from ..qt.page_loader import APPLICATION_WORLD, OfflinePage, ScriptBridge, script_slot
 from ..qt.page_scripts import DOM_RULES, document_script, read_script
 from ..qt.signals import emit
 from ..qt.widgets import button
-from .demo_site import copy_demo_site, demo_site_folder, in_the_demo_copy, never_changed
+from .demo_site import copy_demo_site, demo_site_folder, in_the_demo_copy
 from .site_page import (
     PreparedPage,
     note_page_resaved,

@@ -59,14 +59,13 @@ from ...core.command_hints import hint_path
 from ...core.errors import SnapshotError
 from ...core.interruption import Terminated
 from ...core.page import read_snapshot
-from ...core.resource_files import is_shipped
+from ...core.resource_files import is_shipped, never_changed
 from ..qt import env as qt_env
 from ..qt.interruption import DeferredInterruption
 from ..qt.online_page import OnlinePage
 from ..qt.online_process import ERROR_PREFIX, PREFIX, OnlineProcess
 from ..qt.page_scripts import DOM_RULES, read_script
 from ..qt.signals import emit
-from .demo_site import never_changed
 from .site_page import note_page_resaved, resaved_note
 
 EXIT_ERROR = 2

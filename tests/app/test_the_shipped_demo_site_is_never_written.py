@@ -106,8 +106,8 @@ def test_a_data_folder_that_cannot_be_written_is_said_and_the_shipped_site_stays
     window = demo_window(tmp_path)
     try:
         said = save_this_page(window)
-        assert said.startswith(f"not saved: {hint_path(shipped)} is in the site RecordLens ships, which is never "
-                               f"changed; its copy cannot be made: {hint_path(blocker / 'data' / 'recordlens')} "
+        assert said.startswith(f"not saved: {hint_path(shipped)} is inside the files RecordLens ships, which are "
+                               f"never changed; its copy cannot be made: {hint_path(blocker / 'data' / 'recordlens')} "
                                "cannot be written (Not a directory): set XDG_DATA_HOME (or HOME) to a folder you "
                                "can write"), said
         assert digests(shipped) == before
@@ -122,9 +122,9 @@ def test_a_page_from_the_web_is_never_saved_into_the_shipped_site(qapp, shipped:
         assert not window.save_from_web("http://127.0.0.1:9/", shipped)  # the folder chosen: the shipped one
         assert not window.web_saver.running and window.save_progress is None
         assert window.statusBar().currentMessage() == (
-            f"not saved: {hint_path(shipped)} is in the site RecordLens ships, which is never changed: choose "
+            f"not saved: {hint_path(shipped)} is inside the files RecordLens ships, which are never changed: choose "
             "another folder")
     finally:
         window.close()
-    with pytest.raises(site_saver.SaveError, match="ships, which is never changed: give another folder"):
+    with pytest.raises(site_saver.SaveError, match="ships, which are never changed: give another folder"):
         site_saver.save_from_web("http://127.0.0.1:9/", shipped)  # the saver process, given it by hand
