@@ -200,11 +200,6 @@ class Runs:
 
     def __init__(self, store: Project) -> None:
         self._store = store
-        # Each saved copy's path -> its file as last judged (inode, size, time) and whether it was changed by hand
-        # then (`_changed_by_hand`): a copy written after its score (`copies_changed_since_scored`) is read again
-        # only once its file changes, not at each of Review's redraws (every copy of a project copied without its
-        # files' times is written after its score)
-        self._copies_judged: dict[Path, tuple[tuple[int, int, int], bool]] = {}
 
     def add(self, method: str, parameters: Mapping[str, object] | None = None, *,
                 started_at: str | None = None) -> int:
@@ -316,20 +311,24 @@ class Runs:
                                "WHERE d.run_id = ?", (run_id,))
         return {name: json.loads(records) for name, records in rows}
 
-    def add_scores(self, run_id: int, scores: DatasetScore, *, changes_seen: int, at: str | None = None) -> None:
+    def add_scores(self, run_id: int, scores: DatasetScore, *, changes_seen: int, at: str | None = None,
+                   copy_hashes: Mapping[str, str] | None = None) -> None:
         """Store (or replace) per-page scores; pages are matched by name. `changes_seen`: the latest label change
         committed when the labels they score were read (`Project.last_change_id()` read before them, 0 before any),
-        so that a change committed since counts as made after them (`stale_pages`); `at`: when (default now)."""
-        at = at or now()
+        so that a change committed since counts as made after them (`stale_pages`); `at`: when (default now);
+        `copy_hashes`: page -> the content hash of the saved copy's bytes its score read, the very bytes parsed
+        (`copies_changed_since_scored` tells the copy changed since by it). A page given none is judged as a score
+        made before schema 12, by its copy's file time."""
+        at, copy_hashes = at or now(), copy_hashes or {}
         with self._store.writing() as db:
             self._require(run_id)
             for s in scores.pages:
                 db.execute("INSERT OR REPLACE INTO scores (run_id, page_id, precision, recall, f1, predicted_records, "
-                           "true_records, hallucinated_records, warnings, scored_at, page_reader, changes_seen) "
-                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                           "true_records, hallucinated_records, warnings, scored_at, page_reader, changes_seen, "
+                           "copy_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                            (run_id, self._store.page_id(s.page), s.precision, s.recall, s.f1, s.predicted_records,
                             s.true_records, s.hallucinated_records, dumps(s.warnings), at, PAGE_READER_VERSION,
-                            changes_seen))
+                            changes_seen, copy_hashes.get(s.page)))
                 db.execute("UPDATE predictions SET score_dropped_seen = NULL WHERE run_id = ? AND page_id = ?",
                            (run_id, self._store.page_id(s.page)))  # scored again: its prediction's change is seen
 
@@ -366,28 +365,36 @@ class Runs:
 
     def copies_changed_since_scored(self, run_id: int) -> list[str]:
         """Of the pages the run holds a score of, in the project's order, those whose saved copy was changed by hand
-        since that score was made: its file written after it, into bytes that are no longer those it was stored as
-        (their hash its name, as the label checks and export tell it) and can still be read as a page
-        (`Project.saved_copy_problem`). Its score may be of the copy as it was: "whose saved copy was changed by
-        hand since it was scored".
+        since that score was made and can still be read as a page (`Project.saved_copy_problem`): its bytes now hash
+        otherwise than the bytes the score read (their hash kept with it since schema 12), once its file was written
+        or its status changed after the score (its change time, which no one sets by hand). Its score may be of the
+        copy as it was: "whose saved copy was changed by hand since it was scored".
 
         Once scored again (as the copy is now, which `score` says) the score holds. A copy written again with the
-        very bytes it was stored as (a project copied without its files' times) is no change. A copy that cannot
-        be read (gone, emptied, its row changed by hand) is not judged here: `saved_copy_problem` says why, and
-        `score` and `runs --compare` leave the page out. A score keeps no hash of the bytes it read: the copy's
-        file time, on the file system's clock, is what tells it was written after the score; a copy changed by
-        hand, scored, then put back as it was stored is not told (its bytes are those stored)."""
+        very bytes scored (a project copied without its files' times) is no change; a copy changed by hand, scored,
+        then put back as it was stored is one (its bytes are not those scored). A copy that cannot be read (gone,
+        emptied, its row changed by hand) is not judged here: `saved_copy_problem` says why, and `score` and `runs
+        --compare` leave the page out. A score made before schema 12 keeps no hash: its copy is changed when its
+        file was written after it, on the file system's clock, into bytes that are no longer those it was stored as
+        (their hash its name, as the label checks and export tell it).
+
+        A copy is read and hashed again only once its file is no longer the one last judged in this process
+        (`_judged_copy`): not at each of Review's redraws, nor for each run, nor at each open of the project."""
         self._require(run_id)
         rows = self._store.db.execute(
-            "SELECT p.name, p.snapshot, n.suffix, s.scored_at FROM scores s JOIN pages p ON p.id = s.page_id "
-            "LEFT JOIN snapshots n ON n.hash = p.snapshot WHERE s.run_id = ? ORDER BY p.id", (run_id,)).fetchall()
-        return [name for name, snapshot, suffix, scored_at in rows
-                if self._written_after(name, snapshot, suffix, _seconds(scored_at))]
+            "SELECT p.name, p.snapshot, n.suffix, s.scored_at, s.copy_hash FROM scores s "
+            "JOIN pages p ON p.id = s.page_id LEFT JOIN snapshots n ON n.hash = p.snapshot "
+            "WHERE s.run_id = ? ORDER BY p.id", (run_id,)).fetchall()
+        return [name for name, snapshot, suffix, scored_at, copy_hash in rows
+                if self._changed_since_scored(name, snapshot, suffix, scored_at, copy_hash)]
 
-    def _written_after(self, name: str, snapshot: str, suffix: str | None, moment: float) -> bool:
-        """Whether page `name`'s saved copy, named `snapshot` (with `suffix`), was written after `moment` (seconds
-        since the epoch) and changed by hand (`_changed_by_hand`); False for a row that names no copy, or a copy
-        gone, but for a read error of a moment, raised: the same command again may read it."""
+    def _changed_since_scored(self, name: str, snapshot: str, suffix: str | None, scored_at: str,
+                              copy_hash: str | None) -> bool:
+        """Whether page `name`'s saved copy, named `snapshot` (with `suffix`), holds other bytes than its score
+        read (`copy_hash`; None: a score made before schema 12, whose copy counts only when written after
+        `scored_at`, and then against the bytes it was stored as) and can still be read as a page; False for a row
+        that names no copy, or a copy gone, but for a read error of a moment, raised: the same command again may
+        read it."""
         if suffix is None or snapshot_name_problem(snapshot, suffix) is not None:
             return False
         path = snapshot_path(Path(self._store.root), snapshot, suffix)
@@ -397,28 +404,21 @@ class Runs:
             if is_for_a_moment(error):
                 raise
             return False
-        return found.st_mtime > moment and self._changed_by_hand(name, snapshot, path, found)
+        # A file untouched since the score (neither written nor its status changed: a copy put back, or copied
+        # into another project, has a change time after it) holds the bytes scored: not read, so that a Review
+        # start on a project of large pages hashes nothing. Before schema 12, its writing alone counts.
+        moment = _seconds(scored_at)
+        if found.st_mtime <= moment and (copy_hash is None or found.st_ctime <= moment):
+            return False
+        copy = _judged_copy(path, found)
+        return copy.digest is not None and copy.digest != (copy_hash or snapshot) and self._reads_as_a_page(name, copy)
 
-    def _changed_by_hand(self, name: str, snapshot: str, path: Path, found: os.stat_result) -> bool:
-        """Whether the copy at `path` (its file `found`) no longer holds the bytes it was stored as (`snapshot`,
-        their hash) and can still be read as a page: judged again only once its file is no longer `found`."""
-        seen = (found.st_ino, found.st_size, found.st_mtime_ns)
-        judged = self._copies_judged.get(path)
-        if judged is None or judged[0] != seen:
-            judged = (seen, not self._as_stored(path, snapshot) and self._store.saved_copy_problem(name) is None)
-            self._copies_judged[path] = judged
-        return judged[1]
-
-    @staticmethod
-    def _as_stored(path: Path, snapshot: str) -> bool:
-        """Whether the copy's bytes still hash to its name (`snapshot`); True for a file that cannot be read (a
-        folder in its place), which `saved_copy_problem` says, but for a read error of a moment, raised."""
-        try:
-            return content_hash(read_file_bytes(path)) == snapshot
-        except (OSError, RecordLensError) as error:
-            if is_for_a_moment(error):
-                raise
-            return True
+    def _reads_as_a_page(self, name: str, copy: _JudgedCopy) -> bool:
+        """Whether page `name`'s saved copy, whose bytes are no longer those it was scored of, can be read as a page
+        (`Project.saved_copy_problem`): asked once of its file as judged."""
+        if copy.reads_as_a_page is None:
+            copy.reads_as_a_page = self._store.saved_copy_problem(name) is None
+        return copy.reads_as_a_page
 
     def relabelled_since_scored(self, run_id: int) -> list[str]:
         """Of `stale_pages`, those whose labels or status changed since their score was made (or that are marked
@@ -641,6 +641,45 @@ class Runs:
                 # read and the mark's: read again, as it ended (a run deleted meanwhile is left out)
                 infos += self._run_infos("WHERE r.id = ?", (run_id,))
         return infos
+
+
+@dataclass
+class _JudgedCopy:
+    """A saved copy's file as last judged in this process (`_judged_copy`), and what was found of it."""
+
+    file: tuple[int, int, int, int, int]  # device, inode, size, modification and change times (ns)
+    digest: str | None  # the content hash of its bytes; None: it cannot be read (a folder in its place)
+    reads_as_a_page: bool | None = None  # asked only of bytes other than those scored (`Runs._reads_as_a_page`)
+
+
+# Each saved copy's path -> its file as last judged (`_judged_copy`), for every project this process opens (a
+# command opens one for each step, the app one for each thread): kept here, and nothing of it in the project, so
+# that a read stores nothing; a copy judged once is not read again until its file changes.
+_copies_judged: dict[Path, _JudgedCopy] = {}
+
+
+def _judged_copy(path: Path, found: os.stat_result) -> _JudgedCopy:
+    """The saved copy at `path` (its file `found`), its bytes hashed again only when its file is no longer the one
+    last judged: its change time too, which no one sets by hand, so that bytes edited in place and given back their
+    size and modification time are read again. Two threads asking at once may both hash it, alike."""
+    file = (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+    key = path.absolute()
+    judged = _copies_judged.get(key)
+    if judged is None or judged.file != file:
+        judged = _JudgedCopy(file, _bytes_hash(path))
+        _copies_judged[key] = judged
+    return judged
+
+
+def _bytes_hash(path: Path) -> str | None:
+    """The content hash of the copy's bytes; None for a file that cannot be read (a folder in its place), which
+    `saved_copy_problem` says, but for a read error of a moment, raised."""
+    try:
+        return content_hash(read_file_bytes(path))
+    except (OSError, RecordLensError) as error:
+        if is_for_a_moment(error):
+            raise
+        return None
 
 
 def _without_means_of_a_part(run: RunInfo) -> RunInfo:

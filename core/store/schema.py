@@ -353,16 +353,27 @@ ALTER TABLE steps ADD COLUMN submit INTEGER;
 """
 
 
+# Version 12: each score keeps the content hash (`files.content_hash`) of the saved copy's bytes it read: the copy is
+# changed since it was scored when its bytes now hash otherwise, whatever its file's time says (a project copied
+# without its files' times is no change; a copy changed by hand, scored, then put back as it was stored is one). A
+# score stored before has none (NULL): judged by its time, as before (its copy written after it into bytes that are
+# no longer those it was stored as).
+_V12 = """
+ALTER TABLE scores ADD COLUMN copy_hash TEXT;
+"""
+
+
 # A migration is a SQL script or, when SQL alone cannot say it, a function of the connection.
 MIGRATIONS: tuple[str | Callable[[sqlite3.Connection], None], ...] = (
-    _V1, _V2, _V3, _v4, _V5, _V6, _V7, _V8, _V9, _V10, _V11)
+    _V1, _V2, _V3, _v4, _V5, _V6, _V7, _V8, _V9, _V10, _V11, _V12)
 SCHEMA_VERSION = len(MIGRATIONS)
 # A removed page's copy (`page_removal`) written at this schema version or a later one is put back as it is: the
 # migrations since only added tables, and columns its rows may leave empty (v7: a score's page reader; empty, the
 # score is made again; v8: the label change a score saw; empty, it is judged by its time; v9: a trajectory's task
 # version, in a table no page's copy holds; v10: the label change a prediction's dropped score saw; empty, its stale
-# score is said as its labels' or its prediction's doing). A migration that changes the rows of a table with a
-# page_id moves it to its own version.
+# score is said as its labels' or its prediction's doing; v11: a step's Enter, in a table no page's copy holds; v12:
+# the hash of the saved copy's bytes a score read; empty, the copy is judged by its time). A migration that changes
+# the rows of a table with a page_id moves it to its own version.
 PAGE_COPIES_SINCE = 6
 
 

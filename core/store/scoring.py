@@ -126,9 +126,9 @@ def _score_once(project: Project, run_id: int, progress: Progress, leave_out_unr
         warnings.append(other_pages_message(otherwise, "the project's"))
     # a page left out is not scored from its copy as it was either: a score stored of it is not taken for one
     kept = _still_scored(project, run, labelled - set(not_read))
-    fresh, changed = {}, []
+    fresh, read = {}, _CopiesRead()
     for name in progress([name for name in truth_pages if name not in kept and name not in not_read]):
-        page = _page_to_score(project, name, changed, leave_out_unread)
+        page = _page_to_score(project, name, read, leave_out_unread)
         if isinstance(page, PageNotRead):
             not_read[name] = page.why
             continue
@@ -150,7 +150,7 @@ def _score_once(project: Project, run_id: int, progress: Progress, leave_out_unr
                                        files_of=f"run {run_id}'s folder",
                                        then=", then `runs --add` of the folder stores it")
     # as `labels check` and `export` say it: the figures are of the page as it is, not as it was labelled
-    warnings += [changed_since_import(name, "scored as it is now") for name in changed if name in fresh]
+    warnings += [changed_since_import(name, "scored as it is now") for name in read.changed if name in fresh]
     result = DatasetScore([fresh[name] if name in fresh else kept[name] for name in scored],
                           not_read={name: not_read[name] for name in truth_pages if name in not_read})
     refuse_figures_of_no_page(result.not_read, result.pages, f"the project {hint_path(project.root)}")
@@ -160,18 +160,29 @@ def _score_once(project: Project, run_id: int, progress: Progress, leave_out_unr
         # it committed (`add_predictions`); a score of what it was would be put back as if current
         moved = _stored_anew(project, run_id, scored, (predictions, errors))
         current = [score for name, score in fresh.items() if name not in moved]
-        project.runs.add_scores(run_id, DatasetScore(current), changes_seen=changes_seen, at=started)
+        project.runs.add_scores(run_id, DatasetScore(current), changes_seen=changes_seen, at=started,
+                                copy_hashes=read.hashes)
         gone = [s.page for s in project.runs.scores(run_id) if s.page not in labelled]
         project.runs.drop_scores(run_id, gone)  # pages no longer labelled leave the means, as they left the truth
     return (result, warnings, left_out), moved
 
 
-def _page_to_score(project: Project, name: str, changed: list[str], leave_out_unread: bool) -> Page | PageNotRead:
+@dataclass
+class _CopiesRead:
+    """What a score read of the pages' saved copies: the content hash of each one's bytes it parsed, by page, which
+    its score keeps (`Runs.add_scores`: the copy is changed since when its bytes hash otherwise), and the pages whose
+    copy was changed by hand since it was stored."""
+
+    hashes: dict[str, str] = field(default_factory=dict)
+    changed: list[str] = field(default_factory=list)
+
+
+def _page_to_score(project: Project, name: str, read: _CopiesRead, leave_out_unread: bool) -> Page | PageNotRead:
     """The page's saved copy as it is now (`_page_as_it_is`); with `leave_out_unread`, why it cannot be read instead of
     the error (an empty file, a folder in its place), as `score` and `bench` read a dataset's page (`page_or_why`)."""
     if not leave_out_unread:
-        return _page_as_it_is(project, name, changed)
-    return page_or_why(partial(_page_as_it_is, project, name, changed))
+        return _page_as_it_is(project, name, read)
+    return page_or_why(partial(_page_as_it_is, project, name, read))
 
 
 def _stored_anew(project: Project, run_id: int, pages: Sequence[str],
@@ -249,12 +260,14 @@ def _as_scored(project: Project, stored: StoredScore) -> PageScore:
                      stored.true_records, [], stored.hallucinated_records, empty_true, list(stored.warnings))
 
 
-def _page_as_it_is(project: Project, name: str, changed: list[str]) -> Page:
-    """The page's saved copy, parsed as it is now; `name` added to `changed` when the copy was changed by hand since
-    it was stored (its bytes no longer those its name hashes: the rule of `label_checks` and `export`)."""
+def _page_as_it_is(project: Project, name: str, read: _CopiesRead) -> Page:
+    """The page's saved copy, parsed as it is now, the hash of its bytes kept in `read`; `name` added to its `changed`
+    when the copy was changed by hand since it was stored (its bytes no longer those its name hashes: the rule of
+    `label_checks` and `export`)."""
     data = read_file_bytes(project.snapshot_file(name))
-    if content_hash(data) != project.page(name).snapshot:
-        changed.append(name)
+    read.hashes[name] = content_hash(data)
+    if read.hashes[name] != project.page(name).snapshot:
+        read.changed.append(name)
     return project.load(name, data=data).page  # the bytes hashed are the bytes scored
 
 

@@ -42,7 +42,8 @@ def a_version_3_project(folder: Path) -> Path:
 
 # The columns each schema version added to tables an earlier one had (a migration that only adds a table needs none)
 ADDED_COLUMNS = {7: ("scores", "page_reader"), 8: ("scores", "changes_seen"), 9: ("trajectories", "task_digest"),
-                 10: ("predictions", "score_dropped_seen"), 11: ("steps", "submit")}
+                 10: ("predictions", "score_dropped_seen"), 11: ("steps", "submit"),
+                 12: ("scores", "copy_hash")}
 
 
 def as_earlier_schema(folder: Path, version: int) -> None:

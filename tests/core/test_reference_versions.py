@@ -82,7 +82,7 @@ def test_a_schema_8_project_opens_with_its_trajectories_recorded_before_versions
         "VALUES (1, 1, 'answer', 'Ilse Marrow', 'https://a.org/', 't')")
     assert main(["agent", "tasks", "report", "--project", str(folder), "--json"]) == 0
     said = capsys.readouterr()
-    assert SCHEMA_VERSION == 11
+    assert SCHEMA_VERSION == 12
     # a report only reads: the project is read as it is, and left so
     assert "project of an earlier RecordLens (schema 8), read as it is and left as it was" in said.err
     assert not (folder / "removed").exists()

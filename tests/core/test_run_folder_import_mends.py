@@ -190,7 +190,7 @@ def test_a_schema_9_project_takes_the_column_and_says_a_score_dropped_since(tmp_
         f"VALUES (1, 1, 0, 0, 0, 0, 0, 0, 'u', {PAGE_READER_VERSION}, 0), "
         f"(1, 2, 0, 0, 0, 0, 0, 0, 'u', {PAGE_READER_VERSION}, 0)")
     with open_project(folder) as project:
-        assert project.schema_version() == 11
+        assert project.schema_version() == 12
         assert project.runs.why_stale(1) == ""
         project.runs.add_predictions(1, {"7": [["/html/body"]]})  # its score goes with the prediction it scored
         assert project.runs.why_stale(1) == "the run's predictions of 1 page changed since it was scored (7)"

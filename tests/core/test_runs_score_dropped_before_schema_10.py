@@ -22,7 +22,7 @@ def test_a_score_dropped_before_schema_10_is_not_said_as_a_label_change(tmp_path
         project.runs.add_predictions(1, {"1": project.runs.predictions(1)["1"][:1]})
     as_earlier_schema(folder, 9)  # as RecordLens of schema 9 left it: nothing kept of the score that went
     with open_project(folder) as project:
-        assert project.schema_version() == 11
+        assert project.schema_version() == 12
         assert project.runs.stale_pages(1) == ["1"]
         assert project.runs.why_stale(1) == ("the labels or the run's predictions of 1 page changed since it was "
                                              "scored (1) (the project kept no word of which)")

@@ -403,7 +403,7 @@ def test_a_version_2_project_gets_the_agent_columns_and_keeps_its_tasks(tmp_path
                          "INSERT INTO tasks (site_id, instruction, gold_answer, start_url, created_at) "
                          "VALUES (1, 'Count them', '3', 'https://a.org/', 't')")
     with open_project(folder) as project:
-        assert project.schema_version() == SCHEMA_VERSION == 11
+        assert project.schema_version() == SCHEMA_VERSION == 12
         expected = Task("1", "Count them", "3", normalise=(), start_url="https://a.org/", site="s")
         assert project.agent.tasks() == [expected]
         assert "model_calls" in project.db.table_names()
