@@ -195,6 +195,14 @@ def _changed_while_learning(project: Project, learn_keys: str) -> str:
             f"change{'s' if several else ''}")
 
 
+def _replacing(unusable: str) -> str:
+    """Said as Learn starts, as `train --project` says it then, where the project's learnt model cannot be used
+    (`project_model`'s reason): the model learnt takes its place, the file set aside (where, said as Learn ends);
+    "" for a usable model, or none."""
+    return (f": this project's learnt model is unusable ({unusable}): the model learnt replaces it, and it is set "
+            "aside in models/") if unusable else ""
+
+
 class JobController:
     def __init__(self, window: LabellingWindow) -> None:
         self.window = window
@@ -590,8 +598,8 @@ class JobController:
         # Said through start(): a message of its own would be overwritten by the job's end as soon as it showed.
         # Quitting kills the fits: minutes of work lost, so the window asks first.
         at_quit = f"No model will be written: Propose still uses {earlier}."
-        return job if self.start(job, f"learning from {learnt_from}", done=done, cancelled=cancelled,
-                                 at_quit=at_quit, words_in_bar=True) else None
+        return job if self.start(job, f"learning from {learnt_from}{_replacing(unusable)}", done=done,
+                                 cancelled=cancelled, at_quit=at_quit, words_in_bar=True) else None
 
     def do_forget_model(self) -> None:
         """Propose with the shipped model again: the project's learnt model is set aside (kept, not deleted)."""

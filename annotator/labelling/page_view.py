@@ -25,6 +25,8 @@ from PySide6.QtWebEngineCore import QWebEngineScript
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QWidget
 from shiboken6 import Shiboken
 
+from ...core.command_hints import hint_path
+from ...core.errors import SnapshotError, system_words
 from ...core.page import LoadedPage, Page, Snapshot, load_page, mhtml_bytes, read_file_bytes
 from ..install_check import missing_file
 from ..qt.contrast import ink_on
@@ -199,6 +201,16 @@ def _archive_as_read(snapshot: Snapshot) -> bytes | None:
         return None
 
 
+def _page_bytes(path: Path) -> bytes:
+    """A saved page's bytes (`read_file_bytes`); a read that failed for a moment (a flaky share), which core lets
+    through for a command to stop on, said as any page that cannot be read is: in the system's words after the file,
+    named as a hint writes a path, not as Python writes an OSError."""
+    try:
+        return read_file_bytes(path)
+    except OSError as error:
+        raise SnapshotError(f"Cannot read {hint_path(path)}: {system_words(error)}.") from error
+
+
 def _overlay_script() -> QWebEngineScript:
     """overlay.js and the scripts it needs, for every document of the page. They are read from the app's folder:
     one missing there is an incomplete install, said in a line that names it (not a traceback)."""
@@ -260,6 +272,9 @@ class PageView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        # Read before the browser page is made: a script that cannot be read (an incomplete install) is said with no
+        # page to close, which Qt would delete otherwise in the collector's order, its profile before it.
+        overlay = _overlay_script()
         self.offline = OfflinePage(with_view=True)
         self.view = self.offline.view
         # A file dropped on the page would be opened by Chromium in the snapshot's place: the window imports it.
@@ -284,7 +299,7 @@ class PageView(QWidget):
         self.offline.expose(CHANNEL_OBJECT, _Bridge(clicked=self._on_clicked, hovered=self._on_hovered,
                                                     painted=self._on_painted, framed=self._on_framed,
                                                     scrolled=self._on_scrolled))
-        self.offline.page.scripts().insert(_overlay_script())
+        self.offline.page.scripts().insert(overlay)
         self.offline.loaded.connect(self._on_loaded)
         self.offline.request_blocked.connect(self._on_blocked)
 
@@ -327,7 +342,7 @@ class PageView(QWidget):
         The file is read and parsed by the core first (`core_page`), so an unreadable file raises the core's
         RecordLensError here and the view keeps showing what it showed."""
         path = Path(path)
-        data = read_file_bytes(path)  # once: parsed by the core, and looked at for its line ends
+        data = _page_bytes(path)  # once: parsed by the core, and looked at for its line ends
         loaded = load_page(path, data=data)
         self.show_note("")
         self.loaded_page = loaded

@@ -10,11 +10,13 @@ Gemini's calls are paid for, so a Propose session with Gemini is also stored as 
 answers in the run's cost, as `recordlens extract` keeps them in RUN/_run/N.json. Cancel stops its calls (no
 further attempt, a wait ends at once); an answer already on its way when Cancel came is still added to the run.
 The page being asked is kept in the run as its budget counts (each request before it is sent, each answer's tokens
-as read), as `extract` keeps it: an app killed (SIGKILL) part way through a page leaves what the page paid for.
+as read), as `extract` keeps it: an app killed (SIGKILL) part way through a page leaves what the page paid for, and
+a page whose answer has not come at Cancel is kept as cancelled with what it paid for, until that answer comes.
 """
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sqlite3
 import threading
@@ -27,7 +29,8 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 
 from ...core import extract
-from ...core.errors import RecordLensError
+from ...core.command_hints import hint_path
+from ...core.errors import RecordLensError, system_words
 from ...core.extract import trimmed
 from ...core.llm import BudgetExceededError
 from ...core.records import TextKeyIndex
@@ -54,6 +57,10 @@ from ..settings import GEMINI
 _log = logging.getLogger(__name__)
 # Where the app sets the endpoint, as core's words for a failing endpoint name it (`extract` names --base-url).
 ENDPOINT_SETTING = "the Gemini endpoint in Settings"
+# A page's reason in the run when Cancel came while its answer was awaited (as core's KILLED_PART_WAY words a kill);
+# the answer, if it comes, takes this record's place
+CANCELLED_PART_WAY = ("cancelled part way through this page, its answer not come by then: the requests and tokens "
+                      "counted on the page until then are kept")
 
 
 @dataclass(frozen=True)
@@ -82,6 +89,13 @@ class ProposalRun:
     pages: dict[str, dict[str, object]] = field(default_factory=dict)
     stopped: str = ""
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    # Page -> when it began to be asked, while what it spends is kept as its budget counts (`record_spent`) and it
+    # has no record of its own yet: the page a Cancel leaves part way (`cancelled`)
+    _asking: dict[str, float] = field(default_factory=dict, repr=False)
+    # The pages whose own record is kept (an answer, a failure, a stop, a cancel): a budget tell that comes after it
+    # (one on its way as the call's hook was let go) is no longer what the page spent, and leaves that record. A
+    # session asks each page once, as its run holds one record per page.
+    _ended: set[str] = field(default_factory=set, repr=False)
 
     @classmethod
     def start(cls, project: Project, extractor: object) -> ProposalRun:
@@ -90,8 +104,11 @@ class ProposalRun:
         return cls(project.root, project.runs.start(str(getattr(extractor, "name", "")), parameters))
 
     def record(self, project: Project, page: str, outcome: object) -> None:
-        """A page's outcome (an Extraction, or the error it failed or stopped with) kept in the run."""
+        """A page's outcome (an Extraction, or the error it failed or stopped with) kept in the run, in place of
+        any record kept before (as it spent, or at Cancel)."""
         with self._lock:
+            self._asking.pop(page, None)
+            self._ended.add(page)
             if isinstance(outcome, extract.Extraction):
                 project.runs.add_predictions(self.run_id, {page: outcome.records})
                 self.pages[page] = {"status": DONE, "tokens": outcome.tokens or {},
@@ -105,6 +122,20 @@ class ProposalRun:
                     project.runs.add_predictions(self.run_id, {}, {page: reason})
                 self.pages[page] = {"status": NOT_FINISHED if stopped else FAILED,
                                     **details, "reason": reason}
+            self._save(project)
+
+    def cancelled(self, project: Project, page: str) -> None:
+        """Cancel came while `page` was asked: the record of what it spent, kept as its budget counted, says it was
+        cancelled then (not killed), with its seconds until now. Nothing when the page spent nothing, or its own
+        record is kept already (its answer came in its call's thread first); an answer that comes later takes its
+        place (`record_late`)."""
+        with self._lock:
+            begun = self._asking.pop(page, None)
+            spent = self.pages.get(page)
+            if begun is None or spent is None:
+                return
+            self._ended.add(page)
+            self.pages[page] = {**spent, "reason": CANCELLED_PART_WAY, "seconds": round(time.monotonic() - begun, 3)}
             self._save(project)
 
     def finish(self, project: Project, status: str, stopped: str = "") -> None:
@@ -124,9 +155,13 @@ class ProposalRun:
     def record_spent(self, page: str, begun: float, spent: Spent) -> None:
         """What the page being asked has spent so far (`spending_told`), kept in the run at once: an app killed part
         way through the page leaves it, not finished (`spent_record`). The page's own record, once it ends, takes its
-        place. Called from the call's thread as its budget counts, so through a connection of its own."""
+        place, and a tell that comes after it leaves it. Called from the call's thread as its budget counts, so
+        through a connection of its own."""
         try:
             with open_project(self.root) as project, self._lock:
+                if page in self._ended:
+                    return
+                self._asking[page] = begun
                 self.pages[page] = spent_record(spent, time.monotonic() - begun)
                 self._save(project)
         except Exception:  # noqa: BLE001 - the call goes on (it is counted): the page's own record may yet be kept
@@ -179,7 +214,7 @@ class ProposeWorker(BackgroundJob):
 
     def _propose_session(self, project: Project) -> None:
         # Gemini's calls stop at Cancel, and its waits and retries are said as they happen.
-        hooks = {"cancel": self._cancel, "notify": self.say} if self.method == GEMINI else {}
+        hooks = {"cancel": self._cancel, "notify": self._say_while_running} if self.method == GEMINI else {}
         extractor = extract.create(self.method, **self._params, **hooks)
         self.caution = caution_of(extractor)
         self.stored_run = ProposalRun.start(project, extractor) if self.method == GEMINI else None
@@ -196,6 +231,15 @@ class ProposeWorker(BackgroundJob):
                     self.stored_run.finish(project, status, self.stopped)
                 except Exception as error:  # noqa: BLE001 - the session's own end (or error) is what to say
                     _log.warning("run %s could not be marked %s: %s", self.stored_run.run_id, status, error)
+
+    def _say_while_running(self, message: str) -> None:
+        """A wait before a retry, said as it starts, while the job runs. After Cancel, a call let finish in its own
+        thread makes no further attempt, so its wait is none to say; and the job, ended, may be deleted by then: an
+        emit on it raised in that thread, and the page was kept in the run as failed for that error."""
+        if self.cancelled:
+            return
+        with contextlib.suppress(RuntimeError):  # deleted between the look and the emit: no one is left to tell
+            self.say(message)
 
     def _propose_pages(self, project: Project, extractor: extract.Extractor) -> None:
         # core's loop over pages, as `extract` runs it: its stop rules, and its words for why it stopped
@@ -231,14 +275,14 @@ class ProposeWorker(BackgroundJob):
             self._keep_in_run(project, name, extraction)
 
     def _failed(self, project: Project, name: str, error: Exception) -> None:
-        """One page's failure (a timeout, bad HTML), kept in the run and said; Cancel ends the loop as it came."""
+        """One page's failure (a timeout, bad HTML), kept in the run and said; Cancel ends the loop as it came, the
+        page kept in the run as cancelled if it had spent anything."""
         if isinstance(error, Cancelled):
+            self._keep_cancel(project, name)
             raise error
         if self.stored_run is not None:
             self.stored_run.record(project, name, error)
-        message = (str(error) if isinstance(error, RecordLensError) else
-                   database_refused(error, project.root, again="propose again") if isinstance(error, sqlite3.Error)
-                   else f"{type(error).__name__}: {error}")
+        message = failure_said(error, project.root)
         self.report_failure(name, f"{message}; {check_the_endpoint(ENDPOINT_SETTING)}"
                             if failed_for_the_endpoint(error) else message)
 
@@ -246,6 +290,14 @@ class ProposeWorker(BackgroundJob):
         """A quota or a cancel: the calls paid for on the page are kept in the run; no further page is asked."""
         if self.stored_run is not None:
             self.stored_run.record(project, name, error)
+
+    def _keep_cancel(self, project: Project, name: str) -> None:
+        if self.stored_run is None:
+            return
+        try:
+            self.stored_run.cancelled(project, name)
+        except Exception as error:  # noqa: BLE001 - the cancel is what to say; the page keeps what it spent
+            _log.warning("page %s could not be marked cancelled in run %s: %s", name, self.stored_run.run_id, error)
 
     def _keep_in_run(self, project: Project, name: str, extraction: extract.Extraction) -> None:
         assert self.stored_run is not None
@@ -259,6 +311,19 @@ class ProposeWorker(BackgroundJob):
     def _stop(self, page: str, reason: str, not_reached: Sequence[str]) -> None:
         left = f"; not reached: {listed(list(not_reached), 8, total=True)}" if not_reached else ""
         self.stopped = self.scrub(f"stopped on page {page}: {reason}{left}")
+
+
+def failure_said(error: Exception, root: Path) -> str:
+    """A page's failure as Propose says it: core's errors in their own words, a refusal by the database of the
+    project in `root` with what to do, a system's error (a read that failed for a moment) in its own words after the
+    file it names as a hint writes a path (not Python's `[Errno 5] …: '/x/y'`), anything else with its kind."""
+    if isinstance(error, RecordLensError):
+        return str(error)
+    if isinstance(error, sqlite3.Error):
+        return database_refused(error, root, again="propose again")
+    if isinstance(error, OSError):
+        return f"{hint_path(error.filename)}: {system_words(error)}" if error.filename else system_words(error)
+    return f"{type(error).__name__}: {error}"
 
 
 def proposal_provenance(extraction: extract.Extraction) -> Provenance:

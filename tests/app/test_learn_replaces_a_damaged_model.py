@@ -1,5 +1,6 @@
 """A damaged learnt model: Propose says Learn (Ctrl+Shift+L) learns it again, and Learn now does, setting the
-damaged file aside and saying so (it used to fail with "is not a selector model … choose another path"). And
+damaged file aside and saying so, as it starts and as it ends (it used to fail with "is not a selector model …
+choose another path"; then it said so only at its end, after minutes of fits). And
 "Propose with the shipped model again" where `models/` cannot be written says why and keeps the model, in the
 words a failed Learn uses (it used to raise an uncaught OSError in the slot and say nothing)."""
 
@@ -35,6 +36,11 @@ def test_learn_sets_a_damaged_model_aside_and_replaces_it(qtbot, tmp_path: Path)
     window = opened(tmp_path, folder)
     try:
         assert window.jobs.do_learn() is not None
+        # said as Learn starts, as `train --project` says it, not only minutes later as it ends
+        started = window.statusBar().currentMessage()
+        assert started.startswith("learning from 3 labelled pages: this project's learnt model is unusable (not a "
+                                  "selector model"), started
+        assert started.endswith("): the model learnt replaces it, and it is set aside in models/"), started
         qtbot.waitUntil(lambda: window.job is None, timeout=120_000)
         message = window.statusBar().currentMessage()
         assert "failed" not in message, message
