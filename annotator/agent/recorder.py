@@ -3,8 +3,10 @@
 The page reports what the user does (resources/js/site_events.js): a click, a field typed into and committed
 (Enter, change or leaving it), a burst of scrolling, Back. The recorder turns each report into a core `Step`
 with the target's identities, the URL, the set-of-mark screenshot the user saw before the action and the one
-after it, and the time since the step before it. Wait and ANSWER come from the recording panel's buttons. What is
-typed into a password field is recorded masked, a bullet for each character (core's actions.masked_password).
+after it, when the action came and the time since the step before it (the first step's: since the start page was
+on show). The recording began at ● Record (its `started_at`), before its start page opened. Wait and ANSWER come
+from the recording panel's buttons. What is typed into a password field is recorded masked, a bullet for each
+character (core's actions.masked_password).
 
 Not every report is a step: a click on text or empty space (no element an agent could click: it has no number)
 and a scroll that moved nothing are said in `message` and left out, since no agent could take such a step and a
@@ -35,7 +37,7 @@ import time
 from collections import deque
 from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt, QTimer, Signal
@@ -75,7 +77,9 @@ _FIELD_FOCUSED_JS = "(() => { const el = document.activeElement; return !!el && 
 
 
 def now_iso() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """Now, as a recording says when it began and when each of its actions came: to the millisecond, as a step's
+    `seconds` are kept (a step of 0.4 s is not one of 0 or 1 between its neighbours' times)."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 class Recorder(QObject):
@@ -101,7 +105,7 @@ class Recorder(QObject):
         self._deleted: list[tuple[int, Step]] = []  # (index, step) of deleted steps, the last one last
         # Reports with the time each came in: handling one can take a second (a Wait, a page loading) while
         # the user goes on, and a step's time is the user's, not the time it waited in this queue.
-        self._queue: deque[tuple[float, dict[str, Any]]] = deque()
+        self._queue: deque[_Report] = deque()
         self._busy = False
         # The page as it showed what was typed, observed once the typing paused (None: no such picture now).
         self._typed: tuple[Observation, str | None] | None = None
@@ -127,7 +131,8 @@ class Recorder(QObject):
         url = start_url or (task.start_url if task else "") or self.browser.start_page()
         if not url:
             raise ValueError("nothing to record on: no start URL and no site page")
-        self.trajectory = Trajectory(task_id=task.id if task else "", actor=self.actor)
+        # Begun at ● Record, before the start page opens: its first step's seconds count from that page on show
+        self.trajectory = Trajectory(task_id=task.id if task else "", actor=self.actor, started_at=now_iso())
         self.task = task
         self._queue.clear()
         self._deleted.clear()
@@ -329,7 +334,7 @@ class Recorder(QObject):
     def _enqueue(self, data: dict[str, Any]) -> None:
         if not self.recording or self.trajectory is None:
             return
-        self._queue.append((time.monotonic(), data))
+        self._queue.append(_Report(time.monotonic(), now_iso(), data))
         # Not from inside the web channel's callback: handling runs the event loop.
         QTimer.singleShot(0, self._drain)
 
@@ -343,11 +348,11 @@ class Recorder(QObject):
         finally:
             self._busy = False
 
-    def _handle(self, came_at: float, data: dict[str, Any]) -> None:
+    def _handle(self, came_at: float, came_moment: str, data: dict[str, Any]) -> None:
         kind = data.get("kind")
         assert self.observation is not None and self.trajectory is not None
         step = Step(action="", url=self.observation.url, screenshot_before=self._shot,
-                    seconds=round(max(came_at - self._last_at, 0.0), 3), at=now_iso())
+                    seconds=round(max(came_at - self._last_at, 0.0), 3), at=came_moment)
         typed, self._typed = self._typed, None  # a picture of typing is for this report only
         self._typed_timer.stop()
         if kind == "click" and not data.get("target"):
@@ -406,7 +411,8 @@ class Recorder(QObject):
 
     def _click_follows(self) -> bool:
         """Whether the next report waiting is a click on an element (one that may be navigating away)."""
-        return bool(self._queue) and self._queue[0][1].get("kind") == "click" and bool(self._queue[0][1].get("target"))
+        waiting = self._queue[0].data if self._queue else {}
+        return waiting.get("kind") == "click" and bool(waiting.get("target"))
 
     def _append(self, step: Step, came_at: float) -> None:
         assert self.trajectory is not None
@@ -428,6 +434,15 @@ class Recorder(QObject):
         assert self.trajectory is not None
         self._listen_to_keys()
         self._look_at(_seen(self.browser.observe()))
+
+
+class _Report(NamedTuple):
+    """A report from the page (or a panel button) with when it came: on the monotonic clock, for its step's
+    `seconds`, and as its step's `at` says it."""
+
+    came_at: float
+    came_moment: str
+    data: dict[str, Any]
 
 
 def _edits_a_field(key: QKeyEvent) -> bool:

@@ -7,9 +7,10 @@ in a row, when the model budget is used up ("model budget") or when the model en
 retries ("model error"). The last two *cut* the episode: it says nothing about the agent, and `run_agent` stops
 the run (a failing endpoint raises ModelEndpointError, after the cut episode is handed to `on_trajectory`).
 Every step, with when it was taken (`at`) and the seconds it took, and every raw model call is kept in the
-trajectory. After each model call, before its action is carried out, `on_call` (when given) sees the episode as it
-stands, cut as INTERRUPTED: a caller that stores it there keeps every answer it paid for, and read, though its
-process is killed (SIGKILL) before the episode ends.
+trajectory, with when the episode began (`started_at`: before its start page opened). After each model call, before
+its action is carried out, `on_call` (when given) sees the episode as it stands, cut as INTERRUPTED: a caller that
+stores it there keeps every answer it paid for, and read, though its process is killed (SIGKILL) before the episode
+ends.
 A password typed into a password field is a secret of the episode (actions.masked_step): once a Type reaches such a
 field, its text is masked in every step and stored call of the episode, those before it (a failed attempt,
 `Type [7]; pw` on a number the page has not) as well as those after it (a thought that says it again), so no later
@@ -191,7 +192,9 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
                 run: int = 0, on_call: Callable[[Trajectory], None] | None = None) -> Trajectory:
     """One episode of `task`. `on_call` sees it as it stands after each model call, before the call's action is
     carried out (`stopped_now`: what a process killed there leaves)."""
-    trajectory = Trajectory(task_id=task.id, actor=settings.actor, run=run)
+    # Begun now, before its start page opens: it spans that page's loading and its steps (its first step's `seconds`
+    # count from its first prompt on)
+    trajectory = Trajectory(task_id=task.id, actor=settings.actor, run=run, started_at=_moment_now())
     system = system_prompt(settings.send_screenshot, settings.observations)
     template = read_resource("prompts", "agent-user.md")
     browser.open(task.start_url)
@@ -236,9 +239,9 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
 
 def _moment_now() -> str:
     """Now, as a step's `at` says when it was taken: once its action is carried out and the page after it seen (its
-    `seconds` are the time up to then, from its prompt on), as a recording's step says when the person's action came.
-    In the project's form of a moment (`store.db.now`), imported here, not at the top: the store imports this
-    package."""
+    `seconds` are the time up to then, from its prompt on), as a recording's step says when the person's action came;
+    and as an episode's `started_at` says when it began. In the project's form of a moment (`store.db.now`), imported
+    here, not at the top: the store imports this package."""
     from ..store.db import now
 
     return now()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -78,6 +79,9 @@ class Trajectory:
     run: int | None = None            # 0-based run index for agents
     stop: str | None = None           # why the episode ended: answer, budget, malformed, error
     calls: list[ModelCall] = field(default_factory=list)
+    # When the episode began, ISO: an agent's before it opened its start page, a person's when ● Record was pressed.
+    # None: not known (a file written before it was kept, a hand-written one): `began` reads it off the first step.
+    started_at: str | None = None
     # The PNGs the steps' screenshot hashes name, kept here until the trajectory is stored (never in its JSON).
     screenshots: dict[str, bytes] = field(default_factory=dict, repr=False, compare=False)
 
@@ -85,6 +89,8 @@ class Trajectory:
         out: dict[str, Any] = {"task": self.task_id, "actor": self.actor, "answer": self.answer,
                                "success": self.success, "run": self.run, "stop": self.stop,
                                "steps": [s.as_dict() for s in self.steps]}
+        if self.started_at:
+            out["started_at"] = self.started_at
         if self.calls:
             out["calls"] = [c.as_dict() for c in self.calls]
         return out
@@ -99,7 +105,18 @@ class Trajectory:
             answer = steps[-1].value
         return cls(task_id=str(data["task"]), actor=str(data.get("actor") or "person"), steps=steps,
                    answer=answer, success=data.get("success"), run=data.get("run"), stop=data.get("stop"),
-                   calls=[ModelCall.from_dict(c) for c in data.get("calls") or []])
+                   calls=[ModelCall.from_dict(c) for c in data.get("calls") or []],
+                   started_at=str(data["started_at"]) if data.get("started_at") else None)
+
+    def began(self) -> str | None:
+        """When the episode began: `started_at`, else (not kept: a file written before it was) its first timed step's
+        `at` less the seconds that step took, else that `at` as it is; None when no step says its time."""
+        if self.started_at:
+            return self.started_at
+        first = next((step for step in self.steps if step.at), None)
+        if first is None or not first.seconds:
+            return None if first is None else first.at
+        return _moment_before(first.at or "", first.seconds)
 
     def to_json(self) -> str:
         return json.dumps(self.as_dict(), ensure_ascii=False, indent=2) + "\n"
@@ -116,6 +133,16 @@ class Trajectory:
             return cls.from_dict(data)
         except (AgentError, KeyError, TypeError, ValueError) as error:
             raise AgentError(f"{source}: {error}") from None
+
+
+def _moment_before(at: str, seconds: float) -> str:
+    """The moment `seconds` before `at`, in its form (its zone, a Z kept); `at` itself when it is no ISO moment."""
+    try:
+        moment = datetime.fromisoformat(at) - timedelta(seconds=seconds)
+    except ValueError:
+        return at
+    earlier = moment.isoformat(timespec="milliseconds")
+    return earlier.replace("+00:00", "Z") if at.endswith("Z") else earlier
 
 
 MAX_PAGE_TEXT = 6000  # characters of page text in a prompt, when the browser gives any

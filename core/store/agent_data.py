@@ -192,7 +192,7 @@ class AgentData:
                 store_snapshot(self._store.root, png, SCREENSHOT_SUFFIX)
         at = now()
         steps = trajectory.steps
-        started, ended = _span(steps)
+        started, ended = _span(trajectory)
         with self._store.writing() as db:
             task = self._store.one(f"{_SELECT_TASKS} WHERE t.id = ?", (task_row_id,))
             if task is None:
@@ -250,18 +250,19 @@ class AgentData:
         where = f"WHERE {' AND '.join(clauses)}" if clauses else ""
         rows = self._store.db.execute(
             "SELECT tr.id, t.external_id, p.kind, p.name, p.version, p.input_format, p.seed, tr.answer, tr.success, "
-            "tr.run_index, tr.stop FROM trajectories tr JOIN tasks t ON t.id = tr.task_id "
+            "tr.run_index, tr.stop, tr.started_at FROM trajectories tr JOIN tasks t ON t.id = tr.task_id "
             f"JOIN provenances p ON p.id = tr.actor_id {where} ORDER BY tr.id", params).fetchall()
         out = []
-        for row_id, task, kind, name, version, fmt, seed, answer, success, run, stop in rows:
+        for row_id, task, kind, name, version, fmt, seed, answer, success, run, stop, started in rows:
             trajectory = Trajectory(task_id=task, actor=actor_of(Provenance(kind, name, version, fmt, seed)),
                                     steps=self.steps(row_id), answer=answer,
-                                    success=None if success is None else bool(success), run=run, stop=stop)
+                                    success=None if success is None else bool(success), run=run, stop=stop,
+                                    started_at=started)
             out.append((row_id, trajectory))
         return out
 
     def trajectory_dates(self) -> dict[int, str]:
-        """Row id -> when each trajectory began (its first step; ISO time)."""
+        """Row id -> when each trajectory began (its episode's start, `_span`; ISO time)."""
         rows = self._store.db.execute("SELECT id, started_at FROM trajectories ORDER BY id").fetchall()
         return {int(row_id): str(started or "") for row_id, started in rows}
 
@@ -311,13 +312,14 @@ class AgentData:
         return stored_file(self._store.root, digest, SCREENSHOT_SUFFIX)
 
 
-def _span(steps: Sequence[Step]) -> tuple[str | None, str | None]:
-    """When a trajectory began and ended, by its steps' own times (`at`: when each was taken): its first step's and
-    its last step's. Never the moment it is stored: a reference read from a file long after its recording, or an
-    episode stored again at each of its model calls, keeps its own. None when no step says its time (a hand-written
-    file's)."""
-    times = [step.at for step in steps if step.at]
-    return (times[0], times[-1]) if times else (None, None)
+def _span(trajectory: Trajectory) -> tuple[str | None, str | None]:
+    """When a trajectory began and ended: when its episode began (`Trajectory.began`: an agent's before its start page
+    opened, a recording's at ● Record; from a file that does not say, its first step's time less the seconds that
+    step took) and its last step's time (`at`: when it was taken). Never the moment it is stored: a reference read
+    from a file long after its recording, or an episode stored again at each of its model calls, keeps its own. None
+    when neither is known (a hand-written file's)."""
+    times = [step.at for step in trajectory.steps if step.at]
+    return trajectory.began(), times[-1] if times else None
 
 
 _TRAJECTORY_COLUMNS = ("task_id", "actor_id", "agent_run_id", "answer", "success", "started_at", "ended_at",

@@ -18,9 +18,10 @@ TASK = Task(id="lookup-1", instruction="Who wrote it?", answer="Ilse Marrow", st
 
 
 def reference(answer: str, success: bool | None) -> Trajectory:
-    steps = [Step(action="wait", url=TASK.start_url, seconds=1.0, at="2026-01-02T10:00:00+00:00"),
-             Step(action="answer", value=answer, url=TASK.start_url, seconds=2.0, at="2026-01-02T10:00:02+00:00")]
-    return Trajectory(task_id=TASK.id, actor="person:ana", steps=steps, answer=answer, success=success, stop="answer")
+    steps = [Step(action="wait", url=TASK.start_url, seconds=1.0, at="2026-01-02T10:00:01+00:00"),
+             Step(action="answer", value=answer, url=TASK.start_url, seconds=2.0, at="2026-01-02T10:00:03+00:00")]
+    return Trajectory(task_id=TASK.id, actor="person:ana", steps=steps, answer=answer, success=success, stop="answer",
+                      started_at="2026-01-02T10:00:00+00:00")  # Record pressed at once: "Recorded" shows it
 
 
 @pytest.fixture

@@ -42,7 +42,7 @@ def reference(site: str, answer: str, at: str = AT) -> Trajectory:
     url = f"https://{site}.example/"
     steps = [Step(action="wait", url=url, seconds=1.0, at=at), Step(action="answer", value=answer, url=url,
                                                                      seconds=2.0, at=at)]
-    return Trajectory(task_id="t1", actor="person:ana", steps=steps, answer=answer, stop="answer")
+    return Trajectory(task_id="t1", actor="person:ana", steps=steps, answer=answer, stop="answer", started_at=at)
 
 
 @pytest.fixture
