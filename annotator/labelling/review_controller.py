@@ -765,12 +765,17 @@ class ReviewController:
     def _choose_the_first_open_row(self) -> bool:
         """The review list's first open disagreement chosen and brought into view on the page; whether there was
         one."""
-        review, panel = self.review, self.panel
-        if review is None or not self.active() or not panel.choose_open_row(0):
+        return self.review is not None and self.active() and self._choose_an_open_row(0)
+
+    def _choose_an_open_row(self, row: int) -> bool:
+        """The first open disagreement's row from `row` on (else above it) chosen, and its record brought into view
+        on the page as a click on the row brings it (the list says no `record_chosen` for a row the code chooses);
+        whether there was one."""
+        if not self.panel.choose_open_row(row):
             return False
-        index = panel.current_index()
-        if index is not None and review.records[index].xpaths:
-            self.window.page_view.scroll_to(review.records[index].xpaths[0])
+        index = self.panel.current_index()
+        if index is not None:
+            self.on_review_record(index)
         return True
 
     def _say_w_opened(self, page: str, chosen: bool) -> None:
@@ -1155,10 +1160,10 @@ class ReviewController:
         window.message(said + overlaps + how_to_undo + self._next_open_row(row), 10000)
 
     def _next_open_row(self, row: int) -> str:
-        """After a decision: the next open disagreement's row chosen (from `row` on); none left on the page, no row,
-        and what to say of that ("" when one was chosen)."""
+        """After a decision: the next open disagreement's row chosen (from `row` on) and the page scrolled to its
+        record; none left on the page, no row, and what to say of that ("" when one was chosen)."""
         name, page = self.annotator(), self.window.page_name
-        if self.panel.choose_open_row(row) or name is None or page is None:
+        if self._choose_an_open_row(row) or name is None or page is None:
             return ""
         return ";" + self._none_left_words(name, page).removeprefix(":")
 
@@ -1389,6 +1394,10 @@ class ReviewController:
         held: list[int | None] = []
         for decision in decisions:
             label = held_as(decision.makes, decision.record_id) if decision.makes else None
+            if label is None and decision.kind == "edit" and decision.makes:
+                # The record it would change holds their XPaths already (T on a matched row of the same record): the
+                # edit would change nothing, and the record is theirs already, as any held one
+                label = held_as(decision.makes, None)
             if label is not None and label.id not in numbers:
                 fresh.append(decision)  # made elsewhere since the page was shown: its write refuses it, and says so
             elif label is not None:
