@@ -6,8 +6,14 @@ in the task editor, or in a seeds file opened with "Open seeds…") and its stat
 with the funnel's "refined" beside it).
 
 The gold answer is checked against the site (core's `SiteText`: does some saved page's text hold it?) and a
-candidate whose answer no page holds is flagged. Keys: A accept, S similar, U unable, E expired, N next
-candidate not reviewed yet. "Add refined to tasks" hands the accepted tasks to the task editor.
+candidate whose answer no page holds is flagged; the check follows the answer as it is edited, and an Accept of an
+answer no page holds is saved but stays on the candidate, saying so. Keys: A accept, S similar, U unable, E
+expired, N next candidate not reviewed yet. "Add refined to tasks" hands the accepted tasks to the task editor.
+
+An edit in the form is saved only by a verdict: one about to be dropped (the window closed, another candidate
+chosen, another file opened) is asked about as the task editor asks, Save (the edit saved, the candidate keeping
+its status: one not reviewed stays so) / Discard / Cancel. `last_file` (the agent window sets it from the app's
+settings) is the candidates file reopened when the queue opens with none; `opened(path)` says each one opened.
 
 The file is shared: the shell's `agent tasks review`, `agent tasks filter` or a second window may write it while
 the queue is open. So a verdict never writes the queue's copy: it reads the file again, changes only the candidate
@@ -25,8 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QCloseEvent, QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFormLayout,
@@ -66,6 +72,8 @@ COLUMNS = ("id", "category", "status", "instruction")
 FLAGGED = QColor("#fff1d6")  # amber: a flagged row's tint on white; on another theme's rows, as it tints white
 VERDICTS = (("Accept", "accepted", "A"), ("Similar", "similar", "S"), ("Unable to annotate", "unable", "U"),
             ("Expired", "expired", "E"))
+CHECK_MS = 250  # the answer is looked for on the site once typing pauses this long, not at every key
+Answer = QMessageBox.StandardButton
 
 
 @dataclass(frozen=True)
@@ -90,20 +98,35 @@ def ask_about_judged_elsewhere(parent: QWidget, ident: str, there: str, verdict:
     return box.clickedButton() is replace_it
 
 
+def ask_about_unsaved_edit(parent: QWidget, ident: str, status: str, what: str) -> Answer:
+    """Save, Discard or Cancel for an edit of candidate `ident` (now `status`) not saved yet, before `what` ("closing
+    the review queue") drops it."""
+    return QMessageBox.question(
+        parent, "Unsaved edit", f"The edit of {ident} is not saved: a verdict saves it. Save it before {what}?\n\n"
+        f"Save: the edit is saved into the candidates file, {ident} staying {status}.\nDiscard: the edit is dropped.",
+        Answer.Save | Answer.Discard | Answer.Cancel, Answer.Save)
+
+
 class ReviewQueue(QWidget):
-    """Signals: `refined(tasks)` ("Add refined to tasks"), `changed()` after every saved verdict. `ask_judged_elsewhere`
-    is how a candidate changed in the file since it was shown is asked about (tests answer it themselves)."""
+    """Signals: `refined(tasks)` ("Add refined to tasks"), `changed()` after every saved verdict, `opened(path)` a
+    candidates file opened. `ask_judged_elsewhere` is how a candidate changed in the file since it was shown is asked
+    about, `ask_to_keep` an edit about to be dropped (tests answer them themselves)."""
 
     refined = Signal(object)
     changed = Signal()
+    opened = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle("Review candidate tasks")
         self.path: Path | None = None
         self.start_folder: Path | None = None  # where "Open candidates…" starts before a file is open
+        self.last_file: Path | None = None  # the candidates file last reviewed, reopened (`reopen_or_ask`)
         self.candidates: list[Candidate] = []
         self.ask_judged_elsewhere = ask_about_judged_elsewhere
+        self.ask_to_keep = ask_about_unsaved_edit
+        self.on_form: Candidate | None = None  # the candidate the form shows (its edits compared with it)
+        self._leaving_for: str | None = None  # the candidate chosen while the form held an edit, until asked
         # The seed tasks by id, to show a candidate's seeds themselves: those of a seeds file opened here come
         # before the task editor's (which may be another file's tasks under the same ids)
         self._seeds: Callable[[], list[Task]] = list  # the task editor's tasks as they are now (`seeds_from`)
@@ -116,10 +139,13 @@ class ReviewQueue(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        self.table.currentCellChanged.connect(lambda row, *_: self._show(row))
+        self.table.currentCellChanged.connect(lambda row, *_: self._on_row(row))
         self.instruction = QPlainTextEdit()
         self.instruction.setMaximumHeight(90)
         self.answer = QLineEdit()
+        self._check = QTimer(self, singleShot=True, interval=CHECK_MS)
+        self._check.timeout.connect(self._show_evidence)
+        self.answer.textChanged.connect(lambda _: self._check.start())
         self.reason = QLineEdit()
         self.reason.setPlaceholderText("why (for similar, unable, expired; or what was refined)")
         self.provenance = QLabel("")
@@ -170,13 +196,13 @@ class ReviewQueue(QWidget):
         id (unless a seeds file opened here has that id): read each time a candidate's seeds are shown, so that
         edits made there and another tasks file opened there are followed."""
         self._seeds = tasks
-        self._show(self.table.currentRow())
+        self.show_seeds_again()
 
     def show_seeds_again(self) -> None:
-        """The shown candidate's seeds as the task editor now has them (another tasks file opened there)."""
-        candidate = self.current()
-        if candidate is not None:
-            self.seeds_view.setText(self._seeds_text(candidate))
+        """The shown candidate's seeds as the task editor now has them (another tasks file opened there); the rest
+        of the form, which may hold an edit, as it is."""
+        if self.on_form is not None:
+            self.seeds_view.setText(self._seeds_text(self.on_form))
 
     def set_seeds(self, tasks: list[Task]) -> None:
         """Seeds that stay as given (`seeds_from` for tasks that change)."""
@@ -187,7 +213,7 @@ class ReviewQueue(QWidget):
         """A seeds file ("Open seeds…"): its tasks are the seeds shown, before the task editor's."""
         tasks = load_tasks(path)
         self.seeds_file = {task.id: task for task in tasks}
-        self._show(self.table.currentRow())
+        self.show_seeds_again()
         return tasks
 
     def load(self, path: str | Path) -> list[Candidate]:
@@ -198,9 +224,25 @@ class ReviewQueue(QWidget):
         self.path = Path(path)
         self._fill()
         self.next_pending()
+        emit(self.opened, self.path)
         return self.candidates
 
+    def reopen_or_ask(self) -> None:
+        """The candidates file last reviewed (`last_file`) opened again; asked for ("Open candidates…") when there is
+        none, or it is gone or cannot be opened (said)."""
+        last = self.last_file
+        if last is not None:
+            try:
+                if not last.is_file():
+                    raise AgentError("it is gone")
+                self.load(last)
+                return
+            except AgentError as error:
+                self.summary.setText(f"the candidates file last reviewed, {hint_path(last)}, cannot be opened: {error}")
+        self.open_dialog()
+
     def _fill(self) -> None:
+        self.on_form = None  # rows of another list: the form is filled again from the row chosen next
         self.table.setRowCount(0)
         for candidate in self.candidates:
             row = self.table.rowCount()
@@ -229,19 +271,110 @@ class ReviewQueue(QWidget):
         row = self.table.currentRow()
         return self.candidates[row] if 0 <= row < len(self.candidates) else None
 
+    def _on_row(self, row: int) -> None:
+        """Another row chosen: shown, unless the form holds an edit of another candidate, which is asked about first
+        (`_ask_before_leaving`, once the click or key that chose the row is done: going back to the candidate edited
+        during it would leave the row clicked selected)."""
+        if not 0 <= row < len(self.candidates):
+            return
+        if self.on_form is not None and self.candidates[row].id == self.on_form.id:
+            return  # back on the candidate the form shows, with its edit (`_ask_before_leaving`)
+        if self._edited():
+            if self._leaving_for is None:
+                QTimer.singleShot(0, self._ask_before_leaving)
+            self._leaving_for = self.candidates[row].id
+            return
+        self._show(row)
+
+    def _ask_before_leaving(self) -> None:
+        """Back on the candidate edited, its edit asked about; then on to the candidate chosen, unless kept."""
+        chosen, self._leaving_for = self._leaving_for, None
+        shown = self.on_form
+        if shown is not None:
+            self._choose(shown.id)  # the form still holds its edit: only the table goes back
+            if not self.may_leave("going to another candidate"):
+                return
+        if chosen is not None:
+            self._choose(chosen)
+
+    def _choose(self, ident: str) -> None:
+        row = next((i for i, c in enumerate(self.candidates) if c.id == ident), None)
+        if row is not None:
+            self.table.setCurrentCell(row, 0)
+
+    def _form(self) -> tuple[str, str, str]:
+        """The form's instruction, answer and reason as a verdict saves them (spacing collapsed, ends trimmed)."""
+        return " ".join(self.instruction.toPlainText().split()), self.answer.text().strip(), self.reason.text().strip()
+
+    def _edited(self) -> bool:
+        """Whether the form holds what a verdict would save differently from the candidate it shows."""
+        shown = self.on_form
+        return shown is not None and self._form() != (" ".join(shown.task.instruction.split()),
+                                                       shown.task.answer.strip(), shown.reason.strip())
+
+    def may_leave(self, what: str) -> bool:
+        """True when the form's edit may go before `what` ("closing the review queue"): there is none, or it was
+        saved (Save: the candidate's own status given again, with the edit) or dropped (Discard: the form shows the
+        candidate again). False: kept (Cancel, or a save that failed, said why)."""
+        shown = self.on_form
+        if shown is None or not self._edited():
+            return True
+        answer = self.ask_to_keep(self, shown.id, status_shown(shown.status), what)
+        if answer == Answer.Save:
+            return self.judge(shown.status) is not None
+        if answer == Answer.Discard:
+            self._fill_form(shown)
+            return True
+        return False
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        if not self.may_leave("closing the review queue"):
+            event.ignore()
+            return
+        super().closeEvent(event)
+
     def _show(self, row: int) -> None:
         if not 0 <= row < len(self.candidates):
             return
-        candidate = self.candidates[row]
-        if candidate.evidence is None and self._text is not None:
-            candidate = self.candidates[row] = replace(candidate, evidence=self._text.evidence(candidate.task))
+        candidate = self.candidates[row] = self._checked(self.candidates[row])
+        self._fill_form(candidate)
+
+    def _fill_form(self, candidate: Candidate) -> None:
+        self.on_form = candidate
         self.instruction.setPlainText(candidate.task.instruction)
         self.answer.setText(candidate.task.answer)
         self.reason.setText(candidate.reason)
+        self._check.stop()  # the answer set is the candidate's: its evidence is shown as it is
         self.evidence.setText(_evidence_text(candidate))
         similar = f"; similar to {candidate.similar_to} ({candidate.similarity:.3f})" if candidate.similar_to else ""
         self.seeds_view.setText(self._seeds_text(candidate))
         self.provenance.setText(f"{candidate.model or 'unknown'}{similar}; now {status_shown(candidate.status)}")
+
+    def _checked(self, candidate: Candidate) -> Candidate:
+        """`candidate` with the saved page that shows its gold answer, as the task scores it, and how many hold it
+        (`SiteText.evidence_of`), when not known yet and a site is open (raises AgentError: a page unreadable)."""
+        if candidate.evidence is not None or self._text is None:
+            return candidate
+        page, pages = self._text.evidence_of(candidate.task)
+        return replace(candidate, evidence=page, evidence_pages=pages)
+
+    def _show_evidence(self) -> None:
+        """The "On the site" line for the answer as the form has it now: the site's text is read once, so each
+        check is a search of it."""
+        shown = self.on_form
+        if shown is None:
+            return
+        answer = self.answer.text().strip()
+        if answer == shown.task.answer.strip():
+            self.evidence.setText(_evidence_text(shown))
+            return
+        try:
+            edited = self._checked(replace(shown, task=replace(shown.task, answer=answer), evidence=None,
+                                           evidence_pages=None))
+        except AgentError as error:
+            self.evidence.setText(f"not checked: {error}")
+            return
+        self.evidence.setText(_evidence_text(edited))
 
     def _seeds_text(self, candidate: Candidate) -> str:
         """Each seed on a line of its own: its instruction and answer, or its id alone and where its text is."""
@@ -259,8 +392,9 @@ class ReviewQueue(QWidget):
 
     def judge(self, status: str) -> Candidate | None:
         """The shown candidate gets `status`, with the edited instruction and answer, and is saved at once: into the
-        file as it is now (module notes), which the list then shows. None when nothing was saved (said why)."""
-        shown = self.current()
+        file as it is now (module notes), which the list then shows, on the next candidate not reviewed (an accepted
+        answer on no saved page stays shown, said). None when nothing was saved (said why)."""
+        shown = self.on_form
         if shown is None:
             return None
         try:  # a verdict that cannot be given is said before the file is read (and the site's text read before
@@ -270,12 +404,22 @@ class ReviewQueue(QWidget):
             self.summary.setText(f"not saved: {error}")
             return None
         if self.path is None:
-            return self._judge_in_memory(shown, status)
+            judged = self._judge_in_memory(shown, status)
+        else:
+            judged = self._judge_in_file(self.path, shown, status)
+        if judged is not None:
+            emit(self.changed)
+            if not _unfounded(judged):
+                self.next_pending()
+        return judged
+
+    def _judge_in_file(self, path: Path, shown: Candidate, status: str) -> Candidate | None:
+        """`_write_verdict`, with a candidate judged elsewhere meanwhile asked about (module notes)."""
         replacing: tuple[object, ...] | None = None  # the file's verdict the reviewer chose to replace
         while True:
-            outcome = self._judge_in_file(self.path, shown, status, replacing)
+            outcome = self._judge_holding(path, shown, status, replacing)
             if not isinstance(outcome, _JudgedElsewhere):
-                break
+                return outcome
             # asked with the file let go: a question left open keeps no other writer waiting
             there = outcome.there
             if not self.ask_judged_elsewhere(self, shown.id, _said(there), status):
@@ -283,12 +427,8 @@ class ReviewQueue(QWidget):
                                                             f"meanwhile ({_said(there)}): that verdict kept")
                 return None
             replacing = _verdict_fields(there)  # asked again only if it changes there once more
-        if outcome is not None:
-            emit(self.changed)
-            self.next_pending()
-        return outcome
 
-    def _judge_in_file(self, path: Path, shown: Candidate, status: str,
+    def _judge_holding(self, path: Path, shown: Candidate, status: str,
                        replacing: tuple[object, ...] | None) -> Candidate | _JudgedElsewhere | None:
         """`_write_verdict` holding the file's lock (`writing_candidates`), so that no other writer comes between
         its read and its write; None when another holds it (said)."""
@@ -326,32 +466,23 @@ class ReviewQueue(QWidget):
             self.summary.setText(f"not saved: {error}")
             return None
         changed = _changed_elsewhere(self.candidates, on_disk, judged.id)
-        self._show_file(written, judged.id, "; ".join(note for note in (changed, *notes) if note))
+        self._show_file(written, judged.id, "; ".join(note for note in (_warning(judged), changed, *notes) if note))
         return judged
-
-    def _reviewed(self, candidate: Candidate, status: str) -> Candidate:
-        """`candidate` with `status` and the form's reason, instruction and answer (raises AgentError)."""
-        return candidate.reviewed(status, self.reason.text().strip(),
-                                  instruction=" ".join(self.instruction.toPlainText().split()),
-                                  answer=self.answer.text().strip())
 
     def _verdict(self, candidate: Candidate, status: str) -> Candidate:
-        """`_reviewed`, with the evidence of an edited answer looked for in the site's text (a search of every saved
-        page: done once a verdict is given, not to check whether it can be)."""
-        judged = self._reviewed(candidate, status)
-        if judged.evidence is None and self._text is not None:
-            judged = replace(judged, evidence=self._text.find(judged.task.answer))
-        return judged
+        """`candidate` with `status` and the form's instruction, answer and reason (raises AgentError), the evidence of
+        an edited answer looked for in the site's text, as the "On the site" line looks for it."""
+        instruction, answer, reason = self._form()
+        return self._checked(candidate.reviewed(status, reason, instruction=instruction, answer=answer))
 
     def _judge_in_memory(self, shown: Candidate, status: str) -> Candidate:
         """A queue given candidates but no file (none is open): the verdict is the list's alone."""
         judged = self._verdict(shown, status)
-        row = self.table.currentRow()
+        row = next(i for i, c in enumerate(self.candidates) if c.id == shown.id)
         self.candidates[row] = judged
         self._set_row(row, judged)
-        self._summarise()
-        emit(self.changed)
-        self.next_pending()
+        self._fill_form(judged)
+        self._summarise(_warning(judged))
         return judged
 
     def _read_again(self, path: Path) -> list[Candidate]:
@@ -385,7 +516,9 @@ class ReviewQueue(QWidget):
 
     def hand_refined(self) -> None:
         """The accepted tasks as the file has them now (accepted from a shell meanwhile too); the queue's own list
-        when the file cannot be read, said."""
+        when the file cannot be read, said. An edit in the form is asked about first: the list is read again."""
+        if not self.may_leave("adding the refined tasks"):
+            return
         note = ""
         if self.path is not None:
             current = self.current()
@@ -413,7 +546,7 @@ class ReviewQueue(QWidget):
     def open_dialog(self) -> None:
         name, _ = QFileDialog.getOpenFileName(self, "Open candidate tasks", str(self.path or self.start_folder or ""),
                                               "Candidates (*.jsonl);;All (*)")
-        if name:
+        if name and self.may_leave("opening another candidates file"):
             try:
                 self.load(name)
             except AgentError as error:
@@ -458,6 +591,19 @@ def _changed_elsewhere(before: list[Candidate], now: list[Candidate], judged: st
     parts = [f"{n} {what}" for n, what in ((changed, "candidate(s) judged or edited elsewhere kept as they are there"),
                                            (added, "added there"), (removed, "removed there")) if n]
     return f"the file had changed on disk since it was read here: {', '.join(parts)}" if parts else ""
+
+
+def _unfounded(candidate: Candidate) -> bool:
+    """An accepted task whose gold answer the site was searched for and no saved page holds."""
+    return candidate.status == "accepted" and candidate.evidence == ""
+
+
+def _warning(judged: Candidate) -> str:
+    """What a reviewer is told of a verdict just saved before going on: an accepted answer on no saved page."""
+    if not _unfounded(judged):
+        return ""
+    return (f"⚠ {judged.id} saved as accepted, but its gold answer is in no saved page's text: check the answer, or "
+            "give another verdict; N goes on to the next one not reviewed")
 
 
 def _evidence_text(candidate: Candidate) -> str:

@@ -111,6 +111,8 @@ def test_the_review_queue_saves_every_verdict_and_hands_over_refined_tasks(qtbot
         queue.answer.setText("CC BY 4.0")
         queue.reason.setText("answer corrected from the abstract page")
         queue.judge("accepted")
+        assert queue.current().id == "gen-2" and "no saved page's text" in queue.summary.text()  # on no page: stays
+        queue.next_pending()
         assert queue.judge("similar") is None  # no reason: not saved, and said
         assert "not saved: a similar verdict needs a reason" in queue.summary.text()
         queue.reason.setText("same as gen-1")

@@ -56,6 +56,8 @@ def test_a_verdict_made_from_a_shell_meanwhile_is_kept_and_shown(window, candida
     queue = window.task_editor.open_review(candidates)
     assert queue.current().id == "gen-1"
     queue.judge("accepted")
+    assert queue.current().id == "gen-1" and "no saved page" in queue.summary.text()  # "answer 1" is on no demo page
+    queue.next_pending()
     assert queue.current().id == "gen-2"
     review_from_a_shell(candidates, "gen-3", "unable", "colour is not on the site")
 
