@@ -1,5 +1,5 @@
 """The one exception family RecordLens raises for bad input: callers show `str(error)` to a person; and the one
-wording of a full disk, which every write can meet."""
+wording of a full disk, which every write can meet, and of a system's error (`os_error_said`)."""
 
 import errno
 import os
@@ -59,6 +59,15 @@ def system_words(error: BaseException) -> str:
     """What `error` says, without the path Python's OSError repeats (`[Errno 13] Permission denied: '...'`): an
     OSError's own words (`strerror`), any other error as it says it. For a message that names the file itself."""
     return error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+
+
+def os_error_said(error: OSError) -> str:
+    """A system's error in the one wording of every message that has only the error to go by: the file it names, as
+    a hint names a path (`hint_path`), then its own words (`system_words`), not Python's
+    `[Errno 5] Input/output error: '/x/y'`. Of a failed rename, the file it was to become (the error's second: the
+    first is a temporary file of ours); an error that names no file (a full disk met by a write) is its words alone."""
+    named = error.filename2 or error.filename
+    return f"{hint_path(named)}: {system_words(error)}" if named else system_words(error)
 
 
 def said_without_path(error: BaseException, path: object) -> str:

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from ...core.agent import ANSWER_KINDS, NORMALISE_RULES, Task, load_tasks, save_tasks, task_from_line
 from ...core.command_hints import hint_path
-from ...core.errors import AgentError
+from ...core.errors import AgentError, os_error_said, system_words
 from ...core.resource_files import is_shipped
 from ...core.wording import named_and_more
 from ..qt.contrast import tint_cell
@@ -364,7 +364,7 @@ class TaskEditor(QWidget):
         try:
             save_tasks(target, tasks)
         except (AgentError, OSError) as error:
-            self.status.setText(f"not saved: {error}")
+            self.status.setText(f"not saved: {os_error_said(error) if isinstance(error, OSError) else error}")
             return None
         self.path = target
         self._disk_digest, self._disk_tasks = None, tasks
@@ -383,8 +383,9 @@ class TaskEditor(QWidget):
         try:
             now = file_digest(target)
         except OSError as error:  # there, but whether it changed cannot be told: never written over unasked
-            self.status.setText(f"not saved: {hint_path(target)} cannot be read ({error}), so whether it changed on "
-                                "disk since it was read cannot be told; make it readable, or save under another name")
+            self.status.setText(f"not saved: {hint_path(target)} cannot be read ({system_words(error)}), so whether it "
+                                "changed on disk since it was read cannot be told; make it readable, or save under "
+                                "another name")
             return False
         if now is None or now == self._disk_digest:  # gone (writing it again loses nothing), or as it was
             return True

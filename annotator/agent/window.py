@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 from ...core import atomic
 from ...core.agent import Task, TaskFileError, Trajectory, ends_with_answer
 from ...core.command_hints import hint_path
-from ...core.errors import AgentError, RecordLensError
+from ...core.errors import AgentError, RecordLensError, os_error_said
 from ...core.resource_files import is_shipped
 from ...core.wording import counted
 from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
@@ -536,7 +536,7 @@ class AgentWindow(QMainWindow):
             try:
                 save_trajectory_file(trajectory, name)
             except OSError as error:
-                self.statusBar().showMessage(f"not saved: {error}", 10000)
+                self.statusBar().showMessage(f"not saved: {os_error_said(error)}", 10000)
 
     # -- lifetime ---------------------------------------------------------------------------------------------
 

@@ -29,8 +29,7 @@ from pathlib import Path
 from PySide6.QtCore import Signal
 
 from ...core import extract
-from ...core.command_hints import hint_path
-from ...core.errors import RecordLensError, system_words
+from ...core.errors import RecordLensError, os_error_said
 from ...core.extract import trimmed
 from ...core.llm import BudgetExceededError
 from ...core.records import TextKeyIndex
@@ -322,7 +321,7 @@ def failure_said(error: Exception, root: Path) -> str:
     if isinstance(error, sqlite3.Error):
         return database_refused(error, root, again="propose again")
     if isinstance(error, OSError):
-        return f"{hint_path(error.filename)}: {system_words(error)}" if error.filename else system_words(error)
+        return os_error_said(error)
     return f"{type(error).__name__}: {error}"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ...core.errors import os_error_said
 from ..settings import gemini_key, proposal_method
 from ..settings_dialog import SettingsDialog
 from .history_dialog import HistoryDialog
@@ -61,7 +62,7 @@ class ToolWindows:
             try:
                 window.settings.save(window.settings_file)
             except OSError as error:
-                window.message(f"settings not saved: {error}", 10000)
+                window.message(f"settings not saved: {os_error_said(error)}", 10000)
                 return
             if dialog.uses_gemini() and not gemini_key(window.keys):
                 window.message("Gemini is the default but no key is set: Propose uses the offline extractor", 10000)

@@ -19,7 +19,7 @@ from typing import TypeVar
 from PySide6.QtCore import QThread, Signal
 
 from ...core.deadline_calls import POLL_S, WaitCancelled, call_within, late_outcomes_pending
-from ...core.errors import RecordLensError
+from ...core.errors import RecordLensError, os_error_said
 from ...core.store import PROJECT_DB, Project, database_problem, open_project
 from .signals import emit
 
@@ -125,6 +125,8 @@ class BackgroundJob(QThread):
             message = str(error)
         except sqlite3.Error as error:  # a damaged database, a full disk: said with what to do, not as a type name
             message = database_refused(error, self._root, again="start it again")
+        except OSError as error:  # a read that failed (a flaky share), a write refused: the file, the system's words
+            message = os_error_said(error)
         except Exception as error:  # noqa: BLE001 - the thread must end with a message, not a traceback
             message = f"{type(error).__name__}: {error}"
         emit(self.done, self._cancel.is_set(), self.scrub(message))

@@ -47,7 +47,7 @@ from typing import Any
 
 from .. import atomic, owner_files
 from ..command_hints import hint_path
-from ..errors import AgentError, RecordLensError
+from ..errors import AgentError, RecordLensError, system_words
 from ..resource_files import is_shipped
 from ..wording import with_article
 from .answers import normalise_answer
@@ -192,14 +192,17 @@ def _filter_mark(data: dict[str, Any], status: str, reason: str) -> FilterMark |
 def load_candidates(path: str | Path) -> list[Candidate]:
     source = Path(path)
     try:
-        text = source.read_text(encoding="utf-8")
+        data = source.read_bytes()
     except OSError as error:
-        raise TaskFileError(f"cannot read the candidates file {hint_path(source)}: {error.strerror or error}") \
-            from None
+        raise TaskFileError(f"cannot read the candidates file {hint_path(source)}: {system_words(error)}") from None
+    try:
+        text = data.decode("utf-8-sig")  # a byte order mark (Windows editors) is no candidate, as in a tasks file
     except UnicodeDecodeError as error:  # a legacy encoding, or no candidates file at all: where, not a traceback
+        # the codec reads on from after a byte order mark: the byte is counted from the file's start
+        at = len(data) - len(error.object) + error.start
         raise TaskFileError(f"cannot read the candidates file {hint_path(source)}: it is not UTF-8 text (byte "
-                            f"{error.start + 1:,} is {error.object[error.start]:#04x}); a candidates file is UTF-8 "
-                            "JSON, one candidate a line") from None
+                            f"{at + 1:,} is {data[at]:#04x}); a candidates file is UTF-8 JSON, one candidate a "
+                            "line") from None
     out: list[Candidate] = []
     problems: list[str] = []
     for number, line in enumerate(text.splitlines(), 1):
@@ -262,7 +265,7 @@ def writing_candidates(path: str | Path) -> Iterator[list[str]]:
         yield []
         return
     except OSError as error:
-        yield [f"the lock of {hint_path(path)} cannot be taken ({error.strerror or error}): a verdict or filter "
+        yield [f"the lock of {hint_path(path)} cannot be taken ({system_words(error)}): a verdict or filter "
                "writing it at the same moment could be lost"]
         return
     try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import logging
 import signal
 import sqlite3
 import sys
@@ -13,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from ..command_hints import hint_path
-from ..errors import RecordLensError, full_disk, is_disk_full
+from ..errors import RecordLensError, full_disk, is_disk_full, os_error_said
 from ..interruption import Terminated
 from ..lazy_import import interruption_behind
 from ..runs.engines import ClusterLostError
@@ -23,7 +24,7 @@ from ..store.db import database_problem
 from ..store.project import PROJECT_DB, reading_as_it_is
 from ..version import version_line
 from . import agent, agreement, annotators, demo, evaluation, extraction, labels, pages, project, synth, train
-from .output import OutputLost, command_streams, end_on_lost_output
+from .output import OutputLost, command_streams, end_on_lost_output, warn
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -78,11 +79,40 @@ def _described(parser: argparse.ArgumentParser) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     # No argv: the process's own command line (the installed `recordlens`), which the process ends with
-    with command_streams(), _sigterm_as_interruption(process_ends=argv is None):
+    with command_streams(), _logged_warnings_said(), _sigterm_as_interruption(process_ends=argv is None):
         try:
             return _flushed(_parsed_and_run(argv))
         except OutputLost as lost:  # `--help` or `--version` into a closed pipe or onto a full disk
             return end_on_lost_output(lost)
+
+
+class _SaidAsWarnings(logging.Handler):
+    """Each record logged while the command runs, said as the command's other warnings (`warning: ...`, `warn`) on
+    the stderr of the moment (a command's own, `command_streams`): a record never stops a command."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            warn(self.format(record))
+        except Exception:  # noqa: BLE001 - logging's own way: a line that cannot be said is reported, not raised
+            self.handleError(record)
+
+
+@contextlib.contextmanager
+def _logged_warnings_said() -> Iterator[None]:
+    """What core logs (`logging.getLogger(__name__).warning`: a run left unmarked, a killed process's file removed)
+    said as the command's other warnings while it runs, where the program running it set no logging up (the
+    installed `recordlens`), rather than Python's last resort, which prints the bare message. A program that set
+    its logging up (the app, pytest's log capture) keeps its own; the handler goes with the command, not at import."""
+    if logging.getLogger(__name__).hasHandlers():  # as core's loggers look for one (fit_pool's fallback too)
+        yield
+        return
+    root = logging.getLogger()
+    handler = _SaidAsWarnings(logging.WARNING)
+    root.addHandler(handler)
+    try:
+        yield
+    finally:
+        root.removeHandler(handler)
 
 
 def _parsed_and_run(argv: Sequence[str] | None) -> int:
@@ -207,9 +237,8 @@ def _write_failed(error: OSError, args: argparse.Namespace) -> str:
     the meantime): one line that names the file, not a traceback; a full disk is said as such, with the folder
     whose disk it is and what to do then for this command (a file's write() names no file: the command's folder
     is named)."""
-    # A failed rename names the file it was to become second (the first is a temporary file of ours).
-    named = error.filename2 or error.filename
-    said = f"{hint_path(named)}: {error.strerror or error}" if named else str(error.strerror or error)
+    said = os_error_said(error)
+    named = error.filename2 or error.filename  # a failed rename's: the file it was to become (`os_error_said`)
     if not is_disk_full(error):
         return said
     # What to do names the command's folder (an unfinished export is the whole of --out, not the file's folder)
