@@ -134,6 +134,7 @@ class Settings:
                                   # dragged them ("": never dragged, they take their share of the window)
     agent_site: str = ""          # the site folder last open in the agent window: it reopens there ("" the demo)
     agent_tasks: str = ""         # the tasks file last open in the agent window ("" the demo's)
+    agent_candidates: str = ""    # the candidates file last open in its review queue: reopened there ("" none)
 
     def __post_init__(self) -> None:
         # The values as last read from or written to the file (for settings made in code: the defaults); what

@@ -77,14 +77,16 @@ def ask_to_save(parent: QWidget, what: str) -> QMessageBox.StandardButton:
 
 class TaskEditor(QWidget):
     """Signals: `saved(path)`, `loaded(path)`, `task_chosen(task)` (Enter on a row or "Record this task"),
-    `modified_changed(bool)`. `ask` is how unsaved edits are asked about, `ask_changed` what to do with a file
-    changed on disk since it was read (tests answer both themselves)."""
+    `modified_changed(bool)`, `review_made(queue)` (the review queue, made when first opened). `ask` is how unsaved
+    edits are asked about, `ask_changed` what to do with a file changed on disk since it was read (tests answer both
+    themselves)."""
 
     # The file's Path: a str through Qt would lose the bytes of a name that are not UTF-8 (another file, said)
     saved = Signal(object)
     loaded = Signal(object)
     task_chosen = Signal(object)
     modified_changed = Signal(bool)
+    review_made = Signal(object)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -465,6 +467,7 @@ def _open_review(editor: TaskEditor, path: str | Path | None = None):  # noqa: A
         editor.review.setWindowFlag(Qt.WindowType.Window)  # its own window, closed with the editor
         editor.review.refined.connect(lambda tasks: _add_refined(editor, tasks))
         editor.loaded.connect(lambda _: editor.review is not None and editor.review.show_seeds_again())
+        emit(editor.review_made, editor.review)  # the agent window gives it the candidates file last reviewed
     editor.review.set_site(editor.site_source())
     # The experts' seeds are often the tasks open here: read as they are each time a candidate's seeds are shown
     editor.review.seeds_from(editor.good_tasks)
@@ -473,7 +476,7 @@ def _open_review(editor: TaskEditor, path: str | Path | None = None):  # noqa: A
     if path is None:
         editor.review.show()
         if not editor.review.candidates:
-            editor.review.open_dialog()
+            editor.review.reopen_or_ask()
     else:
         editor.review.load(path)
         editor.review.show()
@@ -482,13 +485,16 @@ def _open_review(editor: TaskEditor, path: str | Path | None = None):  # noqa: A
 
 def _add_refined(editor: TaskEditor, tasks: list[Task]) -> None:
     rows = {editor._cell(r, "id"): r for r in range(editor.table.rowCount())}
+    updated = 0
     for task in tasks:
         if task.id in rows:
+            updated += 1
             editor.table.removeRow(rows.pop(task.id))
             rows = {editor._cell(r, "id"): r for r in range(editor.table.rowCount())}
         editor._append(task)
     editor.table.resizeRowsToContents()
-    editor.status.setText(f"{len(tasks)} refined task(s) added from the review; save to keep them")
+    editor.status.setText(f"from the review: {len(tasks) - updated} refined task(s) added, {updated} updated (their "
+                          "ids were in the table already); save to keep them")
 
 
 class _TaskTable(QTableWidget):

@@ -16,8 +16,9 @@ demo saves into the user's copy of it (demo_site.py), which is the site open fro
 
 Given the app's settings, the window reopens on the site folder and tasks file last open (one that is gone, or a
 folder no longer a site, gives the demo's, and a message); the title names both, so that a copy of the demo is
-not taken for the shipped site.
-Closing it with unsaved task edits asks Save / Discard / Cancel (`may_close`, which the app asks before it quits).
+not taken for the shipped site; its review queue reopens the candidates file last reviewed.
+Closing it with unsaved task edits, or an edit in the review queue not saved, asks Save / Discard / Cancel
+(`may_close`, which the app asks before it quits).
 """
 
 from __future__ import annotations
@@ -167,6 +168,7 @@ class AgentWindow(QMainWindow):
         self.task_editor.loaded.connect(self._on_tasks_file)
         self.task_editor.saved.connect(self._on_tasks_file)
         self.task_editor.modified_changed.connect(self.setWindowModified)
+        self.task_editor.review_made.connect(self._follow_review)
         # Not on the button's press: the tab switch hid the button before its release, so the click never came
         self.viewer.replay_started.connect(lambda: self.tabs.setCurrentIndex(0))
         self.viewer.replay_finished.connect(lambda _: self.tabs.setCurrentWidget(self.viewer))
@@ -297,6 +299,19 @@ class AgentWindow(QMainWindow):
         self.settings.remember_agent_files(None if site is None or self._is_demo_site() else site.root,
                                            None if path is None or is_shipped(path) else path)
         with contextlib.suppress(OSError):
+            self.settings.save(self.settings_file)
+
+    def _follow_review(self, queue) -> None:  # noqa: ANN001 - a ReviewQueue
+        """The review queue reopens the candidates file last reviewed, and each one opened is remembered (the app's
+        settings, as the site and tasks file are)."""
+        if self.settings is None or self.settings_file is None:
+            return
+        queue.last_file = Path(self.settings.agent_candidates) if self.settings.agent_candidates else None
+        queue.opened.connect(self._remember_candidates)
+
+    def _remember_candidates(self, path: Path) -> None:
+        self.settings.agent_candidates = str(path.resolve())
+        with contextlib.suppress(OSError):  # a convenience, as `_remember`
             self.settings.save(self.settings_file)
 
     def _show_tasks(self) -> None:
@@ -554,8 +569,11 @@ class AgentWindow(QMainWindow):
         self.browser.dispose()
 
     def may_close(self) -> bool:
-        """False when the user keeps unsaved task edits (Cancel, or a Save that did not happen)."""
-        return self._closed or self.task_editor.may_discard("closing the agent window")
+        """False when the user keeps unsaved task edits, or an edit in the review queue (Cancel, or a Save that did
+        not happen)."""
+        review = self.task_editor.review
+        return self._closed or (self.task_editor.may_discard("closing the agent window")
+                                and (review is None or review.may_leave("closing the agent window")))
 
     def closeEvent(self, event) -> None:  # noqa: ANN001, N802 (Qt override)
         if not self.may_close():
