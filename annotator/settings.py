@@ -18,7 +18,7 @@ import logging
 import math
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import MISSING, asdict, dataclass, fields
 from pathlib import Path
 from typing import Any, Protocol
@@ -135,6 +135,8 @@ class Settings:
     agent_site: str = ""          # the site folder last open in the agent window: it reopens there ("" the demo)
     agent_tasks: str = ""         # the tasks file last open in the agent window ("" the demo's)
     agent_candidates: str = ""    # the candidates file last open in its review queue: reopened there ("" none)
+    unfinished_said: str = ""     # JSON {project folder: [row ids]}: the recordings ended with the app (unfinished)
+                                  # that the agent window has said at a start, each said once
 
     def __post_init__(self) -> None:
         # The values as last read from or written to the file (for settings made in code: the defaults); what
@@ -295,6 +297,17 @@ class Settings:
     def remember_panel_widths(self, widths: Sequence[int]) -> None:
         self.panel_widths = json.dumps([int(width) for width in widths])
 
+    def unfinished_recordings_said(self, project: str) -> set[int]:
+        """The row ids of the unfinished recordings of `project` said already at a start of the agent window."""
+        value = _by_project(self.unfinished_said).get(project)
+        if not isinstance(value, list):
+            return set()
+        return {i for i in value if isinstance(i, int) and not isinstance(i, bool)}
+
+    def remember_unfinished_recordings_said(self, project: str, ids: Iterable[int]) -> None:
+        """Note the unfinished recordings of `project` said (those that are unfinished now: others are forgotten)."""
+        self.unfinished_said = _with_project(self.unfinished_said, project, sorted(ids))
+
     def remember_agent_files(self, site: Path | None, tasks: Path | None) -> None:
         """The agent window's site folder and tasks file, resolved (None: the shipped demo's, kept as "")."""
         self.agent_site = str(site.resolve()) if site is not None else ""
@@ -376,7 +389,7 @@ def _names_a_secret(key: str) -> bool:
 
 # Settings holding an address, which may hold a credential (?key=..., user:password@): saved without it
 ADDRESSES = ("gemini_endpoint",)
-PLACES = ("last_pages", "last_selections", "zooms", "reviews")  # where the user was in each project
+PLACES = ("last_pages", "last_selections", "zooms", "reviews", "unfinished_said")  # what is kept of each project
 BY_PROJECT = (*PLACES, "project_files")  # JSON {project folder: value}
 
 

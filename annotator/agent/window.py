@@ -421,11 +421,20 @@ class AgentWindow(QMainWindow):
                                    screenshots=(lambda d: _read(lookup(d))) if lookup else None)
 
     def _unfinished_recordings(self) -> list[str]:
-        """What is said at the start of recordings the app ended during (killed, crashed): kept, never lost."""
+        """What is said at the start of recordings the app ended during (killed, crashed): kept, never lost. Each is
+        said at the first start after it (the settings keep which were said, where they are saved): said again at
+        every start, it read as if the app had just ended another."""
         found = self.project.agent.unfinished_recordings() if self.project is not None else []
-        if not found:
+        project = str(self.project.root.resolve()) if self.project is not None else ""
+        said = self.settings.unfinished_recordings_said(project) if self.settings is not None else set()
+        new = [row for row in found if row not in said]
+        if self.settings is not None and self.settings_file is not None and set(found) != said:
+            self.settings.remember_unfinished_recordings_said(project, found)
+            with contextlib.suppress(OSError):  # a convenience, as the site and tasks file remembered are
+                self.settings.save(self.settings_file)
+        if not new:
             return []
-        return [f"{counted(len(found), 'recording')} ended with the app, unfinished: the steps recorded are kept in "
+        return [f"{counted(len(new), 'recording')} ended with the app, unfinished: the steps recorded are kept in "
                 "the project, without an answer (Agent → Open stored trajectory…, “unfinished recording”)"]
 
     def _on_recording_changed(self, on: bool) -> None:
