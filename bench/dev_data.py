@@ -10,13 +10,23 @@ from pathlib import Path
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 DEV = DATA / "nexteval-synth-dev"
 DEVELOPMENT = ("nexteval-synth-dev", "nexteval-synth-more")  # the 80 development pages
+# A script's exit status when the pages it measures are not there: `make bench` says it skipped the script and goes on,
+# where any other failure stops it.
+MISSING_DATA = 3
+
+
+def require(*needed: Path) -> None:
+    """Stop the script with a one-line "missing data" message (exit status MISSING_DATA) unless every file or folder
+    it needs is there."""
+    missing = [path for path in needed if not path.exists()]
+    if missing:
+        print(f"missing data: {', '.join(map(str, missing))}", file=sys.stderr)
+        sys.exit(MISSING_DATA)
 
 
 def development_sets() -> list[tuple[Path, Path]]:
     """The (html, gt) folders of the development datasets; the script stops with a clear message without them."""
-    missing = [s for s in DEVELOPMENT if not (DATA / s / "html").is_dir()]
-    if missing:
-        sys.exit(f"missing data: {', '.join(missing)} under {DATA}")
+    require(*(DATA / s / "html" for s in DEVELOPMENT))
     return [(DATA / s / "html", DATA / s / "gt") for s in DEVELOPMENT]
 
 

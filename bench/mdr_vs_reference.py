@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 
 import lxml.html
-from dev_data import DATA
+from dev_data import DATA, require
 from timing import BASELINE_RUNS, best_time
 
 from recordlens.core.extract.mdr import MdrExtractor
@@ -47,6 +47,14 @@ def lxml_parse_time(file: Path, repeat: int) -> float:
     return best_time(max(repeat, BASELINE_RUNS), lambda: lxml.html.document_fromstring(text))
 
 
+def agreement(ours: list[list[str]], theirs: list[list[str]], keys: TextKeyIndex) -> tuple[float, bool]:
+    """Our records scored against the reference's as truth, and whether they are the reference's XPaths to the
+    letter once its leading /html[1] is dropped (ours start at /body[1]). The score needs no such stripping: it
+    normalises every XPath as the reference does (`normalise_xpath`), /html[1] dropped."""
+    theirs_stripped = [[x.removeprefix("/html[1]") for x in r] for r in theirs]
+    return score_page(ours, theirs, keys).f1, ours == theirs_stripped
+
+
 def against_lxml(seconds: float, baseline: float) -> str:
     return f"{seconds:.2f} s = {seconds / baseline:.1f}x a bare lxml.html parse ({baseline:.3f} s)"
 
@@ -58,6 +66,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     samples, dev = args.data / "nexteval-samples", args.data / "nexteval-synth-dev"
+    require(samples / "index.json", samples / "mdr-expected", dev / "html", dev / "gt")
     index: dict[str, int] = json.loads((samples / "index.json").read_text())
     extractor = MdrExtractor(similarity=args.similarity)
 
@@ -76,10 +85,9 @@ def main() -> None:
         number = index[expected.stem]
         theirs = json.loads(expected.read_text())["xpaths"]
         ours, _, _, keys = runs[number]
-        theirs_stripped = [[x.removeprefix("/html[1]") for x in r] for r in theirs]
-        f1 = score_page(ours, theirs, keys).f1
+        f1, identical = agreement(ours, theirs, keys)
         f1s.append(f1)
-        print(f"{expected.stem:>8} {number:>5} {len(ours):>5} {len(theirs):>6} {f1:6.3f}  {ours == theirs_stripped}")
+        print(f"{expected.stem:>8} {number:>5} {len(ours):>5} {len(theirs):>6} {f1:6.3f}  {identical}")
     print(f"{'mean':>8} {'':>5} {'':>5} {'':>6} {sum(f1s) / len(f1s):6.3f}")
 
     print("\nAgainst the ground truth (means of per-page figures)")

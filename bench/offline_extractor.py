@@ -10,7 +10,8 @@ of the largest page extracted with the shipped model, including the model's load
 
 A change to how regions are *chosen* (`selector.select`), not to what is learnt, is measured without fitting the
 folds again: `--save-probabilities FILE` keeps every split's out-of-fold probabilities, and `--from-probabilities
-FILE` scores today's choice on them (refused when the candidates, labels or folds differ: core/runs/saved_folds.py).
+FILE` scores today's choice on them (refused when the candidates, labels or folds differ: core/runs/saved_folds.py;
+read with a warning line under the report when scikit-learn's or numpy's version differs from the file's).
 
 Usage: python bench/offline_extractor.py [--folds K] [--seed S] [--splits R] [--per-page] [--json FILE]
                                          [--save-probabilities FILE | --from-probabilities FILE]
@@ -34,6 +35,7 @@ from recordlens.core.extract.selector import DEFAULT_MODEL, SelectorExtractor
 from recordlens.core.extract.selector_model import SelectorModel
 from recordlens.core.page.dom import parse_html
 from recordlens.core.runs.cross_validation import PageResult, cross_validate_sets, format_report
+from recordlens.core.runs.saved_folds import versions_warning
 
 
 def main() -> int:
@@ -57,6 +59,8 @@ def main() -> int:
     print(f"{len(cv.pages)} pages: candidates {cv.seconds['prepare']:.1f} s, cross-validation "
           f"{cv.seconds['cross_validation']:.1f} s", file=sys.stderr)
     print(format_report(cv, per_page=args.per_page))
+    if args.from_probabilities and (warning := versions_warning(args.from_probabilities)) is not None:
+        print(warning)
     if args.json:
         import json
 

@@ -8,10 +8,9 @@ Usage: python bench/repeats_tuning_pages.py [--check]   (--check: exit 1 when th
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
-from dev_data import DEV, write_or_check
+from dev_data import DEV, require, write_or_check
 
 from recordlens.core.records.hygiene import dataset_labels
 from recordlens.core.runs.in_sample import REPEATS_TUNING_PAGES, digests_of
@@ -31,8 +30,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--check", action="store_true", help="compare with the shipped file instead of writing it")
     args = parser.parse_args()
-    if not (DEV / "html").is_dir():
-        sys.exit(f"missing data: {DEV}")
+    require(DEV / "html")
     return write_or_check(SHIPPED, tuning_document(DEV / "html", DEV / "gt"), check=args.check)
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 with the project grown to 12,000 records, reading one page's labels for display and applying one label edit;
 last, a page of 10,000 proposals judged at once (Ctrl+A, then A: one step of one change per record, as the app's
 `edit_each` makes it) and that page's history read and numbered as Ctrl+H shows it. The import is also shown
-against a bare lxml.html parse of the same pages in the same run.
+against a bare lxml.html parse of the same pages, the two timed in turn over BASELINE_RUNS (10) rounds (each import
+into a fresh project).
 Usage: python bench/store.py [DATASET_DIR] [--records N] [--repeat N] [--judged N]"""
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import lxml.html
-from dev_data import DEV
-from timing import BASELINE_RUNS, best_time
+from dev_data import DEV, require
+from timing import BASELINE_RUNS, interleaved_times, median_ratio
 
-from recordlens.core.store.importer import import_paths
+from recordlens.core.store.importer import ImportReport, import_paths
 from recordlens.core.store.project import Provenance, history_numbers, init_project
 
 DEFAULT_DATASET = DEV
@@ -35,16 +37,29 @@ def median_ms(repeat: int, work) -> float:
     return statistics.median(times) * 1000
 
 
-def lxml_parse_time(html_folder: Path) -> float:
-    """The best of BASELINE_RUNS bare lxml.html parses of the folder's pages: the baseline the import is shown
-    against, so that its figure can be compared across days of different load."""
+def lxml_parse(html_folder: Path) -> Callable[[], None]:
+    """A bare lxml.html parse of the folder's pages: the baseline the import is shown against, timed in turn with it,
+    so that its ratio can be compared across days of different load."""
     texts = [f.read_text(encoding="utf-8") for f in sorted(html_folder.glob("*.html"))]
 
     def parse_each() -> None:  # each tree let go before the next, as bench/represent.py's baseline
         for text in texts:
             lxml.html.document_fromstring(text)
 
-    return best_time(BASELINE_RUNS, parse_each)
+    return parse_each
+
+
+def timed_imports(dataset: str, folder: Path, rounds: int) -> tuple[dict[str, list[float]], ImportReport]:
+    """Each round's seconds of the dataset imported into a fresh project of its own and of the baseline's parse,
+    the two in turn; and the last import's report. The fresh project's making and removal (milliseconds, against
+    the import's most of a second) are timed with its import."""
+    reports: list[ImportReport] = []
+
+    def import_fresh() -> None:
+        with tempfile.TemporaryDirectory() as tmp, init_project(Path(tmp) / "bench") as project:
+            reports.append(import_paths(project, [dataset]))
+
+    return interleaved_times(rounds, {"lxml": lxml_parse(folder), "import": import_fresh}), reports[-1]
 
 
 def main() -> int:
@@ -54,17 +69,13 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=200)
     parser.add_argument("--judged", type=int, default=10_000, help="proposals of one page accepted at once")
     args = parser.parse_args()
-    if not (Path(args.dataset) / "html").is_dir():
-        print(f"no dataset (html/ + gt/) at {args.dataset}", file=sys.stderr)
+    require(Path(args.dataset) / "html", Path(args.dataset) / "gt")
+    imports, report = timed_imports(args.dataset, Path(args.dataset) / "html", BASELINE_RUNS)
+    if report.problems:
+        print(*report.problems, sep="\n", file=sys.stderr)
         return 1
-    baseline = lxml_parse_time(Path(args.dataset) / "html")
     with tempfile.TemporaryDirectory() as tmp, init_project(Path(tmp) / "bench") as project:
-        start = time.perf_counter()
-        report = import_paths(project, [args.dataset])
-        import_seconds = time.perf_counter() - start
-        if report.problems:
-            print(*report.problems, sep="\n", file=sys.stderr)
-            return 1
+        import_paths(project, [args.dataset])  # the project the reads and edits below are timed on
         pages = project.pages()
         count = project.one("SELECT COUNT(*) FROM records")[0]
         # Grow the project as an extractor would: batches of proposals spread over the pages, one change each.
@@ -85,8 +96,10 @@ def main() -> int:
         judge_s, history_s, changes = judge_a_page(project, pages[-1].name, args.judged)
     megabytes = sum(f.stat().st_size for f in (Path(args.dataset) / "html").iterdir()) / 1e6
     print(f"import {len(report.imported)} pages ({megabytes:.1f} MB, {report.labels} labels): "
-          f"{import_seconds:.2f} s = {import_seconds / baseline:.1f}x a bare lxml.html parse of the same pages "
-          f"({baseline:.3f} s, best of {BASELINE_RUNS}, same run)")
+          f"{min(imports['import']):.2f} s = {median_ratio(imports['import'], imports['lxml']):.1f}x a bare "
+          f"lxml.html parse of the same pages ({min(imports['lxml']):.3f} s); {BASELINE_RUNS} rounds, each into a "
+          "fresh project, the import and the parse timed in turn: the best seconds of each, the median of the "
+          "rounds' ratios")
     print(f"project with {total:,} records, median of {args.repeat}:")
     print(f"  labels of one page for display ({shown} records, page {busiest.name}): {read_ms:.2f} ms")
     print(f"  page list with label counts ({len(pages)} pages): {list_ms:.2f} ms")

@@ -6,11 +6,14 @@ saved once (`bench/offline_extractor.py --save-probabilities FILE`, an hour and 
 again with today's `select` (`--from-probabilities FILE`, a minute). They are read back only for the very
 candidates they were made of: each page's features are digested, and the folds' settings (K, seed, splits, the
 learner's settings) must be the same, else the file is refused with what differs. A change to candidates,
-features or the learner needs the folds fitted again."""
+features or the learner needs the folds fitted again. The versions of the libraries the fits ran on are kept too:
+another scikit-learn or numpy may fit other numbers from the same inputs, but need not, so a file of other versions
+is read with a warning line (`versions_warning`) rather than refused."""
 
 from __future__ import annotations
 
 import hashlib
+import importlib.metadata
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
@@ -23,9 +26,10 @@ from ..command_hints import hint_path
 from ..errors import DatasetError, system_words
 from ..extract.training import Example, FitConfig, FoldResult
 
-__all__ = ["features_digest", "read_fold_results", "save_fold_results"]
+__all__ = ["features_digest", "library_versions", "read_fold_results", "save_fold_results", "versions_warning"]
 
 FORMAT = 1
+LIBRARIES = ("scikit-learn", "numpy")  # the fits' numbers may move with either, their settings and inputs the same
 
 
 def features_digest(e: Example) -> str:
@@ -37,7 +41,7 @@ def features_digest(e: Example) -> str:
 def save_fold_results(path: str | Path, splits: Sequence[Sequence[FoldResult]], k: int, seed: int,
                       config: FitConfig) -> Path:
     """Every split's held-out probabilities and thresholds, with what they were made of (written whole or not)."""
-    document = {"format": FORMAT, "k": k, "seed": seed, "config": _settings(config),
+    document = {"format": FORMAT, "k": k, "seed": seed, "config": _settings(config), "versions": library_versions(),
                 "splits": [[_page(r) for r in split] for split in splits]}
     return write_text(path, json.dumps(document) + "\n")
 
@@ -57,6 +61,27 @@ def read_fold_results(path: str | Path, examples: Sequence[Example], k: int, see
     if len(saved) < splits:
         raise DatasetError(f"{hint_path(path)}: {len(saved)} split(s) saved, {splits} asked for")
     return [_split_of(path, pages, examples) for pages in saved[:splits]]
+
+
+def library_versions() -> dict[str, str]:
+    """The installed version of each library the saved probabilities depend on."""
+    return {name: importlib.metadata.version(name) for name in LIBRARIES}
+
+
+def versions_warning(path: str | Path) -> str | None:
+    """A warning line when the file was saved with other library versions than today's (or did not record them),
+    None when they are the same: its probabilities are read all the same, but may not be what a fit gives today."""
+    saved = _document(Path(path)).get("versions")
+    today = library_versions()
+    if saved == today:
+        return None
+    then = "unrecorded versions" if not isinstance(saved, dict) else _versions_said(saved)
+    return (f"warning: {hint_path(path)} was saved with {then}, not today's {_versions_said(today)}: fits today may "
+            "give other probabilities; fit the folds again without --from-probabilities to be sure")
+
+
+def _versions_said(versions: dict) -> str:
+    return ", ".join(f"{name} {versions.get(name, '(not recorded)')}" for name in LIBRARIES)
 
 
 def _settings(config: FitConfig) -> dict[str, object]:

@@ -1,10 +1,9 @@
-"""bench/snapshot.py and bench/mdr_vs_reference.py time the best of three runs (`--repeat`, as bench/extract.py),
-as the README's Benchmarks section says of every time it gives unless said otherwise: one run moves with the
-machine's load."""
+"""bench/mdr_vs_reference.py times the best of three runs (`--repeat`, as bench/extract.py), as the README's
+Benchmarks section says of every time it gives unless said otherwise: one run moves with the machine's load.
+(bench/snapshot.py times its reader and its baseline in turn: tests/core/test_bench_baselines_timed_in_turn.py.)"""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -37,20 +36,3 @@ def test_mdr_vs_reference_times_each_page_as_the_best_of_its_runs(monkeypatch: p
     page, records, seconds = script.timed_extraction(extractor, "<html><body><p>a text</p></body></html>", 3)
     assert extractor.runs == 3  # each run timed, the best kept: no run beside them
     assert records == [["/body[1]/p[1]"]] and "/body[1]/p[1]" in page.text_map and seconds >= 0.0
-
-
-def test_snapshot_times_the_best_of_three_by_default(monkeypatch: pytest.MonkeyPatch,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    script = bench_script(monkeypatch, "snapshot")
-    repeats: list[int] = []
-
-    def best_time(repeat: int, work: object) -> float:
-        repeats.append(repeat)
-        return 1.0
-
-    monkeypatch.setattr(script, "best_time", best_time)
-    monkeypatch.setattr(script, "mhtml_bytes", lambda html, resources: b"archive")  # not the 60 MB one
-    monkeypatch.setattr(sys, "argv", ["snapshot.py"])
-    script.main()
-    assert repeats == [3, 3, 3, 3]  # read and decode, for each of the two archives
-    assert "best of 3" in capsys.readouterr().out
