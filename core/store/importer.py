@@ -1062,7 +1062,12 @@ def store_annotator_pages(project: Project, annotator: str, pages: Sequence[Anno
                                  stored_text(str(page.source.truth.resolve())) if page.source.truth else None)
               for page in pages}  # a page given twice takes its last labels
     try:
-        stored = project.annotators.store_pages(annotator, wanted, report.set_aside)
+        # Which pages are still there is asked in the transaction that stores their labels: one removed since it
+        # was read (`project remove-page`, in another process) is said, the others stored
+        with project.writing():
+            gone = [name for name in wanted if not project.has_page(name)]
+            stored = project.annotators.store_pages(
+                annotator, {name: held for name, held in wanted.items() if name not in gone}, report.set_aside)
     except Exception as error:  # noqa: BLE001 - said per page, as any other page not imported
         for page in pages:
             path = page.source.truth or page.source.path
@@ -1071,6 +1076,12 @@ def store_annotator_pages(project: Project, annotator: str, pages: Sequence[Anno
                                                        "imported"))
         return False
     for page in pages:
+        if page.source.name in gone:
+            report.problems.append(ImportProblem(
+                page.source.truth or page.source.path,
+                f"page {page.source.name} was removed from the project during the import (`project remove-page`, in "
+                f"another process); {annotator}'s labels of it not imported"))
+            continue
         report.imported.append(page.source.name)
         report.labels += len(page.records)
         _count_labels(report, page.source.name, page.unresolved, page.check)

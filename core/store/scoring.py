@@ -71,17 +71,50 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     # stored by `runs --add` or Propose, with the run's own settings)
     refuse_a_stored_run_of_other_settings(project, project.runs.get(run_id), str(project.root))
     stored_anew: dict[str, None] = {}  # every page stored anew while it was scored, in the order found
+    removed: dict[str, None] = {}  # every page taken out of the project while it was scored (`_PagesRemoved`)
     # Made again while another process keeps storing the run's predictions anew (`runs --add` of its folder gone
     # on, a Propose session going on): each time only the pages stored anew are scored again (the others' scores,
-    # stored, are kept), and a page still stored anew at the last is left without a score, said
+    # stored, are kept), and a page still stored anew at the last is left without a score, said. Made again too
+    # when pages were removed meanwhile (`project remove-page` in another terminal): of the pages then left
+    scored: tuple[Scored, list[str]] | None = None
     for _ in range(TRIES_WHILE_IT_CHANGES):
-        (result, warnings, left_out), moved = _score_once(project, run_id, progress, leave_out_unread)
-        if not moved:
+        try:
+            scored = _score_once(project, run_id, progress, leave_out_unread)
+        except _PagesRemoved as gone:
+            removed |= dict.fromkeys(gone.pages)
+            scored = None
+            continue
+        if not scored[1]:
             break
-        stored_anew |= dict.fromkeys(moved)
+        stored_anew |= dict.fromkeys(scored[1])
+    if scored is None:
+        raise StoreError(f"{_removed_words(list(removed))}, at each of its {TRIES_WHILE_IT_CHANGES} tries: nothing "
+                         "scored; score it again once the pages are removed")
+    (result, warnings, left_out), moved = scored
     if stored_anew:  # the figures are of the run as it holds those pages now, or, for those still moving, not kept
         warnings.insert(0, _stored_anew_words(run_id, list(stored_anew), moved))
+    if removed:
+        warnings.insert(0, f"{_removed_words(list(removed))}: left out of its figures")
     return result, warnings, left_out
+
+
+class _PagesRemoved(Exception):
+    """Pages a score was reading were taken out of the project meanwhile (`project remove-page`, by another process):
+    the score starts again, of the pages left, so that its figures are of one state of the project."""
+
+    def __init__(self, pages: Sequence[str]) -> None:
+        super().__init__(listed(pages))
+        self.pages = list(pages)
+
+
+def _removed_words(pages: Sequence[str]) -> str:
+    return (f"{counted(len(pages), 'page')} ({listed(pages)}) {'was' if len(pages) == 1 else 'were'} removed from the "
+            "project while it was scored (`project remove-page`, in another process)")
+
+
+def _pages_gone(project: Project, pages: Iterable[str]) -> list[str]:
+    """Of `pages`, those the project no longer holds."""
+    return [name for name in pages if not project.has_page(name)]
 
 
 def _stored_anew_words(run_id: int, stored_anew: Sequence[str], moving: Sequence[str]) -> str:
@@ -103,7 +136,19 @@ def _stored_anew_words(run_id: int, stored_anew: Sequence[str], moving: Sequence
 def _score_once(project: Project, run_id: int, progress: Progress, leave_out_unread: bool
                 ) -> tuple[Scored, list[str]]:
     """`score_stored_run` once, and the pages whose prediction was stored anew while it ran, whose scores of
-    what it read are not stored (`_stored_anew`)."""
+    what it read are not stored (`_stored_anew`); `_PagesRemoved` when pages it read were removed meanwhile, which
+    fails whatever reads them next (the store's "no page named"), or leaves them out as if unread."""
+    names = project.page_names()
+    try:
+        return _score_pages(project, run_id, progress, leave_out_unread)
+    except StoreError:
+        if gone := _pages_gone(project, names):
+            raise _PagesRemoved(gone) from None
+        raise
+
+
+def _score_pages(project: Project, run_id: int, progress: Progress, leave_out_unread: bool
+                 ) -> tuple[Scored, list[str]]:
     run = project.runs.get(run_id)
     # Before any label is read: an edit committed while this runs leaves its page stale
     started, changes_seen = now(), project.last_change_id() or 0
@@ -156,6 +201,9 @@ def _score_once(project: Project, run_id: int, progress: Progress, leave_out_unr
     refuse_figures_of_no_page(result.not_read, result.pages, f"the project {hint_path(project.root)}")
     warnings += [said for said in map(truth_naming_nothing, result.pages) if said]  # as `score` of folders says
     with project.writing():  # the new scores and the old ones dropped, at once
+        # The pages read are all still there, asked in the transaction that stores their scores
+        if gone := _pages_gone(project, truth_pages):
+            raise _PagesRemoved(gone)
         # As for labels (`changes_seen`): a prediction stored anew since it was read dropped its page's score when
         # it committed (`add_predictions`); a score of what it was would be put back as if current
         moved = _stored_anew(project, run_id, scored, (predictions, errors))
