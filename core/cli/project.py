@@ -29,12 +29,13 @@ from ..runs.run_files import (
     records_read_once,
 )
 from ..runs.runner import run_folders_held
-from ..store import StoreError, check_removable, remove_page, removed_copy, restore_page
+from ..store import RestoredPage, StoreError, check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
 from ..store.files import SNAPSHOTS
 from ..store.import_marks import AskedImport, stopped_imports_said
 from ..store.importer import ADD_IT_THEN, RunFolderImport, import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
+from ..store.page_removal import check_restorable
 from ..store.project import PROJECT_DB_FILES, init_project, open_project
 from ..store.project_copy import open_to_read
 from ..store.run_matching import MATCHING_ONLY
@@ -113,7 +114,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                            description="Put back pages from their copies in DIR/removed/ (the files remove-page "
                                        "wrote): the page, its labels and their history, other annotators' labels, "
                                        "and the predictions and scores of runs the project still holds. Each copy "
-                                       "then moves to DIR/removed/restored/.")
+                                       "then moves to DIR/removed/restored/. Every copy is checked first: those that "
+                                       "cannot be put back are said, the others put back (exit 1; 2 when none is). "
+                                       "A copy of a page the project holds already (restored before) only moves.")
     q.add_argument("copies", nargs="+", metavar="FILE", type=Path,
                    help="a copy remove-page wrote, DIR/removed/ID-NAME.TIME.json")
     q.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
@@ -290,19 +293,54 @@ def cmd_remove_page(args: argparse.Namespace) -> int:
             print(shown_bytes(f"page {name} was removed already; kept in {hint_path(kept)}"))
         for name in wanted:
             removed = remove_page(project, name)
-            print(shown_bytes(f"removed page {name} ({_held(removed.rows)}); kept in {hint_path(removed.kept)}"))
+            again = " (the copy an earlier removal of it, stopped part way, had written)" if removed.left_before else ""
+            print(shown_bytes(f"removed page {name} ({_held(removed.rows)}); kept in {hint_path(removed.kept)}{again}"))
     return 0
 
 
 def cmd_restore_page(args: argparse.Namespace) -> int:
+    """Every copy checked before any page is put back: each one refused is said (the file named, and why), the
+    others put back. Exit 0 when all were, 1 when some were not, 2 when none was."""
+    copies = list(dict.fromkeys(args.copies))
     with open_project(args.project) as project:
-        for copy in args.copies:
-            restored = restore_page(project, copy)
-            gone = (f"; {restored.left_out} prediction(s) and score(s) of runs no longer in the project left out"
-                    if restored.left_out else "")
-            print(shown_bytes(f"restored page {restored.name} ({_held(restored.rows)}){gone}; its copy moved to "
-                              f"{hint_path(restored.moved_to)}"))
-    return 0
+        refused = [copy for copy in copies if not _restorable(project, copy)]
+        done = 0
+        for copy in (copy for copy in copies if copy not in refused):
+            try:  # checked, yet another copy of the batch may have put back a page of its name
+                restored = restore_page(project, copy)
+            except StoreError as error:
+                _say_refused(error)
+                refused.append(copy)
+                continue
+            done += 1
+            print(shown_bytes(_restored(restored, copy)))
+    if refused:
+        print(f"{counted(len(refused), 'copy', 'copies')} of {len(copies)} not put back", file=sys.stderr)
+    return 0 if not refused else 1 if done else 2
+
+
+def _restorable(project, copy: Path) -> bool:  # noqa: ANN001 - a Project
+    try:
+        check_restorable(project, copy)
+    except StoreError as error:
+        _say_refused(error)
+        return False
+    return True
+
+
+def _say_refused(error: StoreError) -> None:
+    print(shown_bytes(f"recordlens: error: {error}"), file=sys.stderr)
+
+
+def _restored(restored: RestoredPage, copy: Path) -> str:
+    """What a copy put back did, as said."""
+    if restored.back_already:  # a restore killed after its commit, or a second copy of the same page
+        return (f"page {restored.name} was restored already (the project holds the page {hint_path(copy)} holds: "
+                f"restored from it or another copy of it); its copy moved to {hint_path(restored.moved_to)}")
+    gone = (f"; {restored.left_out} prediction(s) and score(s) of runs no longer in the project left out"
+            if restored.left_out else "")
+    return (f"restored page {restored.name} ({_held(restored.rows)}){gone}; its copy moved to "
+            f"{hint_path(restored.moved_to)}")
 
 
 def cmd_import(args: argparse.Namespace) -> int:

@@ -6,7 +6,9 @@ predictions and scores for it, the remembered label check (every table with a `p
 adds later), the provenances those rows name and the schema version they follow. The snapshot file stays in
 `snapshots/` (content-addressed, so another page may share it). Only then are the page and its rows deleted, in
 the same transaction: a file that cannot be written leaves the page where it was, and a deletion that fails
-takes its file back. A page that belongs to an agent site is refused: the site's links point to it.
+takes its file back. A page that belongs to an agent site is refused: the site's links point to it. A copy of the
+page left in `removed/` by a removal killed before its delete committed (the same page, holding the same) is taken
+as the page's copy rather than a second one written.
 
 `restore_page` puts such a page back from its copy, in one transaction: the page (under a new id if its old one
 was taken since), its labels with their ids and whole history, other annotators' labels, runs' predictions and
@@ -15,7 +17,9 @@ scores (of runs still in the project) and its label check. A copy written under 
 schema 7 names no page reader, and is made again). It refuses a copy written under another schema version or in
 another project (its provenances differ), a name the project uses again, a name import would refuse (a path such
 as `../../notes`: a copy may have been edited), a saved copy's hash or suffix not of a stored file's form, and a
-snapshot file that is gone. The copy then moves to `removed/restored/`, so that it is not restored twice.
+snapshot file that is gone; another project's copy is said so before its name is found in use. The copy then moves
+to `removed/restored/`, so that it is not restored twice; a copy of the very page the project holds (a restore killed
+after its commit, a second copy of the same page) only moves there.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from .db import StoreError, dumps, now
 from .exporter import about_page
 from .files import snapshot_path
 from .project import Project
-from .removed_files import REMOVED, move_new, safe_name, stamped, write_new
+from .removed_files import REMOVED, move_new, remove_partials_left, safe_name, stamped, write_new
 from .schema import PAGE_COPIES_SINCE
 
 RESTORED = "restored"  # inside removed/: copies of pages put back since
@@ -44,6 +48,7 @@ class RemovedPage:
     name: str
     kept: Path             # the JSON file that holds everything the project had about the page
     rows: dict[str, int]   # per table, how many of its rows were the page's (labels: "records")
+    left_before: bool = False  # `kept` was written by an earlier removal of the page, killed before it committed
 
 
 def check_removable(project: Project, name: str) -> int:
@@ -60,6 +65,7 @@ def check_removable(project: Project, name: str) -> int:
 def remove_page(project: Project, name: str) -> RemovedPage:
     """Write what the project holds about page `name` to `removed/`, then delete the page and its rows."""
     kept: Path | None = None
+    left: Path | None = None
     try:
         with project.writing() as db:
             page_id = check_removable(project, name)
@@ -69,16 +75,39 @@ def remove_page(project: Project, name: str) -> RemovedPage:
             document = {"removed_at": at, "schema_version": project.schema_version(), "page": page,
                         "snapshot": _rows(db, "snapshots", "hash", page["snapshot"]), **held,
                         "provenances": _rows(db, "provenances")}  # a small table: all of it, whoever the rows name
-            kept = _write_copy(Path(project.root) / REMOVED, stamped(f"{page_id}-{_safe(name)}", at),
-                               json.dumps(document, ensure_ascii=False, indent=1, default=str) + "\n", name)
+            text = json.dumps(document, ensure_ascii=False, indent=1, default=str) + "\n"
+            left = _copy_left(Path(project.root) / REMOVED, f"{page_id}-{_safe(name)}", text)
+            kept = left or _write_copy(Path(project.root) / REMOVED, stamped(f"{page_id}-{_safe(name)}", at), text,
+                                       name)
             for table in held:  # table names read from the schema, not from the user
                 db.execute(f"DELETE FROM {table} WHERE page_id = ?", (page_id,))
             db.execute("DELETE FROM pages WHERE id = ?", (page_id,))
     except BaseException:
-        if kept is not None:  # the page stays (a deletion or the commit failed): its copy would only mislead
-            kept.unlink(missing_ok=True)
+        if kept is not None and left is None:  # the page stays (a deletion or the commit failed): its copy would
+            kept.unlink(missing_ok=True)       # only mislead; one left by an earlier removal is that one's to keep
         raise
-    return RemovedPage(name, kept, {table: len(rows) for table, rows in held.items() if rows})
+    return RemovedPage(name, kept, {table: len(rows) for table, rows in held.items() if rows}, left is not None)
+
+
+def _copy_left(folder: Path, stem: str, text: str) -> Path | None:
+    """The copy of the page in `folder` that a removal killed after writing it, before its delete committed, left:
+    one of the page's id and name holding what `text` holds (the time of removal aside); None when there is none.
+    A rerun takes that one rather than writing a second copy of the same page, which a restore of every copy
+    would then meet as a page named alike."""
+    remove_partials_left(folder)  # as `write_new` would: the killed removal's hidden file, when one is left
+    wanted = _but_time(json.loads(text))
+    for path in sorted(folder.glob(f"{stem}.*.json")):
+        try:
+            if _but_time(json.loads(path.read_text(encoding="utf-8"))) == wanted:
+                return path
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _but_time(document: object) -> object:
+    """A copy's content without the time it was written."""
+    return {k: v for k, v in document.items() if k != "removed_at"} if isinstance(document, dict) else document
 
 
 @dataclass(frozen=True)
@@ -87,33 +116,77 @@ class RestoredPage:
     rows: dict[str, int]   # per table, how many rows came back
     left_out: int          # predictions and scores of runs the project no longer holds
     moved_to: Path         # where the copy went (removed/restored/)
+    back_already: bool = False  # the project held this very page (restored before, from this copy or another)
+
+
+@dataclass(frozen=True)
+class _Checked:
+    document: dict[str, object]
+    page: dict[str, object]
+    name: str
+    snapshots: list[dict[str, object]]
+    back_already: bool
+
+
+def check_restorable(project: Project, copy: Path) -> None:
+    """Why `copy` cannot be put back (a StoreError that names the file), without writing anything: a command
+    given several copies says each one's problem and puts back the others."""
+    _checked(project, copy)
 
 
 def restore_page(project: Project, copy: Path) -> RestoredPage:
-    """Put back the page that `copy` (a file `remove_page` wrote) holds; see the module notes."""
+    """Put back the page that `copy` (a file `remove_page` wrote) holds; see the module notes. A copy of a page
+    the project holds already (a restore killed after its commit, before the copy moved; two copies of the same
+    page) only moves to `removed/restored/`."""
+    checked = _checked(project, copy)
+    if checked.back_already:
+        return RestoredPage(checked.name, {}, 0, move_new(copy, Path(project.root) / REMOVED / RESTORED), True)
+    try:
+        rows, left_out = _put_back(project, checked.document, dict(checked.page), checked.snapshots, copy)
+    except sqlite3.IntegrityError as error:  # what the checks above did not foresee: nothing was written
+        raise StoreError(f"{hint_path(copy)} cannot be put back here ({error})") from None
+    # After the commit: a copy moved away before a commit that then failed would be a page lost. Left in place
+    # (the move failed, or the process was killed), the next restore of it finds the page back and moves it then.
+    moved_to = move_new(copy, Path(project.root) / REMOVED / RESTORED)
+    return RestoredPage(checked.name, rows, left_out, moved_to)
+
+
+def _checked(project: Project, copy: Path) -> _Checked:
+    """The copy read and checked against the project as it is now (each refusal names the file): whether it
+    comes from another project is asked before whether its name is in use, that being the truer reason."""
     document = _read_copy(copy)
     written = document.get("schema_version")
     if not isinstance(written, int) or not PAGE_COPIES_SINCE <= written <= project.schema_version():
         raise StoreError(f"{hint_path(copy)} was written by a project at schema version "
                          f"{document.get('schema_version')}, this one is at {project.schema_version()}: it cannot be "
                          "put back as it is")
-    page = dict(document["page"])
+    page = dict(document["page"])  # type: ignore[call-overload]
     name = _checked_name(page["name"], copy)
+    snapshots = [row for row in document.get("snapshot") or [] if isinstance(row, dict)]  # type: ignore[attr-defined]
+    if _held_already(project.db, document, page):
+        return _Checked(document, page, name, snapshots, True)
+    _check_provenances(project.db, document.get("provenances") or [], copy, add=False)  # type: ignore[arg-type]
+    _refuse_taken_ids(project.db, document, copy)
     if project.has_page(name):
-        raise StoreError(f"the project holds a page named {name!r} again: remove that one first (it is kept too)")
-    snapshots = [row for row in document.get("snapshot") or [] if isinstance(row, dict)]
+        raise StoreError(f"{hint_path(copy)}: the project holds another page named {name!r} (not the one this copy "
+                         "holds: imported at another time or from another file): it cannot be put back beside it; "
+                         "remove that one first if this copy is the page wanted (that one is kept too)")
     suffix = str(snapshots[0]["suffix"]) if snapshots else ""
     if not _saved_copy(project, page["snapshot"], suffix, copy).is_file():
         raise StoreError(about_page(name, f"its saved copy ({page['snapshot']}{suffix}) is gone from snapshots/: the "
-                                          "page cannot be put back"))
-    try:
-        rows, left_out = _put_back(project, document, page, snapshots, copy)
-    except sqlite3.IntegrityError as error:  # what the checks above did not foresee: nothing was written
-        raise StoreError(f"{hint_path(copy)} cannot be put back here ({error})") from None
-    # After the commit: a copy moved away before a commit that then failed would be a page lost. Left in place
-    # (the move failed), it can only be refused next time: the project holds the page again.
-    moved_to = move_new(copy, Path(project.root) / REMOVED / RESTORED)
-    return RestoredPage(name, rows, left_out, moved_to)
+                                          f"page cannot be put back ({hint_path(copy)})"))
+    return _Checked(document, page, name, snapshots, False)
+
+
+def _held_already(db: object, document: dict[str, object], page: dict[str, object]) -> bool:
+    """Whether the project holds the very page the copy holds: of its name, imported from the same file at the same
+    time, with every label the copy holds (by id) on it."""
+    held = _rows(db, "pages", "name", page.get("name"))
+    if not held or any(held[0].get(key) != page.get(key) for key in ("snapshot", "source", "imported_at")):
+        return False
+    ids = [row.get("id") for row in document.get("records") or [] if isinstance(row, dict)]  # type: ignore[attr-defined]
+    return all(db.conn.execute("SELECT 1 FROM records WHERE id = ? AND page_id = ?",  # type: ignore[attr-defined]
+                               (i, held[0]["id"])).fetchone() for i in ids)
 
 
 def _saved_copy(project: Project, digest: object, suffix: str, copy: Path) -> Path:
@@ -198,15 +271,15 @@ def _read_copy(copy: Path) -> dict[str, object]:
     return document
 
 
-def _check_provenances(db: object, provenances: list[dict[str, object]], copy: Path) -> None:
-    """The provenances the copy's rows name, by id: each the project's own, or added when the project lacks it;
-    one that the project knows differently means the copy comes from another project."""
+def _check_provenances(db: object, provenances: list[dict[str, object]], copy: Path, add: bool = True) -> None:
+    """The provenances the copy's rows name, by id: each the project's own, or added (`add`) when the project lacks
+    it; one that the project knows differently means the copy comes from another project."""
     for row in provenances:
         found = _rows(db, "provenances", "id", row.get("id"))
         if found and found[0] != row:
             raise StoreError(f"{hint_path(copy)} comes from another project (who made its labels does not match this "
                              "one's records): it cannot be put back here")
-        if not found:
+        if not found and add:
             _insert(db, "provenances", row)
 
 
