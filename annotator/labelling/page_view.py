@@ -28,6 +28,7 @@ from shiboken6 import Shiboken
 from ...core.command_hints import hint_path
 from ...core.errors import SnapshotError, system_words
 from ...core.page import LoadedPage, Page, Snapshot, load_page, mhtml_bytes, read_file_bytes
+from ...core.store import content_hash
 from ..install_check import missing_file
 from ..qt.contrast import ink_on
 from ..qt.event_loop import run_until_quit, settled_grab
@@ -304,6 +305,8 @@ class PageView(QWidget):
         self.offline.request_blocked.connect(self._on_blocked)
 
         self.loaded_page: LoadedPage | None = None
+        # The content hash of the bytes of the page on show, as read: a score made of it keeps it (`Runs.add_scores`)
+        self.loaded_hash: str | None = None
         self._is_loaded = False
         self._records: list[dict[str, Any]] = []
         self._annotating = True
@@ -344,6 +347,7 @@ class PageView(QWidget):
         path = Path(path)
         data = _page_bytes(path)  # once: parsed by the core, and looked at for its line ends
         loaded = load_page(path, data=data)
+        self.loaded_hash = content_hash(data)
         self.show_note("")
         self.loaded_page = loaded
         self._is_loaded = False

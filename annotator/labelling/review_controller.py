@@ -997,7 +997,10 @@ class ReviewController:
         marked = window.project.page(name).finished
         # A page the run was not scored on keeps out of its means, as in `recordlens score`.
         if stored is not None and marked and (_figures(stored) != _figures(review.score) or name in stale):
-            runs.add_scores(self.run_id, DatasetScore([review.score]), changes_seen=self._changes_seen)
+            # of the page as the view read it: its copy's hash kept with the score, as `recordlens score` keeps it
+            copy = window.page_view.loaded_hash if window.page_name == name else None
+            runs.add_scores(self.run_id, DatasetScore([review.score]), changes_seen=self._changes_seen,
+                            copy_hashes={name: copy} if copy else None)
             run, scores, stale = self._run_info(), runs.scores(self.run_id), runs.stale_pages(self.run_id)
         # Said again also when only the count of changed pages moved (a page marked labelled).
         self._show_run(run, scores, stale, labelled)

@@ -10,6 +10,7 @@ from .as_shown import ChangedElsewhere, judge_as_shown, mark_as_shown
 from .db import Provenance, StoreError, database_problem
 from .exporter import FORMATS as EXPORT_FORMATS
 from .exporter import ExportSummary, export_project
+from .files import content_hash
 from .import_marks import stopped_imports_said
 from .importer import (
     ImportProblem,
@@ -82,5 +83,5 @@ __all__ = [
     "mark_propose", "stopped_proposes_said", "unmark_propose",
     "REMOVED", "RemovedPage", "RestoredPage", "check_removable", "remove_page", "removed_copy", "restore_page",
     "forget_project_model", "model_freshness", "project_model", "project_model_path", "train_on_project",
-    "unusable_said",
+    "unusable_said", "content_hash",
 ]

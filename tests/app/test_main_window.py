@@ -509,8 +509,13 @@ def test_review_scores_in_the_background_and_w_jumps_to_the_worst_page(qtbot, wi
     qtbot.waitUntil(lambda: "F1 1.000" in window.review_panel.run_figures.text(), timeout=10_000)
     worst = [window.review_panel.worst.item(k).text() for k in range(window.review_panel.worst.count())]
     assert worst and all(text.endswith("F1 1.000") for text in worst), worst
-    from recordlens.core.store import score_stored_run
+    from recordlens.core.store import content_hash, score_stored_run
 
+    # The page's score made here keeps the hash of its copy as the view read it, as `recordlens score` keeps it
+    stored_hash = window.project.db.execute(
+        "SELECT s.copy_hash FROM scores s JOIN pages p ON p.id = s.page_id WHERE s.run_id = ? AND p.name = '2'",
+        (run,)).fetchone()
+    assert stored_hash == (content_hash(window.project.snapshot_file("2").read_bytes()),)
     assert score_stored_run(window.project, run)[0].f1 == 1.0  # what the panel says, scored afresh
     # Labels changed elsewhere (another page, outside review): the figures say so and offer to score again.
     import time
