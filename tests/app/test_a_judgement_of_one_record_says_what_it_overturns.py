@@ -5,29 +5,13 @@ and pressed R read "rejected record 1; next proposal: record 2" for three second
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
-from tests.app.demo_project import ITEM, MDR
-from tests.app.window_helpers import key, said
+from tests.app.demo_project import ITEM
+from tests.app.test_a_judgement_over_a_selection_says_what_it_overturns import four_proposals  # the same page
+from tests.app.window_helpers import click_row, key, said
 
 pytestmark = pytest.mark.app
-
-
-def four_proposals(window: MainWindow) -> list[int]:
-    """Page 2 on show, its four items proposed as records 1 to 4, none selected; their ids."""
-    window.open_page("2")
-    assert window.page_view.wait_until_loaded()
-    window.project.add_records("2", [[ITEM.format(k)] for k in (1, 2, 3, 4)], MDR)
-    window.reload_labels([])
-    return [label.id for label in window.labels]
-
-
-def click_row(window: MainWindow, row: int) -> None:
-    """A real click on a row of the record list."""
-    rows = window.record_panel.list
-    QTest.mouseClick(rows.viewport(), Qt.MouseButton.LeftButton, pos=rows.visualItemRect(rows.item(row)).center())
 
 
 def times_said(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:

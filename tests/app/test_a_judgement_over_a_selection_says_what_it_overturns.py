@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from tests.app.demo_project import ITEM, MDR
-from tests.app.window_helpers import key, said
+from tests.app.window_helpers import click_row, key, said
 
 pytestmark = pytest.mark.app
 
@@ -35,11 +35,6 @@ def shift_click_row(window: MainWindow, row: int) -> None:
     rows = window.record_panel.list
     QTest.mouseClick(rows.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ShiftModifier,
                      rows.visualItemRect(rows.item(row)).center())
-
-
-def click_row(window: MainWindow, row: int) -> None:
-    rows = window.record_panel.list
-    QTest.mouseClick(rows.viewport(), Qt.MouseButton.LeftButton, pos=rows.visualItemRect(rows.item(row)).center())
 
 
 def test_shift_g_on_a_proposal_leaves_the_accepted_record_of_its_list_out_and_r_keeps_it(qtbot, window):

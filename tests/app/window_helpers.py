@@ -107,6 +107,12 @@ def record_rows(window: MainWindow) -> list[str]:
     return [rows.item(k).text() for k in range(rows.count())]
 
 
+def click_row(window: MainWindow, row: int) -> None:
+    """A real left click on a row of the record list."""
+    rows = window.record_panel.list
+    QTest.mouseClick(rows.viewport(), Qt.MouseButton.LeftButton, pos=rows.visualItemRect(rows.item(row)).center())
+
+
 def click(window: MainWindow, xpath: str) -> None:
     """A real left click on the element at `xpath` of the window's page."""
     click_element(window.page_view, xpath)
