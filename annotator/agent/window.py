@@ -42,7 +42,7 @@ from ...core import atomic
 from ...core.agent import Task, TaskFileError, Trajectory, ends_with_answer
 from ...core.command_hints import hint_path
 from ...core.errors import AgentError, RecordLensError, os_error_said
-from ...core.resource_files import is_shipped
+from ...core.resource_files import is_shipped, never_changed
 from ...core.wording import counted
 from ..qt.file_dialogs import FileDialog as QFileDialog  # Qt's, never opening a file it lists (see there)
 from ..qt.menu_bar import HOLDS_THE_KEYS, KeysMenuBar
@@ -51,7 +51,7 @@ from ..qt.screen_fit import resize_to_fit
 from ..qt.widgets import side_by_side
 from ..settings import Settings
 from .capture_panel import install as install_capture
-from .demo_site import demo_site_folder, demo_tasks_file, is_the_demo, never_changed
+from .demo_site import demo_site_folder, demo_tasks_file, is_the_demo
 from .qt_browser import QtSiteBrowser
 from .recorder import Recorder
 from .recording_panel import RecordingPanel
