@@ -36,7 +36,6 @@ import hashlib
 import time
 from collections import deque
 from dataclasses import replace
-from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 import shiboken6
@@ -53,6 +52,7 @@ from ...core.agent import (
     masked_password,
     shows_as_password,
 )
+from ...core.moments import now
 from ..qt.event_loop import spin
 from ..qt.signals import emit
 from ..qt.widgets import web_input_widget
@@ -74,12 +74,6 @@ _DELETING_KEYS = (Qt.Key.Key_Backspace, Qt.Key.Key_Delete)
 _EDITING_SHORTCUTS = (QKeySequence.StandardKey.Paste, QKeySequence.StandardKey.Cut, QKeySequence.StandardKey.Undo,
                       QKeySequence.StandardKey.Redo)
 _FIELD_FOCUSED_JS = "(() => { const el = document.activeElement; return !!el && __recordlens.som.isTextField(el); })()"
-
-
-def now_iso() -> str:
-    """Now, as a recording says when it began and when each of its actions came: to the millisecond, as a step's
-    `seconds` are kept (a step of 0.4 s is not one of 0 or 1 between its neighbours' times)."""
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
 class Recorder(QObject):
@@ -132,7 +126,7 @@ class Recorder(QObject):
         if not url:
             raise ValueError("nothing to record on: no start URL and no site page")
         # Begun at ● Record, before the start page opens: its first step's seconds count from that page on show
-        self.trajectory = Trajectory(task_id=task.id if task else "", actor=self.actor, started_at=now_iso())
+        self.trajectory = Trajectory(task_id=task.id if task else "", actor=self.actor, started_at=now())
         self.task = task
         self._queue.clear()
         self._deleted.clear()
@@ -334,7 +328,7 @@ class Recorder(QObject):
     def _enqueue(self, data: dict[str, Any]) -> None:
         if not self.recording or self.trajectory is None:
             return
-        self._queue.append(_Report(time.monotonic(), now_iso(), data))
+        self._queue.append(_Report(time.monotonic(), now(), data))
         # Not from inside the web channel's callback: handling runs the event loop.
         QTimer.singleShot(0, self._drain)
 

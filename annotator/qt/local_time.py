@@ -1,18 +1,9 @@
-"""The store's times (UTC, `core.store.db.now`) as the app shows them: in the person's own clock and zone, the
+"""The store's times (UTC, `core.moments.now`) as the app shows them: in the person's own clock and zone, the
 same way on every screen (the command line says UTC, and says so)."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
-
-def stored_moment(at: str) -> datetime | None:
-    """`at` (an ISO time, UTC when it names no zone) as a moment to compare; None when it is no time."""
-    try:
-        moment = datetime.fromisoformat(at.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+from ...core.moments import stored_moment  # the main window and the history read stored times here
 
 
 def local_time(at: str, *, seconds: bool = True, zone: bool = False) -> str:

@@ -31,6 +31,7 @@ from typing import NamedTuple, Protocol
 
 from ..errors import AgentError, RecordLensError
 from ..llm.gemini import Answer, BudgetExceededError, GeminiError
+from ..moments import now
 from ..resource_files import read_resource
 from ..wording import counted
 from .actions import ActionParseError, Step, masked_all, masked_step, parse_action
@@ -194,7 +195,7 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
     carried out (`stopped_now`: what a process killed there leaves)."""
     # Begun now, before its start page opens: it spans that page's loading and its steps (its first step's `seconds`
     # count from its first prompt on)
-    trajectory = Trajectory(task_id=task.id, actor=settings.actor, run=run, started_at=_moment_now())
+    trajectory = Trajectory(task_id=task.id, actor=settings.actor, run=run, started_at=now())
     system = system_prompt(settings.send_screenshot, settings.observations)
     template = read_resource("prompts", "agent-user.md")
     browser.open(task.start_url)
@@ -217,8 +218,9 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
             seen, observation = observation, browser.observe()
             step = _failed_if_unmoved(step, seen, observation)
         after = before if step.action == "answer" or stop else _keep_screenshot(trajectory, observation)
+        # Taken now: its action carried out and the page after it seen, as a recording's step is when the action came
         step = replace(step, url=step.url or observation.url, screenshot_before=before, screenshot_after=after,
-                       seconds=round(time.monotonic() - started, 3), at=_moment_now())
+                       seconds=round(time.monotonic() - started, 3), at=now())
         trajectory.steps.append(step)
         _keep_secrets(trajectory, secrets, kept)
         step = trajectory.steps[-1]
@@ -235,16 +237,6 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
             break
     trajectory.success = is_correct(task, trajectory.answer)
     return trajectory
-
-
-def _moment_now() -> str:
-    """Now, as a step's `at` says when it was taken: once its action is carried out and the page after it seen (its
-    `seconds` are the time up to then, from its prompt on), as a recording's step says when the person's action came;
-    and as an episode's `started_at` says when it began. In the project's form of a moment (`store.db.now`), imported
-    here, not at the top: the store imports this package."""
-    from ..store.db import now
-
-    return now()
 
 
 def _failed_if_unmoved(step: Step, before: Observation, after: Observation) -> Step:

@@ -1,4 +1,4 @@
-"""The project database connection: pragmas, write transactions, timestamps and provenance rows.
+"""The project database connection: pragmas, write transactions, timestamps (`core.moments`) and provenance rows.
 
 Durability and concurrency, the reasoning behind the settings:
 
@@ -24,7 +24,6 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Self
 
@@ -33,6 +32,8 @@ import sqlite_utils
 from ..command_hints import hint_path
 from ..errors import RecordLensError, full_disk, is_disk_full
 from ..file_kinds import database_closed, database_opened
+from ..moments import now as now  # the store's modules import now and stamp from here
+from ..moments import stamp as stamp
 from ..path_text import json_text
 from .removed_files import REMOVED
 
@@ -53,17 +54,6 @@ DAMAGE_FINDINGS_SAID = 3
 
 class StoreError(RecordLensError):
     """A project operation that cannot be done: no such page or record, a name already taken, ..."""
-
-
-def now() -> str:
-    """UTC, millisecond precision, sortable as text."""
-    return stamp(datetime.now(UTC))
-
-
-def stamp(moment: datetime) -> str:
-    """A moment as the project stores every time (`now`); one without a zone is taken as UTC."""
-    moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 def _begin_immediate(conn: sqlite3.Connection) -> None:
