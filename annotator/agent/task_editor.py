@@ -411,11 +411,17 @@ class TaskEditor(QWidget):
         """Open the review queue for a candidates file (asked for when not given)."""
         return _open_review(self, path)
 
-    def close_review(self) -> None:
-        if self.review is not None:
-            self.review.close()
-            self.review.deleteLater()
-            self.review = None
+    def close_review(self) -> bool:
+        """Close the review queue and let it go; True when it closed (or none was open). The queue asks first about
+        an edit not saved: kept (Cancel, or a Save that failed), its close is refused, and it stays open with the
+        edit, still this editor's queue (False)."""
+        if self.review is None:
+            return True
+        if not self.review.close():
+            return False
+        self.review.deleteLater()
+        self.review = None
+        return True
 
     def open_dialog(self) -> None:
         """Asked about unsaved edits only once a file is chosen: a chooser cancelled leaves them as they were."""

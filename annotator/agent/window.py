@@ -18,7 +18,7 @@ Given the app's settings, the window reopens on the site folder and tasks file l
 folder no longer a site, gives the demo's, and a message); the title names both, so that a copy of the demo is
 not taken for the shipped site; its review queue reopens the candidates file last reviewed.
 Closing it with unsaved task edits, or an edit in the review queue not saved, asks Save / Discard / Cancel
-(`may_close`, which the app asks before it quits).
+(`may_close`, which the app asks before it quits); closed, it closes its review queue too.
 """
 
 from __future__ import annotations
@@ -585,7 +585,8 @@ class AgentWindow(QMainWindow):
                                 and (review is None or review.may_leave("closing the agent window")))
 
     def closeEvent(self, event) -> None:  # noqa: ANN001, N802 (Qt override)
-        if not self.may_close():
+        # The review queue is a window of its own: it goes with this one, and a close it refuses keeps both
+        if not (self.may_close() and self.task_editor.close_review()):
             event.ignore()
             return
         self.shutdown()

@@ -104,6 +104,7 @@ class RunPlan:
     # The command that finishes the run, whole, as a hint writes it (the command line knows the run's project, and
     # where it records its site and tasks); None: one with placeholders for them is said.
     finish_command: str | None = None
+    finish_note: str | None = None  # said after the command, of a placeholder it holds (where the TASKS are)
 
 
 @dataclass
@@ -186,7 +187,8 @@ def evaluate(tasks: Sequence[Task], trajectories: Sequence[Trajectory],
         })
     incomplete = _incomplete_runs(episodes, plan)
     complete_runs = sorted({int(e["run"]) for e in episodes} - set(incomplete))  # type: ignore[call-overload]
-    finish = f"finish it with `{plan.finish_command or _finish_command(plan.run_id)}`"
+    finish = f"finish it with `{plan.finish_command or _finish_command(plan.run_id)}`" + (
+        f" ({plan.finish_note})" if plan.finish_note else "")
     if plan.error is not None:
         warnings.append(f"the agent run failed ({plan.error}); {finish}")
     elif not plan.ended:

@@ -551,14 +551,64 @@ def _agent_run_resumed(project: object, site: object, tasks: object, run_id: int
                      hint_option("--tasks", tasks), f"--resume {run_id}"])
 
 
-def _eval_finish_command(project: str, run_id: int, parameters: Mapping[str, object]) -> str:
-    """The command `agent eval` hands out to finish a run: the project evaluated, and the site folder and tasks file
-    the run recorded (SITE, TASKS to fill in for a run that recorded none); a --base-url holding a key, which the
-    run does not record, as URL."""
-    command = _agent_run_resumed(project, parameters.get("site_folder") or "SITE", parameters.get("tasks") or "TASKS",
-                                 run_id)
+def _eval_finish_command(project: str, run_id: int, parameters: Mapping[str, object]) -> tuple[str, str | None]:
+    """The command `agent eval` hands out to finish a run, and a note on a placeholder it holds: the project
+    evaluated, and the site folder and tasks file the run recorded (SITE, TASKS to fill in for a run that recorded
+    none, or whose tasks file is not found); a --base-url holding a key, which the run does not record, as URL."""
+    tasks, note = _recorded_tasks_file(parameters, project)
+    command = _agent_run_resumed(project, parameters.get("site_folder") or "SITE", tasks, run_id)
     base_url = parameters.get("base_url")
-    return f"{command} --base-url URL" if isinstance(base_url, str) and KEY_MARK in base_url else command
+    return (f"{command} --base-url URL" if isinstance(base_url, str) and KEY_MARK in base_url else command), note
+
+
+def _recorded_tasks_file(parameters: Mapping[str, object], project: str) -> tuple[str, str | None]:
+    """The tasks file a run recorded, by its whole path (TASKS: none recorded, or not found, with a note saying
+    why). A run begun before RecordLens recorded the whole path holds the path as given to `agent run`, relative to
+    the folder that command was run in, which the run does not record: that folder is looked for where a run is
+    likely begun, and a file there taken only if it holds the run's tasks (not another file of the same name)."""
+    recorded = parameters.get("tasks")
+    if not recorded:
+        return "TASKS", None
+    path = Path(str(recorded))
+    if path.is_absolute():
+        return str(path), None
+    files = [folder / path for folder in _folders_runs_are_begun_in(parameters, project)]
+    # One holding the run's tasks as it ran them first; else one holding them changed since (the resume says so)
+    found = next((f for f in files if _holds_the_runs_tasks(f, parameters, as_run=True)),
+                 next((f for f in files if _holds_the_runs_tasks(f, parameters, as_run=False)), None))
+    if found is not None:
+        return str(found.resolve()), None  # as a run records it now
+    return "TASKS", (f"TASKS: the run recorded its tasks file as {hint_path(path)}, relative to the folder it was "
+                     "begun in, which runs made before RecordLens recorded whole paths do not record; no file of that "
+                     "name holding the run's tasks is in this folder, the project's or the site folder's, or a "
+                     "folder above them")
+
+
+def _folders_runs_are_begun_in(parameters: Mapping[str, object], project: str) -> list[Path]:
+    """Where an older run was likely begun, most likely first: the folder this command runs in; the project's folder
+    and those above it, and the site folder's (`agent run` was given them relative to that folder, or below it)."""
+    places = [Path.cwd(), *_with_parents(Path(project).resolve())]
+    site_folder = parameters.get("site_folder")  # a whole path: recorded so since runs recorded their site folder
+    if isinstance(site_folder, str):
+        places += _with_parents(Path(site_folder))
+    return list(dict.fromkeys(places))
+
+
+def _with_parents(folder: Path) -> list[Path]:
+    return [folder, *folder.parents]
+
+
+def _holds_the_runs_tasks(path: Path, parameters: Mapping[str, object], *, as_run: bool) -> bool:
+    """Whether `path` is a tasks file holding every task the run recorded, `as_run` as the run ran it too (its
+    digest, where it recorded one: a file that finishes the run as it began)."""
+    try:
+        held = {task.id: task for task in load_tasks(path)}
+    except AgentError:  # no such file, or not one of tasks
+        return False
+    task_ids, digests = parameters.get("task_ids"), parameters.get("task_digests")
+    recorded = digests if isinstance(digests, dict) and as_run else {}
+    return isinstance(task_ids, list) and all(
+        task_id in held and recorded.get(task_id) in (None, task_digest(held[task_id])) for task_id in task_ids)
 
 
 def _chosen_tasks(args: argparse.Namespace, tasks: list) -> list:  # noqa: ANN001 - Tasks
@@ -975,12 +1025,15 @@ def cmd_agent_eval(args: argparse.Namespace) -> int:
     task_ids = run.parameters.get("task_ids")
     runs_planned = run.parameters.get("runs")
     digests = run.parameters.get("task_digests")
+    ended = run.ended_at is not None and run.status != "failed"
+    # Only a run not finished is told how to finish it: its tasks file is looked for then, not for every run
+    finish, finish_note = _eval_finish_command(args.project, run_id, run.parameters) if not ended else (None, None)
     plan = RunPlan(task_ids=tuple(task_ids) if isinstance(task_ids, list) else None,
                    runs=int(runs_planned) if isinstance(runs_planned, int) else None,
-                   ended=run.ended_at is not None and run.status != "failed", run_id=run_id,
+                   ended=ended, run_id=run_id,
                    error=(run.error or "no reason recorded") if run.status == "failed" else None,
                    task_digests=digests if isinstance(digests, dict) else None,
-                   finish_command=_eval_finish_command(args.project, run_id, run.parameters))
+                   finish_command=finish, finish_note=finish_note)
     result = evaluate(tasks, episodes, references, plan=plan, include_incomplete=args.include_incomplete,
                       sites=on_sites)
     scored_on = [site] if site is not None else sorted(set(on_sites or ()))
