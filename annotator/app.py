@@ -226,15 +226,16 @@ def open_window(args: argparse.Namespace) -> MainWindow:
     and selection remembered are the user's, not a script's); a demo standing in for a project that is gone
     keeps that project the one last open."""
     from .labelling.main_window import MainWindow
-    from .settings import settings_path, settings_unsaved
+    from .settings import settings_path, settings_trouble
 
+    # Asked before any read of the settings (the start's, the window's), which would say an unreadable file again,
+    # and before the window's first page saves them (a save that fails says so itself, once); a screenshot saves none
+    trouble = None if args.screenshot else settings_trouble(settings_path())
     start = start_for(args)
-    # Asked before the window, whose first page saves the settings (a save that fails says so itself, once)
-    unsaved = None if args.screenshot else settings_unsaved(settings_path())  # a screenshot saves none
     window = MainWindow(start.project, saves_settings=not args.screenshot, stands_in_for=start.stands_in_for)
     window.say_upgrades(on_screen=not args.screenshot)
-    if unsaved is not None:
-        say_settings_unsaved(window, unsaved)
+    if trouble is not None:
+        say_settings_trouble(window, trouble)
     # Last: the status bar shows one message for good, the last said (the upgrades stay under Recent messages),
     # and this one says that the project open is not the user's. Not in a screenshot: it would be in the picture.
     if start.notice and not args.screenshot:
@@ -242,11 +243,10 @@ def open_window(args: argparse.Namespace) -> MainWindow:
     return window
 
 
-def say_settings_unsaved(window: MainWindow, why: str) -> None:
-    """Settings that cannot be saved (`why`: an unwritable config folder), said in the window and on stderr at the
-    start: the window saves them at each page and at the quit without a word, so what it did not keep would
-    otherwise go unsaid."""
-    said = f"settings cannot be saved: {why}; the project, page and places open now are not remembered"
+def say_settings_trouble(window: MainWindow, said: str) -> None:
+    """Settings that cannot be saved or read (`said`, `settings.settings_trouble`'s one line), said in the window
+    and on stderr at the start: the window reads them and saves them at each page and at the quit without a word,
+    so what it did not keep would otherwise go unsaid."""
     print(f"{PROG}: warning: {said}", file=sys.stderr)
     window.message(said, 15000)
 

@@ -28,7 +28,9 @@ import platformdirs
 from ..core.atomic import write_text
 from ..core.command_hints import hint_path
 from ..core.errors import system_words
+from ..core.file_kinds import read_regular_file, unreadable_kind
 from ..core.llm import DEFAULT_MODEL, api_key_from_environment, without_credential
+from ..core.wording import json_problem
 
 APP_DIR_NAME = "recordlens"
 SETTINGS_FILE = "annotator.json"
@@ -319,18 +321,23 @@ class Settings:
 
     @classmethod
     def load(cls, path: Path) -> Settings:
-        """The settings in `path`; defaults for a missing or unreadable file, unknown keys ignored."""
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        """The settings in `path`; defaults for a missing or unreadable file (said once, unless the start said it:
+        `settings_trouble`), unknown keys ignored."""
+        data, why = _read(path)
+        if why is not None:
+            _say_once(path, "settings %s unreadable (%s); using defaults", hint_path(path), why)
             return cls()
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-            _log.warning("settings %s unreadable (%s); using defaults", hint_path(path), error)
+        if data is None:
             return cls()
-        known = {f.name for f in fields(cls)}
-        settings = cls(**{k: str(v) for k, v in data.items() if k in known}) if isinstance(data, dict) else cls()
+        settings = cls._of(data)
         settings._as_read, settings._file = asdict(settings), path.resolve()
         return settings
+
+    @classmethod
+    def _of(cls, data: object) -> Settings:
+        """The settings a file's JSON `data` holds (defaults for anything but an object), unknown keys ignored."""
+        known = {f.name for f in fields(cls)}
+        return cls(**{k: str(v) for k, v in data.items() if k in known}) if isinstance(data, dict) else cls()
 
     def save(self, path: Path) -> None:
         """Write what this process changed since it read the file (or last saved) over the file as it is now:
@@ -340,7 +347,9 @@ class Settings:
         thread); a link is written through. Saved to a file other than the one read, they are written whole."""
         target = path.resolve()
         # Keys this version does not know (a later version's settings) are kept as the file holds them
-        mine, on_disk = asdict(self), {**_unknown_keys(path), **asdict(Settings.load(path))}
+        # read without a word: a file that cannot be read was said once already, and is written over
+        data = _read(path)[0]
+        mine, on_disk = asdict(self), {**_unknown_keys(data), **asdict(Settings._of(data))}
         as_read = self._as_read if self._file in (None, target) else {}
         for name, value in mine.items():
             if name in as_read and value == as_read[name]:
@@ -352,31 +361,47 @@ class Settings:
         try:
             write_text(target, json.dumps(on_disk, indent=1), durable=False)
         except OSError as error:
-            _say_unsaved_once(target, error)
+            _say_once(target, "settings not saved to %s (%s): the project, page and places open are not remembered "
+                      "for the next start", hint_path(target), system_words(error))
             raise
         self._as_read, self._file = mine, target
 
 
-# The settings files a save failed on, in this process: said once on stderr (a save comes with every page change,
-# and the windows keep quiet about it, where the user was being a convenience: without it the quit's would be lost
-# unsaid)
-_UNSAVED_SAID: set[Path] = set()
+# The settings files whose trouble this process has said (cannot be read, cannot be saved): each said once, in one
+# line, by whichever says it first: the start (`settings_trouble`, in the window and on stderr), else a read, else
+# a save (one comes with every page change, and the windows keep quiet about it, where the user was being a
+# convenience: without it the quit's would be lost unsaid).
+_SAID: set[Path] = set()
 
 
-def _say_unsaved_once(path: Path, error: OSError) -> None:
-    if path not in _UNSAVED_SAID:
-        _UNSAVED_SAID.add(path)
-        _log.warning("settings not saved to %s (%s): the project, page and places open are not remembered for the "
-                     "next start", hint_path(path), system_words(error))
+def _say_once(path: Path, message: str, *args: object) -> None:
+    if (said := path.resolve()) not in _SAID:
+        _SAID.add(said)
+        _log.warning(message, *args)
 
 
-def _unknown_keys(path: Path) -> dict[str, object]:
-    """The keys of the settings file that `Settings` does not know (written by a later version), as the file
-    holds them; {} when it cannot be read."""
+def _read(path: Path) -> tuple[object, str | None]:
+    """The settings file's JSON, and None; (None, why) when it cannot be read; (None, None) when there is none
+    (no file, or no folder for one). Read through core's guarded reader: a FIFO in its place is not waited on."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
-        return {}
+        text = read_regular_file(path).decode("utf-8")
+    except (FileNotFoundError, NotADirectoryError):
+        return None, None
+    except OSError as error:
+        return None, unreadable_kind(path, error, "settings file") or system_words(error)
+    except UnicodeDecodeError as error:
+        return None, f"not UTF-8 text ({error.reason})"
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as error:
+        return None, f"not valid JSON ({json_problem(error)})"
+    except RecursionError:
+        return None, "nested too deeply to be settings"
+
+
+def _unknown_keys(data: object) -> dict[str, object]:
+    """The keys of the settings file's JSON `data` that `Settings` does not know (written by a later version), as
+    the file holds them; {} when it holds none (or no object)."""
     known = {f.name for f in fields(Settings)}
     # a secret is never kept in this file, whoever put it there
     return ({key: value for key, value in data.items() if key not in known and not _names_a_secret(key)}
@@ -455,17 +480,38 @@ def cannot_write(folder: Path, error: OSError, variable: str) -> str:
     return f"{hint_path(folder)} cannot be written ({system_words(error)}): {how}"
 
 
+def settings_trouble(path: Path) -> str | None:
+    """What is wrong with the settings at `path`, in the one line the start says (in the window and on stderr),
+    None when nothing is: they cannot be saved (`settings_unsaved`: what the file holds is then beside the point),
+    or the file cannot be read (the defaults are used, and the first save writes over it). Asked at the start,
+    before any read of the file; neither a read nor a failing save says it again (`_SAID`)."""
+    unsaved, unread = settings_unsaved(path), _read(path)[1]
+    if unsaved is not None:
+        said = f"settings cannot be saved: {unsaved}; the project, page and places open now are not remembered"
+        if unread is not None and not path.is_dir():  # (a folder in its place is said as one already)
+            said += f"; nor can {hint_path(path)} be read: it is {unread}; the defaults are used"
+    elif unread is not None:
+        said = (f"settings cannot be read: {hint_path(path)} is {unread}; the defaults are used, and the next save "
+                "writes over it")
+    else:
+        return None
+    _SAID.add(path.resolve())
+    return said
+
+
 def settings_unsaved(path: Path) -> str | None:
-    """Why the settings cannot be saved to `path` (its folder cannot be made or written into), None when they can.
-    Asked at the start, where the window can say it: the saves after it (each page change, the quit) are not
-    errors in the window, where the user was being a convenience (the first that fails is said on stderr)."""
+    """Why the settings cannot be saved to `path` (its folder cannot be made or written into, or a folder is in
+    its place), None when they can. Asked at the start (`settings_trouble`), where the window can say it: the saves
+    after it (each page change, the quit) are not errors in the window, where the user was being a convenience
+    (the first that fails is said on stderr)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".probe"):
             pass
     except OSError as error:
-        _UNSAVED_SAID.add(path.resolve())  # the caller says it: a failing save says it no more
         return cannot_write(path.parent, error, "XDG_CONFIG_HOME")
+    if path.is_dir():  # a save replaces a file, of any kind, but not a folder
+        return f"{hint_path(path)} is a folder, not a settings file: move it away"
     return None
 
 

@@ -20,7 +20,7 @@ from .command_hints import hint_path
 
 __all__ = ["SQLITE_SIDECARS", "DatabaseFile", "NotRegularFile", "TooLarge", "database_closed", "database_opened",
            "link_to_nothing", "not_a_file", "not_a_page_file", "not_regular", "other_kind", "read_regular_file",
-           "sqlite_file_in_use"]
+           "sqlite_file_in_use", "unreadable_kind"]
 
 # The files SQLite keeps beside a database X: X-journal while it writes one (rollback mode), X-wal and X-shm (its
 # write-ahead log and the log's shared index) while any connection has it open in WAL mode, as a project's is kept
@@ -108,6 +108,25 @@ def read_regular_file(path: str | Path, max_bytes: int | None = None) -> bytes:
     if len(data) > max_bytes:
         raise TooLarge(len(data), max_bytes)
     return data
+
+
+def unreadable_kind(path: str | Path, error: OSError, what: str) -> str | None:
+    """What the `what` ("tasks file", "records file") at `path` is, when that is why `read_regular_file` raised
+    `error`, as a message says it after the file's name: "a folder, not a tasks file", "a FIFO (named pipe), not a
+    regular file", "another name (a hard link) of /p/project.db, a database in use (...), not a tasks file", "a
+    symbolic link to a file that does not exist (../moved.jsonl)", "a symbolic link loop", "no such tasks file";
+    None when the error says nothing of what it is (permissions, a failing disk: the caller gives its words)."""
+    if isinstance(error, NotRegularFile) and error.kind == "a folder":
+        return f"a folder, not a {what}"
+    if isinstance(error, NotRegularFile):
+        return error.strerror
+    if isinstance(error, DatabaseFile):
+        return f"{error.strerror}, not a {what}"
+    if isinstance(error, FileNotFoundError):
+        return link_to_nothing(Path(path)) or f"no such {what}"
+    if error.errno == errno.ELOOP:
+        return "a symbolic link loop"  # as `not_a_file` says it
+    return None
 
 
 def _mode(path: str | Path) -> int:

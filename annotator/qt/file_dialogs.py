@@ -1,5 +1,5 @@
 """The app's file dialogs: Qt's own dialog, made so that it never opens a file it lists, and never hands back a
-file whose POSIX locks this process holds (the open project's database).
+file of a database this process may have open (the open project's database, its write-ahead log).
 
 Why: on Linux, closing any descriptor a process has on a file drops every POSIX (fcntl) lock the process holds
 on that file. SQLite keeps its locks on `project.db` and `project.db-shm` that way, and a `recordlens` command
@@ -11,9 +11,15 @@ showed the project's folder (Ctrl+O starts there). The desktop's own dialog (GTK
 runs in this process too and takes no icon provider, so the app always uses Qt's.
 
 `FileDialog` keeps the names and signatures of QFileDialog's static functions, so that a module imports it under
-QFileDialog's name and calls it as before. What is left of the danger after a dialog closes is said
-(`say_locks_lost`), not mended: SQLite keeps one record of its locks per file and process, shared by every
-connection, so opening the project again while any connection to it is open takes no lock again.
+QFileDialog's name and calls it as before. A file chosen that core's readers would refuse as a file of a database
+this process may have open (`file_kinds.sqlite_file_in_use`: by the names SQLite keeps beside it, or by the
+registry of the databases this process opened) is refused in the dialog, in their words. What is left of the
+danger after a dialog closes is said (`say_locks_lost`), not mended: SQLite keeps one record of its locks per file
+and process, shared by every connection, so opening the project again while any connection to it is open takes
+no lock again. That check alone asks Linux's /proc: whether the locks are still held is the kernel's to say (the
+registry knows what was opened, not what a stray open and close dropped since), and /proc/self/fd names each file
+as it is called now (a project folder moved while open) and knows every connection, those that never went through
+the registry too.
 """
 
 from __future__ import annotations
@@ -26,6 +32,8 @@ from pathlib import Path
 from PySide6.QtCore import QFileInfo, QMimeDatabase
 from PySide6.QtGui import QAbstractFileIconProvider, QIcon
 from PySide6.QtWidgets import QFileDialog, QFileIconProvider, QMessageBox, QWidget
+
+from ...core.file_kinds import sqlite_file_in_use
 
 PROC_LOCKS = Path("/proc/locks")  # Linux: every lock of the machine, with its process and its file's inode
 
@@ -104,20 +112,20 @@ class FileDialog(QFileDialog):
         self.setIconProvider(self._icons)
 
     def accept(self) -> None:
-        """Refuse a file this process holds locks on: what the app does with a chosen file (reads it, checks its
-        first bytes before writing over it) would open it and drop them."""
-        if self.fileMode() != QFileDialog.FileMode.Directory and (held := self._locked_choice()) is not None:
-            QMessageBox.warning(self, self.windowTitle() or "RecordLens",
-                                f"{held} is a database RecordLens has open (a project's own file): choose "
-                                "another file")
+        """Refuse a file of a database this process may have open: what the app does with a chosen file (reads
+        it, checks its first bytes before writing over it) would open it and drop this process's locks on it, and
+        core's readers and writers refuse it anyway (`file_kinds.sqlite_file_in_use`)."""
+        if self.fileMode() != QFileDialog.FileMode.Directory and (refused := self._database_file_chosen()):
+            QMessageBox.warning(self, self.windowTitle() or "RecordLens", f"{refused}: choose another file")
             return
         super().accept()
 
-    def _locked_choice(self) -> Path | None:
+    def _database_file_chosen(self) -> str | None:
+        """"/p/project.db-wal is SQLite's write-ahead log of the database project.db" for the first file chosen
+        that is one of a database's files; None when none is."""
         for name in self.selectedFiles():
-            path = Path(name)
-            if path.is_file() and posix_locks_held(path):
-                return path
+            if (what := sqlite_file_in_use(Path(name))) is not None:
+                return f"{name} is {what}"
         return None
 
     # -- QFileDialog's static functions, on this dialog ---------------------------------------------------------

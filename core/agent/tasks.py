@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 from .. import atomic
 from ..command_hints import hint_path
 from ..errors import AgentError, system_words
+from ..file_kinds import link_to_nothing, read_regular_file, unreadable_kind
 from .answers import NORMALISE_RULES
 from .model import ANSWER_KINDS, Task
 
@@ -65,10 +66,14 @@ def load_tasks(path: str | Path, *, strict: bool = False) -> list[Task]:
     run reads leniently is a mistake too (`strict_problems`)."""
     source = Path(path)
     try:
-        text = source.read_text(encoding="utf-8-sig")  # a byte order mark (Windows editors) is no task
-    except FileNotFoundError:
-        raise TaskFileError(f"no tasks file at {hint_path(source)}") from None
-    except (OSError, UnicodeDecodeError) as error:
+        # through the guarded reader: a FIFO is not waited on, a file of the open project's database not opened
+        text = read_regular_file(source).decode("utf-8-sig")  # a byte order mark (Windows editors) is no task
+    except OSError as error:
+        if isinstance(error, FileNotFoundError) and link_to_nothing(source) is None:
+            raise TaskFileError(f"no tasks file at {hint_path(source)}") from None
+        said = unreadable_kind(source, error, "tasks file") or system_words(error)
+        raise TaskFileError(f"cannot read the tasks file {hint_path(source)}: {said}") from None
+    except UnicodeDecodeError as error:
         raise TaskFileError(f"cannot read the tasks file {hint_path(source)}: {system_words(error)}") from None
     return parse_tasks(text, source=hint_path(source), strict=strict)
 

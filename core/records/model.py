@@ -7,7 +7,6 @@ NEXT-EVAL's `mapResponseToFullXPath` does and expanded to the text-map keys equa
 from __future__ import annotations
 
 import json
-import os
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
@@ -17,8 +16,8 @@ from pathlib import Path
 
 from .. import atomic
 from ..command_hints import hint_path
-from ..errors import DatasetError
-from ..file_kinds import not_a_file
+from ..errors import DatasetError, system_words
+from ..file_kinds import read_regular_file, unreadable_kind
 from ..wording import json_problem, listed
 
 Record = list[str]
@@ -144,17 +143,14 @@ def load_records(path: str | Path) -> RecordsFile:
     cannot be, as `PATH: why` (`errors.said_without_path` gives the why alone)."""
     path = Path(path)
     named = hint_path(path)
-    # Its kind asked before any read: a folder is said as one on every system (Windows refuses to read it as a
-    # permission), and a FIFO or a dangling link named N.json is said too, without opening it (which would wait
-    # for a writer).
-    if os.path.lexists(path) and (odd := not_a_file(path, "records file")) is not None:
-        raise DatasetError(f"{named}: {odd}")
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))  # a byte-order mark, as Windows editors save it
-    except FileNotFoundError:
-        raise DatasetError(f"{named}: no such records file") from None
-    except OSError as error:  # permissions, a failing disk: said per file, so a check of many files goes on
-        raise DatasetError(f"{named}: cannot be read ({error.strerror or error})") from None
+        # Through the guarded reader, its kind asked before any read: a folder is said as one on every system
+        # (Windows refuses to read it as a permission), a FIFO or a dangling link named N.json is said without
+        # opening it (which would wait for a writer), and a file of the open project's database is never opened
+        data = json.loads(read_regular_file(path).decode("utf-8-sig"))  # a byte-order mark, as Windows editors save
+    except OSError as error:  # what it is, or permissions, a failing disk: said per file, so a check of many goes on
+        said = unreadable_kind(path, error, "records file") or f"cannot be read ({system_words(error)})"
+        raise DatasetError(f"{named}: {said}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise DatasetError(f"{named}: not valid JSON ({json_problem(error)})") from None
     except RecursionError:

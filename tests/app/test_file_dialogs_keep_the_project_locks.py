@@ -5,7 +5,7 @@ dialog read the first bytes of each file of the folder it showed (to tell its ki
 the project's own folder, opened and closed project.db and project.db-shm: a `recordlens` command run next took
 itself for the project's last user and deleted the write-ahead log the app went on writing to, and an edit the
 app said was saved was lost. The app's dialogs (annotator/qt/file_dialogs.py) tell a file's kind by its name, and
-refuse a file whose locks the process holds; a loss of locks while a dialog is open is said.
+refuse a file of a database the process may have open; a loss of locks while a dialog is open is said.
 """
 
 from __future__ import annotations
@@ -153,7 +153,9 @@ def test_a_database_the_app_holds_is_refused_in_a_file_dialog(qtbot, tmp_path):
         answers.stop()
         closer.timer.stop()
         assert chosen == ""
-        assert len(answers.asked) == 1 and "project.db is a database RecordLens has open" in answers.asked[0][0]
+        assert len(answers.asked) == 1 and answers.asked[0][0] == (
+            f"{tmp_path / 'project.db'} is a database in use (SQLite's project.db-wal is beside it): choose another "
+            "file")
         assert posix_locks_held(tmp_path / "project.db")
     finally:
         held.conn.close()

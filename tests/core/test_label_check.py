@@ -9,6 +9,7 @@ import pytest
 
 from recordlens.core.cli.command import main as cli_main
 from recordlens.core.page.dom import parse_html
+from recordlens.core.records import model
 from recordlens.core.records.hygiene import check_page, summarise
 from recordlens.core.records.model import save_records
 
@@ -230,14 +231,14 @@ def test_a_labels_file_the_system_refuses_to_read_is_reported_like_a_broken_one(
         (tmp_path / "html" / f"{name}.html").write_text(HTML, encoding="utf-8")
         save_records(tmp_path / "gt" / f"{name}.json", MAIN)
     refused = tmp_path / "gt" / "2.json"
-    read_text = Path.read_text
+    read_regular_file = model.read_regular_file
 
-    def no_permission(self: Path, *args, **kwargs) -> str:  # root reads any file: the refusal is simulated
-        if self == refused:
-            raise PermissionError(13, "Permission denied", str(self))
-        return read_text(self, *args, **kwargs)
+    def no_permission(path: Path, *args, **kwargs) -> bytes:  # root reads any file: the refusal is simulated
+        if Path(path) == refused:
+            raise PermissionError(13, "Permission denied", str(path))
+        return read_regular_file(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_text", no_permission)
+    monkeypatch.setattr(model, "read_regular_file", no_permission)  # the one reader of a records file
     assert cli_main(["labels", "check", "--pages", str(tmp_path / "html"), "--gt", str(tmp_path / "gt")]) == 1
     out = capsys.readouterr()
     assert f"page 2: cannot be checked: {refused}: cannot be read (Permission denied)" in out.out
