@@ -32,3 +32,13 @@ def delete(name: str) -> str:
 def merge(name: str) -> str:
     """Shift+T: their record's elements added to the project's."""
     return f"merge {name}'s record into the project's"
+
+
+def decided(taken: int = 0, deleted: int = 0, merged: int = 0, kept: int = 0) -> str:
+    """How the disagreements with an annotator were decided, each as it was: "2 taken, 1 deleted, 1 merged
+    (Shift+T), 1 kept (O)" (the parts there are; T takes or deletes, take-all takes)."""
+    parts = [f"{taken} taken"] if taken else []
+    parts += [f"{deleted} deleted"] if deleted else []
+    parts += [f"{merged} merged (Shift+T)"] if merged else []
+    parts += [f"{kept} kept (O)"] if kept else []
+    return ", ".join(parts)

@@ -11,6 +11,7 @@ import functools
 import importlib
 import sys
 import threading
+from collections import Counter
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
@@ -346,6 +347,11 @@ class ReviewController:
         # The page W opened, whose first open disagreement's row is chosen once it is shown: that page's alone, so
         # forgotten when it fails to load, and not taken up by another page opened by hand meanwhile
         self._choose_first_open: str | None = None
+        # The page W opened in a run's review, and where it stands in W's walk: said once the page is shown
+        self._w_opened_of_run: tuple[str, str] | None = None
+        # The (run, page) whose rows the last quit had chosen were chosen again on (`_choose_the_kept_rows`): the
+        # page is then brought to them, not to its first mistake (`show_first_error`), once
+        self._rows_restored: tuple[object, str] | None = None
         self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
         # The page on show's review, by run (or annotator) chosen on it, of the runs reviewed last.
         self._classed: Recent[object, _Classed] = Recent(RUNS_READ)
@@ -709,6 +715,7 @@ class ReviewController:
             self.panel.records.clearSelection()
             self.panel.records.setCurrentRow(-1)
         self.run_id = run_id
+        self._rows_restored = None  # a run chosen opens at its first mistake
         self._remember()
         self._worst_order = []  # another run (or annotator): W starts from its worst page
         if run_id == NO_RUN:  # no run: none of the last one's rows stay behind
@@ -745,6 +752,9 @@ class ReviewController:
         annotator's review: its first open disagreement's row chosen too, so that T, Shift+T and O decide it at
         once (as the next open row is chosen after a decision)."""
         choosing, self._choose_first_open = self._choose_first_open, None
+        opened, self._w_opened_of_run = self._w_opened_of_run, None
+        if self._bring_the_restored_rows_into_view():
+            return
         if choosing is not None and choosing == self.window.page_name and self.review is not None and self.active():
             chosen = self._choose_the_first_open_row()
             self._say_w_opened(choosing, chosen)
@@ -755,12 +765,46 @@ class ReviewController:
         first = next((r for r in drawn if r.kind != MATCHED), drawn[0] if drawn else None)
         if first is not None:
             self.window.page_view.scroll_to(first.xpaths[0])
+        if opened is not None and opened[0] == self.window.page_name and self.review is not None and self.active():
+            self._say_w_opened_a_runs_page(*opened, first is not None and first.kind != MATCHED)
+
+    def _bring_the_restored_rows_into_view(self) -> bool:
+        """The rows the last quit had chosen, chosen again on the page on show (a start, or the first F6 after
+        it): the page brought to them (the current row's record, else the first chosen), where the reviewer left
+        them, not to the page's first mistake, which would put the page and the rows chosen at odds. Once; whether
+        it was so."""
+        restored, self._rows_restored = self._rows_restored, None
+        if restored != (self.run_id, self.window.page_name) or self.review is None or not self.active():
+            return False
+        chosen = self.panel.chosen_indices()
+        current = self.panel.current_index()
+        index = current if current is not None else chosen[0] if chosen else None
+        if index is None:
+            return False
+        self.on_review_record(index)
+        return True
+
+    def _say_w_opened_a_runs_page(self, page: str, walk: str, first_in_view: bool) -> None:
+        """What W says of a run's page it opened: where it stands in the walk (`walk`), what the run got wrong
+        there, and where the page is (at the first of them), as an annotator's review says its open
+        disagreements."""
+        review = self.review
+        assert review is not None
+        wrong = {kind: sum(1 for r in review.records if r.kind == kind) for kind in KINDS if kind != MATCHED}
+        found = ", ".join(f"{n} {kind}" for kind, n in wrong.items() if n)
+        if not found:
+            here = "every record matched here"
+        elif first_in_view:
+            here = f"{found} here; the first is in view"
+        else:
+            here = f"{found} here; none of them is shown: tick their classes above the list"
+        self.window.message(f"W: page {page}, {walk}: {here}", 15000)
 
     def _forget_a_choice_not_shown(self, ok: bool) -> None:
         """A page that failed to load is not shown (`show_first_error` is not reached): W's choice for it goes, so
         that the page opened next, even that one again by hand, opens as any page does."""
         if not ok:
-            self._choose_first_open = None
+            self._choose_first_open = self._w_opened_of_run = None
 
     def _choose_the_first_open_row(self) -> bool:
         """The review list's first open disagreement chosen and brought into view on the page; whether there was
@@ -807,8 +851,36 @@ class ReviewController:
             return f": no disagreement with {name} left open on page {page}"
         others = [other for other in self._open_pages(name, self._kept_pages(name)) if other != page]
         w = (f": W opens the next of {counted(len(others), 'page')} with one" if others else
-             f", nor on any other page: every disagreement with {name} is decided")
+             f", nor on any other page: every disagreement with {name} is decided{self._decided_words(name)}")
         return f": no disagreement with {name} left open on page {page}{w}"
+
+    def _decided_with(self, name: str) -> Counter[str]:
+        """The decisions with the annotator in force on the pages compared, by what each did ("taken", "deleted",
+        "merged", "kept": `Adjudication.decided_since` from the first, as an import names them): a disagreement T
+        decided is no disagreement any more (the records now agree), so the disagreements left say nothing of it.
+        A page no one adjudicated is passed by at the cost of one look (its `trace` is empty). Nothing counted when
+        the project cannot be read now."""
+        found = self.agreements.get(name)
+        pages = {page.page for page in found.pages} if found is not None else set()
+        adjudication, tally = self.window.project.adjudication, Counter[str]()
+        try:
+            for page in pages | self._kept_pages(name).keys():
+                trace = adjudication.trace(page)
+                if not trace.records and not trace.page:
+                    continue
+                decided = adjudication.decided_since(page, name, "")
+                tally.update(taken=len(decided.taken), deleted=decided.deleted, merged=len(decided.merged),
+                             kept=decided.kept)
+        except RecordLensError:
+            return Counter()
+        return tally
+
+    def _decided_words(self, name: str, decided: Counter[str] | None = None) -> str:
+        """" (2 taken, 1 kept (O))": how the annotator's disagreements were decided, each as it was; "" for none."""
+        tally = self._decided_with(name) if decided is None else decided
+        said = words.decided(taken=tally["taken"], deleted=tally["deleted"], merged=tally["merged"],
+                             kept=tally["kept"])
+        return f" ({said})" if said else ""
 
     def draw(self, labelled: Labelled | None = None) -> bool:
         """Class the page's records against the run's and draw them over the page; whether that showed the run's
@@ -828,6 +900,8 @@ class ReviewController:
         self._kept_rows = None
         if (kept.run, kept.page) == (self.run_id, self.window.page_name):
             self.panel.choose_rows(kept.page, kept.chosen, kept.current)
+            if self.panel.chosen_indices():  # the page is brought to them as it is placed (`show_first_error`)
+                self._rows_restored = (self.run_id, kept.page)
 
     def remember_rows(self) -> None:
         """At quit: the rows chosen in the Review list, for the next start (`_choose_the_kept_rows`), when a page's
@@ -1578,16 +1652,31 @@ class ReviewController:
         # The worst page first, in the order of that moment; then on through that order, which a fix made on the
         # way (the page's F1 rising) does not reshuffle under the reviewer. A look elsewhere (PgDn to the page
         # after) does not lose the place: W goes on after the last page it opened. Another run starts again.
+        round_again = False
         if not self._worst_order:
             self._worst_order, self._worst_at = ranked, 0
         elif set(ranked) != set(self._worst_order):  # an O or its undo (here or elsewhere) changed what W walks
             self._worst_order, self._worst_at = self._walk_again(ranked)
         else:
             self._worst_at = (self._worst_at + 1) % len(self._worst_order)
+            round_again = self._worst_at == 0
         # T, Shift+T and O then decide the first open disagreement at once, as after a decision
         target = self._worst_order[self._worst_at]
         self._choose_first_open = target if other is not None else None
+        # A run's page says, once shown, where it stands in the walk and what the run got wrong on it
+        self._w_opened_of_run = None if other is not None else (
+            target, self._walk_words(dict(worst_pages(scores)).get(target), round_again))
+        self._rows_restored = None  # the page W opens is placed as W places it
         window.jump_to_page(target)
+
+    def _walk_words(self, f1: float | None, round_again: bool) -> str:
+        """Where W's page stands in the walk through a run's scored pages: "the run's worst of 4 scored pages
+        (F1 0.250)", "number 2 from the worst of 4 scored pages (F1 0.500)"; back at the worst after the last, that
+        W went through them all and starts again."""
+        place = "the run's worst" if self._worst_at == 0 else f"number {self._worst_at + 1} from the worst"
+        figure = f" (F1 {f1:.3f})" if f1 is not None else ""
+        again = ": W went through them all and starts again" if round_again else ""
+        return f"{place} of {counted(len(self._worst_order), 'scored page')}{figure}{again}"
 
     def _open_pages(self, other: str, kept: dict[str, frozenset[Kept]]) -> list[str]:
         """The annotator's compared pages that hold a disagreement left to decide (`kept`: their decisions, page by
@@ -1596,11 +1685,18 @@ class ReviewController:
                 if not self._nothing_open(other, name, kept.get(name))]
 
     def _nothing_open_words(self, other: str) -> str:
-        """What W says when no page holds an open disagreement with the annotator."""
-        if not any(page.disagreements for page in self.agreements[other].pages):
+        """What W says when no page holds an open disagreement with the annotator: that every page agrees, or how
+        the disagreements were decided, each as it was (those T decided agree now; the others are kept)."""
+        decided = self._decided_with(other)
+        if not any(page.disagreements for page in self.agreements[other].pages) and not decided:
             return f"no disagreement with {other}: every page both labelled agrees, so there is no page to open"
-        return (f"no open disagreement with {other} left: every page's disagreements with {other} are kept (the "
-                "project's version, with O or a merge) and the other pages agree: no page left to open")
+        if not decided["taken"] and not decided["deleted"]:
+            return (f"no open disagreement with {other} left: every page's disagreements with {other} are kept (the "
+                    "project's version, with O or a merge) and the other pages agree: no page left to open")
+        agree = ("the other pages agree" if decided["kept"] or decided["merged"] else
+                 "every page both labelled agrees now")
+        return (f"no open disagreement with {other} left: every disagreement with {other} is decided"
+                f"{self._decided_words(other, decided)} and {agree}: no page left to open")
 
     def _walk_again(self, ranked: list[str]) -> tuple[list[str], int]:
         """W's order under way with the pages it now passes by taken out and those it no longer passes by put at

@@ -26,6 +26,9 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QStyle,
+    QStyleOptionComboBox,
+    QStylePainter,
     QVBoxLayout,
     QWidget,
 )
@@ -80,6 +83,7 @@ PREDICTED_KINDS = (MATCHED, PARTIAL, SPURIOUS)  # the classes whose row shows a 
 DATA_ROLE = Qt.ItemDataRole.UserRole
 FAILURE_WIDTH = 160  # a failure's reason shown beside the page's figures (whole in their tooltip)
 CHOOSER_CHARACTERS = 24  # the run chooser's least width, in characters: what a long run's or name's line is cut to
+ELIDE_MARGIN = 4  # px the styles keep between the chooser's text and its edit field's edges (both sides together)
 ANNOTATOR = "annotator:"  # the combo's data for another annotator's label set: "annotator:NAME"
 TAKE_ALL_KEYS = next(shortcut.keys[0] for shortcut in SHORTCUTS if shortcut.name == "take_all")
 
@@ -245,13 +249,35 @@ def _hatched(painter: QPainter, area: QRect, colour: QColor, period: int) -> Non
 
 class RunChooser(QComboBox):
     """The runs' list, which says when it is about to open: runs added meanwhile (by the command line, while the
-    app is open) are listed before the person chooses."""
+    app is open) are listed before the person chooses. The line chosen ends in "…" where the box is narrower than
+    it (a narrow panel, a run's long line), never cut mid-word; the whole of it is in the box's tip."""
 
     opening = Signal()
 
     def showPopup(self) -> None:  # noqa: N802 - Qt's name
         emit(self.opening)
         super().showPopup()
+
+    def shown_text(self) -> str:
+        """The chosen line as the box draws it: whole, or its start and "…"."""
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        return self._elided(option)
+
+    def _elided(self, option: QStyleOptionComboBox) -> str:
+        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, option,
+                                            QStyle.SubControl.SC_ComboBoxEditField, self)
+        room = field.width() - ELIDE_MARGIN - (option.iconSize.width() + 4 if not option.currentIcon.isNull() else 0)
+        return self.fontMetrics().elidedText(option.currentText, Qt.TextElideMode.ElideRight, max(0, room))
+
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt's name
+        # As QComboBox paints itself, the label's text elided to the room it has (Qt clips it at the edge)
+        painter = QStylePainter(self)
+        option = QStyleOptionComboBox()
+        self.initStyleOption(option)
+        painter.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, option)
+        option.currentText = self._elided(option)
+        painter.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, option)
 
 
 class RowsByKeys(QListWidget):

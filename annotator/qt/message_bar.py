@@ -1,6 +1,7 @@
 """A status bar whose message ends in "…" where it would run under the permanent widgets (zoom, counts), rather
-than being cut mid-word; `currentMessage()` is still the whole text, and the windows keep it in their message
-log."""
+than being cut mid-word, with a gap before the first of them, so that the two never read as one; fitted
+again at once when they move or change. `currentMessage()` is still the whole text, and the windows keep it in
+their message log."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from PySide6.QtGui import QAccessible, QAccessibleEvent, QResizeEvent
 from PySide6.QtWidgets import QSizeGrip, QStatusBar, QWidget
 
 LEFT = 6  # where Qt starts drawing the message
+GAP = "  "  # what the message leaves free before the first permanent widget (as wide as two spaces)
 _MOVES = (QEvent.Type.Move, QEvent.Type.Resize, QEvent.Type.Show, QEvent.Type.Hide)
 
 
@@ -34,8 +36,12 @@ class MessageBar(QStatusBar):
         widget.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() in _MOVES and watched in self._permanent and not self._refitting.isActive():
-            self._refitting.start()
+        if event.type() in _MOVES and watched in self._permanent:
+            # At once, in the layout pass that moved it: a refit left for later let a paint in between draw the
+            # message over the widget that had grown under it (a blocked count going up)
+            self._refit()
+            if not self._refitting.isActive():
+                self._refitting.start()  # and once the pass is over, for the widgets still to move
         return super().eventFilter(watched, event)
 
     def showMessage(self, text: str, timeout: int = 0) -> None:  # noqa: N802 - Qt's name
@@ -52,15 +58,16 @@ class MessageBar(QStatusBar):
         return super().currentMessage()
 
     def message_width(self) -> int:
-        """The room Qt draws the message in: from 6 px in to 12 px before the end, the size grip or the first
-        permanent widget on show, whichever comes first (each less 2 px)."""
+        """The room the message is given: from 6 px in to 12 px before the end, the size grip or the first
+        permanent widget on show, whichever comes first (each less 2 px), as Qt draws it; before a permanent
+        widget, less a gap (`GAP`): "…" right against "0 requests blocked" read as one text."""
         right = self.width() - 12
         grip = self.findChild(QSizeGrip)
-        firsts = [grip] if grip is not None and grip.isVisible() else []
-        firsts += [next((w for w in self._permanent if w.isVisible() and w.x() > 0), None)]  # x 0: not laid out
-        for widget in firsts:
-            if widget is not None:
-                right = min(right, widget.x() - 2)
+        if grip is not None and grip.isVisible():
+            right = min(right, grip.x() - 2)
+        first = next((w for w in self._permanent if w.isVisible() and w.x() > 0), None)  # x 0: not laid out
+        if first is not None:
+            right = min(right, first.x() - 2 - self.fontMetrics().horizontalAdvance(GAP))
         return max(0, right - LEFT)
 
     def _show(self, timeout: int) -> None:
