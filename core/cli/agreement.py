@@ -17,6 +17,7 @@ from ..store.agreement import NONE_SETTLED, Settled, agreement_and_decisions, ev
 from ..store.project import open_project
 from ..text_forms import cell, column_width, visible
 from ..wording import counted
+from .project import say_imports_under_way
 
 _SHOWN_XPATHS = 3
 _SHOWN_PAIRS = 3  # matched pairs with other XPaths shown per page
@@ -56,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_agreement(args: argparse.Namespace) -> int:
+    say_imports_under_way(args.project, "the agreement is")
     if args.all:
         return _every_pair(args)
     a, b = args.between

@@ -92,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
     unfinished = None if args.project or not args.pages else unfinished_dataset(Path(args.pages))
     if unfinished is not None:  # as score says it: the findings are of what the stopped export wrote
         warn(with_its_exit(unfinished, "findings"))
+    if args.project:  # as score says it: the findings are of the pages an import under way has brought in so far
+        from .project import say_imports_under_way
+
+        say_imports_under_way(args.project, "the findings are")
     unreadable: list[str] = []  # one bad file is reported with the others' findings, not the end of the check
     changed: list[str] = []
     said: list[str] = []  # as import says them of the same files: the file read of a page saved twice, and so on

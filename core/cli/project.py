@@ -32,7 +32,7 @@ from ..runs.runner import run_folders_held
 from ..store import RestoredPage, StoreError, check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
 from ..store.files import SNAPSHOTS
-from ..store.import_marks import AskedImport, stopped_imports_said
+from ..store.import_marks import AskedImport, imports_under_way, stopped_imports_said
 from ..store.importer import ADD_IT_THEN, RunFolderImport, import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
 from ..store.page_removal import check_restorable
@@ -221,6 +221,7 @@ def score_project_run(args: argparse.Namespace, progress: Progress = lambda name
         raise RecordLensError("score takes either --project and --run or --pred, --gt and --pages, not both")
     if None in project_form.values():
         raise RecordLensError("score --project needs --run ID, and --run needs --project DIR")
+    say_imports_under_way(args.project, "the figures are")
     with open_project(args.project) as project:
         _refuse_a_run_of_other_pages(project, args.run)  # before any score is stored
         # which refuses a run of two settings; a page whose saved copy cannot be read is left out, as a dataset's is
@@ -387,6 +388,13 @@ def _say_stopped_imports(folder: str | Path, run_again: AskedImport | None = Non
         print(f"recordlens: {line}", file=sys.stderr, flush=True)
 
 
+def say_imports_under_way(folder: str | Path, what: str) -> None:
+    """Each import into the project at `folder` that another process runs now, said as a command that gives `what`
+    ("the figures are") of the project's labels begins: of the pages imported so far (`MarkedImport.under_way`)."""
+    for found in imports_under_way(Path(folder)):
+        _warn(found.under_way(Path(folder), what))
+
+
 T = TypeVar("T")
 
 
@@ -441,6 +449,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     # jsonl and csv: one file, replaced whole (nexteval refuses a folder that holds a dataset)
     replacing = Replacing(export_file(args.out, args.format)) if args.format != "nexteval" else None
     reached = _Reached()
+    say_imports_under_way(args.project, "the export is")
     with open_to_read(args.project) as project:  # a project on read-only media exports where it is
         try:
             summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
@@ -656,6 +665,7 @@ def _compare_runs(args: argparse.Namespace) -> int:
     first, second = args.compare
     if first == second:
         raise RecordLensError(f"--compare needs two different runs (run {first} twice)")
+    say_imports_under_way(args.project, "the comparison is")
     with open_project(args.project) as project:
         runs = [_known_run(project, run_id, args.project) for run_id in (first, second)]
         for run in runs:  # both checked before either is scored

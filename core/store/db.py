@@ -81,8 +81,9 @@ def dumps(value: object) -> str:
 
 def connect(path: Path, *, read_only: bool = False) -> sqlite_utils.Database:
     """The project's database at `path`, for reading and writing, or with `read_only` for reading alone (a
-    project on a read-only mount or medium: what copy, export and `labels check` need); a database that cannot be
-    opened raises StoreError saying why and what to do (`cannot_open`). While the connection lives, its files are
+    project on a read-only mount or medium: what copy and every command that only reads need); a database that
+    cannot be opened, or only for reading when asked for writing (`only_readable`), raises StoreError saying why
+    and what to do (`cannot_open`). While the connection lives, its files are
     known under any other name (`file_kinds.database_opened`): none is opened as a plain file by a hard link."""
     try:
         db = _read_only(path) if read_only else _read_write(path)
@@ -100,10 +101,31 @@ def _read_write(path: Path) -> sqlite_utils.Database:
         db.execute("PRAGMA foreign_keys = ON")
         db.enable_wal()
         db.execute("PRAGMA synchronous = NORMAL")
+        # SQLite opens a file it cannot write for reading alone, without a word, where a killed process left the
+        # write-ahead log's files beside it: a command that writes would then fail at each write, after its reads
+        if only_readable(path):
+            raise StoreError(f"{hint_path(path)}: cannot open the project database for changes: "
+                             + _read_only_advice(path))
     except BaseException:
         conn.close()
         raise
     return db
+
+
+def only_readable(database: Path) -> bool:
+    """Whether the project database at `database` can be read but not changed where it is: its folder or the file
+    cannot be written (a read-only mount or medium). A database that is not there, or is empty, is not: opening it
+    says why it cannot be opened."""
+    try:
+        held = database.is_file() and database.stat().st_size > 0
+    except OSError:
+        return False
+    return held and not _writable(database)
+
+
+def _writable(database: Path) -> bool:
+    """Whether SQLite can write the database and the files of its write-ahead log beside it (its lock files)."""
+    return os.access(database.parent, os.W_OK) and os.access(database, os.W_OK)
 
 
 def _read_only(path: Path) -> sqlite_utils.Database:
@@ -204,13 +226,21 @@ def cannot_open(path: Path, error: sqlite3.Error) -> str:
         hint = "; " + damaged_advice(path)
     elif (full := _full_disk(path, text)) is not None:
         hint = "; " + full
-    elif not os.access(path.parent, os.W_OK) or not os.access(path, os.W_OK):
-        hint = (f"; the folder is read-only, and the project opens for changes only where SQLite can write its lock "
-                f"files beside the database: `recordlens project copy {hint_path(path.parent)} NEW` copies the "
-                "project to a folder you can write to (copy reads it where it is, and so do export and labels check)")
+    elif not _writable(path):
+        hint = "; " + _read_only_advice(path)
     else:
         hint = ""
     return f"{hint_path(path)}: cannot open the project database ({error}){hint}"
+
+
+def _read_only_advice(path: Path) -> str:
+    """Why the project database at `path`, which cannot be written, does not open for a command that changes it,
+    and what to do: the one wording of every such refusal."""
+    which = "the folder" if not os.access(path.parent, os.W_OK) else "the database file"
+    return (f"{which} is read-only, and the project opens for changes only where SQLite can write its lock files "
+            f"beside the database: `recordlens project copy {hint_path(path.parent)} NEW` copies the project to a "
+            "folder you can write to (copy reads it where it is, and so does every command that only reads it, as "
+            "export and labels check)")
 
 
 def full_or_nearly(error: BaseException, folder: Path) -> bool:

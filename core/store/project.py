@@ -21,7 +21,9 @@ or any connection to its database), nor committed while one opens it (`Project._
 go on writing into a schema it does not know. Two processes of this RecordLens that open it at once take turns
 (`UPGRADE_MARK`), the second finding it brought up to date. A command that only reads (`reading_as_it_is`) reads
 such a project through a copy of its database brought up to date and thrown away (`read_as_it_is`), the project left
-as it was (`ReadAsItWas`). Each is said once to the user: `take_upgrades` gives those this process made.
+as it was (`ReadAsItWas`). Each is said once to the user: `take_upgrades` gives those this process made. Such a
+command reads a project on a read-only mount or medium where it is (`read_where_it_is`); one that writes is refused
+there (`db.only_readable`), naming `project copy`.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ from .db import (
     dumps,
     full_or_nearly,
     now,
+    only_readable,
 )
 from .files import SNAPSHOTS, content_hash, remove_stale_files, snapshot_name_problem, snapshot_path
 from .label_checks import LabelChecks
@@ -87,7 +90,7 @@ from .schema import (
 
 __all__ = ["APP_OPEN_MARK", "Change", "Label", "PageInfo", "Project", "Provenance", "ReadAsItWas", "SchemaUpgrade",
            "StoreError", "history_numbers", "holders", "init_project", "open_project", "read_as_it_is",
-           "reading_as_it_is", "take_upgrades"]
+           "read_where_it_is", "reading_as_it_is", "take_upgrades"]
 
 PROJECT_DB = "project.db"
 # The project's database as files: `project.db` and those SQLite keeps beside it (its write-ahead log, its index)
@@ -579,6 +582,8 @@ def _open(root: Path) -> Project:
     with _upgrading_alone(root):
         if _reading and of_an_earlier_schema(root / PROJECT_DB):
             return read_as_it_is(root)
+        if _reading and only_readable(root / PROJECT_DB):  # a command that only reads, on a read-only mount
+            return read_where_it_is(root)
         project = Project(root, connect(root / PROJECT_DB))  # a refusal says why and what to do (db.cannot_open)
         try:
             project.upgrade()
@@ -798,6 +803,25 @@ def _upgraded_copy(root: Path) -> Path:
         raise
     _noted(ReadAsItWas(root, found, SCHEMA_VERSION))
     return folder
+
+
+def read_where_it_is(root: Path, *, any_schema: bool = False) -> Project:
+    """The project at `root`, which cannot be written where it is (`db.only_readable`: a read-only mount or medium),
+    opened to be read alone. One of another schema is refused, as nothing can bring it up to this one there (an
+    earlier one is read through a copy: `read_as_it_is`), unless `any_schema` (a copy of the project, brought up to
+    date once made, reads it as it is)."""
+    database = root / PROJECT_DB
+    project = Project(root, connect(database, read_only=True))
+    version = project.schema_version()
+    if version > SCHEMA_VERSION or (version < SCHEMA_VERSION and not any_schema):
+        project.close()
+        newer = version > SCHEMA_VERSION
+        raise StoreError(f"{hint_path(database)} is read-only and was made by {'a later' if newer else 'an earlier'} "
+                         f"RecordLens (schema version {version}, this one reads {SCHEMA_VERSION}): "
+                         + ("update RecordLens to read it" if newer else
+                            f"`recordlens project copy {hint_path(root)} NEW` copies it to a folder you can write "
+                            "to, where it is brought up to date"))
+    return project
 
 
 @contextmanager

@@ -34,7 +34,7 @@ from ..output_paths import outside_of
 from ..owner_files import owner_line, process_alive
 from ..page.dataset import natural_key
 from ..wording import listed
-from .db import StoreError, connect, full_or_nearly
+from .db import StoreError, connect, full_or_nearly, only_readable
 from .files import SNAPSHOTS, snapshot_path
 from .project import (
     PROJECT_DB,
@@ -43,6 +43,7 @@ from .project import (
     of_an_earlier_schema,
     open_project,
     read_as_it_is,
+    read_where_it_is,
     row_problem,
 )
 from .schema import SCHEMA_VERSION
@@ -109,37 +110,17 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
 
 def open_to_read(folder: str | Path, *, any_schema: bool = False) -> Project:
     """The project at `folder`, to be read: opened as every command opens it where it can be written, else read
-    only (a read-only mount or medium). A project of an earlier schema is read as it is, wherever it is, never
-    brought up to date (it could no longer be opened by the RecordLens it was made with): through a copy brought up
-    to date and thrown away (`read_as_it_is`), or with `any_schema` (a copy of the project, brought up to date once
-    made) as it is, read only."""
+    only (a read-only mount or medium: `read_where_it_is`). A project of an earlier schema is read as it is,
+    wherever it is, never brought up to date (it could no longer be opened by the RecordLens it was made with):
+    through a copy brought up to date and thrown away (`read_as_it_is`), or with `any_schema` (a copy of the
+    project, brought up to date once made) as it is, read only."""
     root = Path(folder)
     database = root / PROJECT_DB
     if of_an_earlier_schema(database):
         return Project(root, connect(database, read_only=True)) if any_schema else read_as_it_is(root)
-    if not _only_readable(root, database):
-        return open_project(root)  # or the refusal that says why it cannot be opened
-    project = Project(root, connect(database, read_only=True))
-    version = project.schema_version()
-    if version > SCHEMA_VERSION or (version < SCHEMA_VERSION and not any_schema):
-        project.close()
-        newer = version > SCHEMA_VERSION
-        raise StoreError(f"{hint_path(database)} is read-only and was made by {'a later' if newer else 'an earlier'} "
-                         f"RecordLens (schema version {version}, this one reads {SCHEMA_VERSION}): "
-                         + ("update RecordLens to read it" if newer else
-                            f"`recordlens project copy {hint_path(root)} NEW` copies it to a folder you can write "
-                            "to, where it is brought up to date"))
-    return project
-
-
-def _only_readable(root: Path, database: Path) -> bool:
-    """Whether the project's folder or database cannot be written (a project that is not there, or whose
-    database is empty, is opened as usual, which says why not)."""
-    try:
-        held = database.is_file() and database.stat().st_size > 0
-    except OSError:
-        return False
-    return held and not (os.access(root, os.W_OK) and os.access(database, os.W_OK))
+    if only_readable(database):
+        return read_where_it_is(root, any_schema=any_schema)
+    return open_project(root)  # or the refusal that says why it cannot be opened
 
 
 def _missing_snapshots(project: Project) -> dict[str, str]:

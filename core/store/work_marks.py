@@ -1,5 +1,6 @@
 """A piece of work's mark in a project's hidden `.running/` (an import's, `import_marks`; a Propose over the new
-pages', `propose_marks`), so that work stopped part way is found, and said, by whatever opens the project next.
+pages', `propose_marks`), so that work stopped part way is found, and said, by whatever opens the project next (and
+work under way by a command that reads what it changes: `work_under_way`).
 
 A mark is two files beside the marks of the runs (`runs.RUNNING_MARKS`): `PREFIX-TOKEN`, a lock of `owner_files`
 the working process holds while it runs (the system frees it however the process ends, so work under way is never
@@ -25,7 +26,7 @@ from .. import atomic
 from .db import now
 from .runs import RUNNING_MARKS, keep_unmarked, mark_gone, release_mark, take_mark
 
-__all__ = ["WorkMark", "forget_work", "mark_work", "remove_bare_locks", "stopped_work", "unmark_work"]
+__all__ = ["WorkMark", "forget_work", "mark_work", "remove_bare_locks", "stopped_work", "unmark_work", "work_under_way"]
 
 _DESCRIBED = ".json"
 
@@ -71,11 +72,23 @@ def stopped_work(root: Path, prefix: str) -> list[tuple[Path, dict[str, Any]]]:
     """The work of the kind `prefix` in the project at `root` that stopped part way, each description's file and
     what it holds: no live process holds its lock (this process's own work under way is not looked at: see
     `runs.mark_gone`). A description that cannot be read (half written by a power cut) is left out."""
+    return _marked_work(root, prefix, stopped=True)
+
+
+def work_under_way(root: Path, prefix: str) -> list[tuple[Path, dict[str, Any]]]:
+    """The work of the kind `prefix` in the project at `root` that a live process does now (its lock held),
+    described as `stopped_work` describes stopped work: for a command that reads what that work is changing (a
+    score while pages come in) to say so."""
+    return _marked_work(root, prefix, stopped=False)
+
+
+def _marked_work(root: Path, prefix: str, *, stopped: bool) -> list[tuple[Path, dict[str, Any]]]:
     try:
         described = sorted((Path(root) / RUNNING_MARKS).glob(f"{prefix}*{_DESCRIBED}"))
     except OSError:
         return []
-    return [(path, held) for path in described if mark_gone(_lock_of(path)) and (held := _read(path)) is not None]
+    return [(path, held) for path in described if mark_gone(_lock_of(path)) == stopped
+            and (held := _read(path)) is not None]
 
 
 def forget_work(description: Path) -> None:
