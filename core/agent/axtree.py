@@ -17,6 +17,7 @@ element: `format_axtree` gives such a node the element's number.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 from .. import atomic
 from ..command_hints import hint_path
 from ..errors import AgentError, system_words
+from ..file_kinds import read_regular_file, unreadable_kind
 from .sites import Site
 
 FORMAT = "recordlens-axtree/1"
@@ -105,14 +107,30 @@ def write_tree(path: Path, tree: Mapping[str, Any]) -> None:
     atomic.write_text(path, json.dumps(tree, ensure_ascii=False, indent=1) + "\n")
 
 
+class UnreadableTree(AgentError):
+    """A stored tree that cannot be read; `why` says what the file is ("a folder, not a stored accessibility
+    tree"), or what is wrong with it."""
+
+    def __init__(self, message: str, why: str) -> None:
+        super().__init__(message)
+        self.why = why
+
+
 def read_tree(path: str | Path) -> dict[str, Any]:
-    """A stored tree; AgentError when the file is not one, naming it as a hint names a path (`hint_path`)."""
+    """A stored tree; UnreadableTree (an AgentError) when the file is not one, naming it as a hint names a path
+    (`hint_path`). Read through the guarded reader: a site's folder is the user's, and a FIFO in it is not waited
+    on, nor a file of an open project's database (a hard link) opened."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        raise AgentError(f"cannot read the accessibility tree {hint_path(path)}: {system_words(error)}") from None
+        data = json.loads(read_regular_file(path).decode("utf-8"))
+    except OSError as error:
+        why = unreadable_kind(path, error, "stored accessibility tree") or system_words(error)
+        raise UnreadableTree(f"cannot read the accessibility tree {hint_path(path)}: {why}", why) from None
+    except ValueError as error:
+        why = system_words(error)
+        raise UnreadableTree(f"cannot read the accessibility tree {hint_path(path)}: {why}", why) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("nodes"), list):
-        raise AgentError(f"{hint_path(path)} is not an accessibility tree written by RecordLens ({FORMAT})")
+        why = f"not an accessibility tree written by RecordLens ({FORMAT})"
+        raise UnreadableTree(f"{hint_path(path)} is {why}", why)
     return data
 
 
@@ -181,6 +199,7 @@ class SiteTrees:
     def __init__(self, site: Site) -> None:
         self.site = site
         self._cache: dict[str, dict[str, Any] | None] = {}
+        self._why: dict[str, str] = {}  # page file -> why its tree cannot be read
 
     def __call__(self, url: str) -> dict[str, Any] | None:
         page = self.site.page(url)
@@ -189,8 +208,9 @@ class SiteTrees:
         if page.file not in self._cache:
             try:
                 self._cache[page.file] = read_tree(self.site.root / str(page.side_file("axtree")))
-            except AgentError:
+            except UnreadableTree as error:
                 self._cache[page.file] = None  # a damaged tree: the agent sees that none is stored
+                self._why[page.file] = error.why
         return self._cache[page.file]
 
     def count(self) -> int:
@@ -204,7 +224,8 @@ class SiteTrees:
             name = page.side_file("axtree")
             if not name or self(page.url) is not None:
                 continue
-            path = self.site.root / name
-            out.append((page.url, f"its tree {hint_path(name)} is gone from the folder" if not path.is_file() else
-                        f"its tree {hint_path(name)} cannot be read"))
+            gone = not os.path.lexists(self.site.root / name)  # a FIFO or a folder there is said as what it is
+            why = f" ({self._why[page.file]})" if page.file in self._why else ""
+            out.append((page.url, f"its tree {hint_path(name)} is gone from the folder" if gone else
+                        f"its tree {hint_path(name)} cannot be read{why}"))
         return out

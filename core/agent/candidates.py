@@ -48,6 +48,7 @@ from typing import Any
 from .. import atomic, owner_files
 from ..command_hints import hint_path
 from ..errors import AgentError, RecordLensError, system_words
+from ..file_kinds import read_regular_file, unreadable_kind
 from ..resource_files import is_shipped
 from ..wording import with_article
 from .answers import normalise_answer
@@ -192,9 +193,11 @@ def _filter_mark(data: dict[str, Any], status: str, reason: str) -> FilterMark |
 def load_candidates(path: str | Path) -> list[Candidate]:
     source = Path(path)
     try:
-        data = source.read_bytes()
+        # through the guarded reader: a FIFO is not waited on, a file of the open project's database not opened
+        data = read_regular_file(source)
     except OSError as error:
-        raise TaskFileError(f"cannot read the candidates file {hint_path(source)}: {system_words(error)}") from None
+        said = unreadable_kind(source, error, "candidates file") or system_words(error)
+        raise TaskFileError(f"cannot read the candidates file {hint_path(source)}: {said}") from None
     try:
         text = data.decode("utf-8-sig")  # a byte order mark (Windows editors) is no candidate, as in a tasks file
     except UnicodeDecodeError as error:  # a legacy encoding, or no candidates file at all: where, not a traceback

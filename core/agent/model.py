@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from ..command_hints import hint_path
-from ..errors import AgentError
+from ..errors import AgentError, system_words
+from ..file_kinds import read_regular_file, unreadable_kind
 from ..wording import json_problem
 from .actions import Step
 from .answers import is_correct
@@ -216,6 +217,18 @@ def reference_files(folder: Path) -> dict[str, tuple[Path, Trajectory]]:
         raise AgentError(f"no references folder at {hint_path(folder)}")
     references = {}
     for path in sorted(folder.glob("*.json")):
-        trajectory = Trajectory.from_json(path.read_text(encoding="utf-8"), source=hint_path(path))
+        trajectory = Trajectory.from_json(_reference_text(path), source=hint_path(path))
         references[trajectory.task_id] = (path, trajectory)
     return references
+
+
+def _reference_text(path: Path) -> str:
+    """A reference file's text, through the guarded reader: a FIFO named TASK.json is not waited on, a folder is
+    said as one, and a file of an open project's database (a hard link) is not opened."""
+    try:
+        return read_regular_file(path).decode("utf-8")
+    except OSError as error:
+        said = unreadable_kind(path, error, "reference trajectory file") or system_words(error)
+    except UnicodeDecodeError as error:
+        said = system_words(error)
+    raise AgentError(f"cannot read the reference trajectory {hint_path(path)}: {said}")

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..command_hints import hint_path
 from ..errors import RecordLensError
+from ..file_kinds import read_regular_file
 from ..output_paths import writable_file
 from ..page import formats
 from ..page.dataset import NOT_A_PAGE_SUFFIX, load_page_file
@@ -99,23 +100,36 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _describes_a_model(args: argparse.Namespace) -> bool:
     """`inspect MODEL`: a selector model file is described (its provenance) rather than refused as no page. A
-    model's name that is no file to read (a folder, a FIFO, a link to nothing), or a project's folder that has a
-    model, is refused as `extract --model` refuses it (`SelectorModel.load`), not as a page."""
-    from ..extract.selector_model import SelectorModel, model_inside
+    model's name that is no file to read (a folder, a FIFO, a link to nothing, a file of an open project's
+    database), or a project's folder that has a model, is refused as `extract --model` refuses it
+    (`SelectorModel.load`, through the guarded reader), not as a page. The file is read once, as the model loads;
+    only one it refuses is read again, to tell a damaged model from a file that is no model at all."""
+    from ..extract.selector_model import ModelError, SelectorModel, model_inside
 
     path = Path(args.page)
     if path.suffix.lower() not in (".json", ".gz") and model_inside(path) is None:
         return False
-    if not path.is_file():
-        SelectorModel.load(path)  # raises, in the words every reader of a model file says it
-    head = path.read_bytes()[:64]
-    if not (head.startswith(b"\x1f\x8b") or b'"format":"recordlens-selector/' in head.replace(b" ", b"")):
-        raise RecordLensError(f"{hint_path(path)}: {NOT_A_PAGE_SUFFIX}, nor a selector model file (`recordlens train` "
-                              "writes those)")
-    model = SelectorModel.load(path)
+    try:
+        model = SelectorModel.load(path)
+    except ModelError:
+        if not _begins_as_a_model(path):
+            raise RecordLensError(f"{hint_path(path)}: {NOT_A_PAGE_SUFFIX}, nor a selector model file (`recordlens "
+                                  "train` writes those)") from None
+        raise  # a damaged model, or no file to read: in the words every reader of a model file says it
     if args.json:
         print_json({"digest": model.digest, "threshold": model.threshold, "stages": model.stages,
                     "members": len(model.members), "provenance": model.provenance})
     else:
         print("\n".join(model.describe()))
     return True
+
+
+def _begins_as_a_model(path: Path) -> bool:
+    """Whether a file `SelectorModel.load` refused begins as a model file does (gzip-compressed, or JSON naming a
+    selector model's format in its first bytes); True too of one that is no file to read, which the model's
+    refusal names (read through the guarded reader: a FIFO is not waited on, a database file not opened)."""
+    try:
+        head = read_regular_file(path)[:64]
+    except OSError:
+        return True
+    return head.startswith(b"\x1f\x8b") or b'"format":"recordlens-selector/' in head.replace(b" ", b"")

@@ -44,7 +44,8 @@ from ..agent.references import Reference
 from ..agent.sites import load_site
 from ..agent.tasks import load_tasks, save_tasks
 from ..command_hints import hint_option, hint_path
-from ..errors import AgentError
+from ..errors import AgentError, system_words
+from ..file_kinds import read_regular_file, unreadable_kind
 from ..output_paths import is_chart, writable_file
 from ..path_text import json_text
 from ..signals_held import signals_held
@@ -457,8 +458,12 @@ def _tasks_held(out: str) -> str:
 
 def _descriptions(path: str) -> dict[str, str]:
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+        # through the guarded reader: a FIFO is not waited on, a file of an open project's database not opened
+        data = json.loads(read_regular_file(path).decode("utf-8"))
+    except OSError as error:
+        said = unreadable_kind(path, error, "categories file") or system_words(error)
+        raise AgentError(f"cannot read the categories file {hint_path(path)}: {said}") from None
+    except ValueError as error:
         raise AgentError(f"cannot read the categories file {hint_path(path)}: {error}") from None
     if not isinstance(data, dict) or not all(isinstance(v, str) for v in data.values()):
         raise AgentError(f"{hint_path(path)} must be a JSON object: category -> description")

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from ..command_hints import hint_path
 from ..errors import RecordLensError, shortened, system_words
+from ..file_kinds import read_regular_file, unreadable_kind
 from ..llm.answer_json import closing_bracket
 from ..llm.gemini import (
     CUT_OFF,
@@ -100,9 +101,13 @@ def prompt_from_file(path: str | Path) -> PromptTemplate:
     """A user's prompt: the whole file is the user message, `{input}` replaced by the page (appended after a
     blank line when the file has no `{input}`); no system instruction is sent."""
     try:
-        data = Path(path).read_bytes()  # hashed as they are, so that the run's hash is the file's own
+        # through the guarded reader: a FIFO is not waited on, a file of an open project's database not opened
+        data = read_regular_file(path)  # hashed as they are, so that the run's hash is the file's own
         text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as error:  # the system's words, not the path again (as Python writes it)
+    except OSError as error:  # what it is, or the system's words, not the path again (as Python writes it)
+        said = unreadable_kind(path, error, "prompt file") or system_words(error)
+        raise RecordLensError(f"cannot read the prompt file {hint_path(path)}: {said}") from None
+    except UnicodeDecodeError as error:
         raise RecordLensError(f"cannot read the prompt file {hint_path(path)}: {system_words(error)}") from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # line ends as a text read makes them
     if not text.strip():

@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 
 from ..command_hints import hint_path
-from ..errors import DatasetError
+from ..errors import DatasetError, system_words
+from ..file_kinds import link_to_nothing, read_regular_file, unreadable_kind
 from ..page.dom import Page
 from ..records.model import parse_records
 from .base import Extraction
@@ -36,7 +37,7 @@ class ReplayExtractor:
         if not self.answers.is_dir():
             raise DatasetError(f"{hint_path(self.answers)}: no such folder of recorded answers")
         try:
-            index = json.loads(index_path.read_text(encoding="utf-8"))
+            index = json.loads(_recorded_text(index_path, "page index"))
         except FileNotFoundError:
             raise DatasetError(f"{hint_path(index_path)}: no index.json beside the answers folder") from None
         except json.JSONDecodeError as error:
@@ -72,7 +73,7 @@ class ReplayExtractor:
             raise DatasetError(f"no recorded answer for page {page.name} in {index}")
         content = self.answers / f"{sample}_{self.input_format}_content.json"
         try:
-            records_file = parse_records(json.loads(content.read_text(encoding="utf-8")), name=str(content))
+            records_file = parse_records(json.loads(_recorded_text(content, "recorded answer")), name=str(content))
         except FileNotFoundError:
             raise DatasetError(f"{hint_path(content)}: no such recorded answer") from None
         except json.JSONDecodeError as error:
@@ -86,8 +87,22 @@ class ReplayExtractor:
     def _usage(self, sample: str) -> dict[str, int] | None:
         path = self.answers / f"{sample}_{self.input_format}_usage.json"
         try:
-            usage = json.loads(path.read_text(encoding="utf-8"))
+            usage = json.loads(_recorded_text(path, "usage file"))
         except (FileNotFoundError, json.JSONDecodeError):
             return None
         return {"prompt": int(usage.get("promptTokens", 0)), "completion": int(usage.get("completionTokens", 0)),
                 "total": int(usage.get("totalTokens", 0))}
+
+
+def _recorded_text(path: Path, what: str) -> str:
+    """A file of the recorded answers, read through the guarded reader: a FIFO named like one is not waited on, a
+    folder is said as one, and a file of an open project's database (a hard link) is not opened. A file that is
+    not there raises FileNotFoundError (each caller says it in its words); any other that cannot be read, a
+    DatasetError naming it and what it is."""
+    try:
+        return read_regular_file(path).decode("utf-8")
+    except OSError as error:
+        if isinstance(error, FileNotFoundError) and link_to_nothing(path) is None:
+            raise
+        said = unreadable_kind(path, error, what) or f"cannot be read ({system_words(error)})"
+        raise DatasetError(f"{hint_path(path)}: {said}") from None

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..command_hints import hint_path
 from ..errors import system_words
+from ..file_kinds import link_to_nothing, read_regular_file, unreadable_kind
 from ..page.dataset import page_name_is_path
 from .db import StoreError, dumps, now
 from .exporter import about_page
@@ -262,9 +263,16 @@ def _on_page(rows_json: object, page_id: int) -> str:
 
 
 def _read_copy(copy: Path) -> dict[str, object]:
+    """The copy given, read through the guarded reader: a FIFO is not waited on, and the project's own database
+    given under another name (a hard link) is not opened, which would drop the open project's locks."""
     try:
-        document = json.loads(copy.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
+        document = json.loads(read_regular_file(copy).decode("utf-8"))
+    except OSError as error:  # what it is (a folder, a FIFO, the database...), else as before, in the system's words
+        missing = isinstance(error, FileNotFoundError) and link_to_nothing(copy) is None
+        kind = None if missing else unreadable_kind(copy, error, "copy of a removed page")
+        said = kind or f"not a readable copy of a removed page ({system_words(error)})"
+        raise StoreError(f"{hint_path(copy)}: {said}") from None
+    except ValueError as error:
         raise StoreError(f"{hint_path(copy)}: not a readable copy of a removed page ({system_words(error)})") from None
     if not isinstance(document, dict) or not isinstance(document.get("page"), dict) or "name" not in document["page"]:
         raise StoreError(f"{hint_path(copy)}: not a copy of a removed page (no page in it)")
