@@ -1,10 +1,11 @@
 """What kind of file a path names, read from its mode: a regular file, or what else a user may have given.
 
 Reading a FIFO waits for a writer forever and a device may never end, so every reader of a user's file reads
-it through `read_regular_file`, which asks first (and again on the opened file, in case the name was swapped in
-between). A file of a SQLite database that may be open is told by the names beside it, or, under another name (a
-hard link), by its device and inode being those of a database this process opened, never by opening it
-(`sqlite_file_in_use`); `read_regular_file` reads none of them.
+it through `read_regular_file` (or, to stream it or read only its start, `open_regular_file` and `read_start`),
+which asks first (and again on the opened file, in case the name was swapped in between). A file of a SQLite
+database that may be open is told by the names beside it, or, under another name (a hard link), by its device and
+inode being those of a database this process opened, never by opening it (`sqlite_file_in_use`); none of these
+readers opens them.
 """
 
 from __future__ import annotations
@@ -15,12 +16,14 @@ import stat
 import threading
 import weakref
 from pathlib import Path
+from typing import BinaryIO
 
 from .command_hints import hint_path
+from .wording import with_article
 
 __all__ = ["SQLITE_SIDECARS", "DatabaseFile", "NotRegularFile", "TooLarge", "database_closed", "database_opened",
-           "link_to_nothing", "not_a_file", "not_a_page_file", "not_regular", "other_kind", "read_regular_file",
-           "sqlite_file_in_use", "unreadable_kind"]
+           "link_to_nothing", "not_a_file", "not_a_page_file", "not_regular", "open_regular_file", "other_kind",
+           "read_regular_file", "read_start", "sqlite_file_in_use", "unreadable_kind"]
 
 # The files SQLite keeps beside a database X: X-journal while it writes one (rollback mode), X-wal and X-shm (its
 # write-ahead log and the log's shared index) while any connection has it open in WAL mode, as a project's is kept
@@ -85,29 +88,49 @@ def _refuse_other_kinds(mode: int) -> None:
         raise NotRegularFile(other_kind(mode) or "", phrase)
 
 
-def read_regular_file(path: str | Path, max_bytes: int | None = None) -> bytes:
-    """A regular file's bytes; anything else raises NotRegularFile before a byte is read and without waiting
-    (O_NONBLOCK: opening a FIFO would otherwise wait for a writer, forever), and a file over `max_bytes` raises
-    TooLarge. The mode is asked before opening and again of the open file, in case the name was swapped in
-    between; a file that grows past the limit after that check is still cut off and refused. A symbolic link to
-    nothing raises FileNotFoundError saying so (`link_to_nothing`), not "No such file or directory" of a name that
-    is there. A file of a database SQLite may have open raises DatabaseFile, and is not opened (`sqlite_file_in_use`:
-    closing it would drop this process's own locks on it, were it the database this process has open)."""
+def open_regular_file(path: str | Path) -> BinaryIO:
+    """A regular file opened to be read in binary, for a reader that streams it (hashes it in chunks) or reads
+    only its start; the caller closes it (a `with` block). Anything else raises NotRegularFile before it is opened
+    and without waiting (O_NONBLOCK: opening a FIFO would otherwise wait for a writer, forever); the mode is asked
+    again of the open file, in case the name was swapped in between. A symbolic link to nothing raises
+    FileNotFoundError saying so (`link_to_nothing`), not "No such file or directory" of a name that is there. A
+    file of a database SQLite may have open raises DatabaseFile, and is not opened (`sqlite_file_in_use`: closing
+    it would drop this process's own locks on it, were it the database this process has open)."""
     _refuse_other_kinds(_mode(path))
     if (database := sqlite_file_in_use(Path(path))) is not None:
         raise DatabaseFile(database)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(fd, "rb") as stream:
-        status = os.fstat(stream.fileno())
-        _refuse_other_kinds(status.st_mode)
+    # O_BINARY on Windows, whose os.open reads text otherwise (line ends changed, a Ctrl+Z taken for the end)
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    stream = os.fdopen(fd, "rb")
+    try:
+        _refuse_other_kinds(os.fstat(fd).st_mode)
+    except BaseException:
+        stream.close()
+        raise
+    return stream
+
+
+def read_regular_file(path: str | Path, max_bytes: int | None = None) -> bytes:
+    """A regular file's bytes, opened by `open_regular_file` (which refuses anything else, and a file of an open
+    database, unopened). A file over `max_bytes` raises TooLarge, as does one that grows past the limit after its
+    size was asked (read no further than one byte past it)."""
+    with open_regular_file(path) as stream:
         if max_bytes is None:
             return stream.read()
-        if status.st_size > max_bytes:
-            raise TooLarge(status.st_size, max_bytes)
+        size = os.fstat(stream.fileno()).st_size
+        if size > max_bytes:
+            raise TooLarge(size, max_bytes)
         data = stream.read(max_bytes + 1)
     if len(data) > max_bytes:
         raise TooLarge(len(data), max_bytes)
     return data
+
+
+def read_start(path: str | Path, size: int) -> bytes:
+    """The first `size` bytes of a regular file (all of a shorter one), the rest never read: what tells a file's
+    format. Opened by `open_regular_file`, as `read_regular_file` opens it."""
+    with open_regular_file(path) as stream:
+        return stream.read(size)
 
 
 def unreadable_kind(path: str | Path, error: OSError, what: str) -> str | None:
@@ -117,11 +140,11 @@ def unreadable_kind(path: str | Path, error: OSError, what: str) -> str | None:
     symbolic link to a file that does not exist (../moved.jsonl)", "a symbolic link loop", "no such tasks file";
     None when the error says nothing of what it is (permissions, a failing disk: the caller gives its words)."""
     if isinstance(error, NotRegularFile) and error.kind == "a folder":
-        return f"a folder, not a {what}"
+        return f"a folder, not {with_article(what)}"
     if isinstance(error, NotRegularFile):
         return error.strerror
     if isinstance(error, DatabaseFile):
-        return f"{error.strerror}, not a {what}"
+        return f"{error.strerror}, not {with_article(what)}"
     if isinstance(error, FileNotFoundError):
         return link_to_nothing(Path(path)) or f"no such {what}"
     if error.errno == errno.ELOOP:
@@ -169,7 +192,7 @@ def not_a_file(path: Path, what: str) -> str | None:
             return "a symbolic link loop"
         return f"cannot be read ({error.strerror or error})"
     if other_kind(mode) == "a folder":
-        return f"a folder, not a {what}"
+        return f"a folder, not {with_article(what)}"
     return not_regular(mode)
 
 

@@ -7,6 +7,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from ..file_kinds import open_regular_file
 from .sites import Site
 
 # The side files that change what an agent can be shown. The full-page screenshot is left out (the largest file,
@@ -30,9 +31,13 @@ def site_digest(site: Site) -> str:
 
 
 def _file_hash(path: Path) -> bytes:
-    """The file's own sha256 (one fixed-size entry per file, read in chunks), or a mark that it is missing."""
+    """The file's own sha256 (one fixed-size entry per file, read in chunks), or a mark that it cannot be read:
+    missing, or no regular file, which the agent is shown no more of than of a missing one. Opened through the
+    guarded reader, as a site's folder is the user's: a FIFO there is not waited on (the run would never start),
+    and a hard link to a file of a database this process has open is not opened (closing it would drop this
+    process's SQLite locks on that database)."""
     try:
-        with path.open("rb") as stream:
+        with open_regular_file(path) as stream:
             return hashlib.file_digest(stream, "sha256").digest()
     except OSError:
         return b"missing:" + path.name.encode("utf-8")

@@ -30,11 +30,13 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 
 from .. import atomic
 from ..command_hints import hint_path
 from ..errors import AgentError, SnapshotError, system_words
+from ..file_kinds import read_regular_file, unreadable_kind
 from ..page.dataset import PAGE_SUFFIXES
 from ..page.snapshot import DEFAULT_URL, read_snapshot
 from ..resource_files import is_shipped, never_changed
@@ -206,7 +208,7 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
         side = _side_files_kept(root, path, relative, warnings)
         meta = dict(side).get("meta")
         pages.append(SitePage(url=snapshot.url, file=relative, title=snapshot.title or "", side=side,
-                              aliases=_redirected_from(root / meta, snapshot.url) if meta else ()))
+                              aliases=_redirected_from(root / meta, snapshot.url, said, warnings) if meta else ()))
     kept = {p.file for p in pages}
     for meta in sorted(root.rglob("*" + SIDE_SUFFIXES["meta"])):  # a capture's page whose MHTML was deleted
         page = meta.with_name(meta.name.removesuffix(SIDE_SUFFIXES["meta"]) + ".mhtml")
@@ -216,8 +218,8 @@ def build_site(folder: str | Path, *, write: bool = True) -> Site:
     if not pages:
         raise SiteError(f"{hint_path(root)} holds no saved page with a URL (.mhtml, or .html saved by a browser)")
     pages.sort(key=lambda p: normalise_url(p.url))
-    site = Site(root=root, name=_indexed_name(root) or root.resolve().name, pages=pages, warnings=warnings,
-                start=_captured_start(root))
+    site = Site(root=root, name=_indexed_name(root, warnings) or root.resolve().name, pages=pages,
+                warnings=warnings, start=_captured_start(root, warnings))
     if write:
         _write_index(site)
     return site
@@ -258,13 +260,32 @@ def _in_removed(root: Path, path: Path) -> bool:
     return path.relative_to(root).parts[0] == SET_ASIDE_FOLDER
 
 
-def _redirected_from(meta: Path, url: str) -> tuple[str, ...]:
-    """The URLs a captured page was reached through by redirects (its meta.json), other than its own."""
+def _site_json(path: Path) -> Any:
+    """What a JSON file of a site's folder holds (its index, its capture's state, a captured page's meta.json),
+    read through the guarded reader: the folder is the user's, so a FIFO there is not waited on, and a hard link
+    to a file of a database this process has open is not opened (closing it would drop this process's SQLite locks
+    on it). Raises OSError (`unreadable_kind` says what the file is) or ValueError (no JSON in UTF-8)."""
+    return json.loads(read_regular_file(path).decode("utf-8"))
+
+
+def _cannot_read(path: Path, error: OSError, what: str) -> str:
+    """"capture.json cannot be read (a FIFO (named pipe), not a regular file)": a file of the site's folder that is
+    not read, by its name, for a warning."""
+    return f"{path.name} cannot be read ({unreadable_kind(path, error, what) or system_words(error)})"
+
+
+def _redirected_from(meta: Path, url: str, page: str, warnings: list[str]) -> tuple[str, ...]:
+    """The URLs a captured page was reached through by redirects (its meta.json), other than its own; a meta.json
+    that is no file to read is said in `warnings` (of the page named `page`)."""
     try:
-        data = json.loads(meta.read_text(encoding="utf-8"))
+        data = _site_json(meta)
         hops = [str(data.get("requested_url") or ""), *(str(h.get("url") or "") for h in data.get("redirects") or []),
                 *(str(a) for a in data.get("aliases") or [])]  # URLs found later to redirect here (capture)
-    except (OSError, ValueError, AttributeError, TypeError):
+    except OSError as error:
+        said = _cannot_read(meta, error, "captured page's meta file")
+        warnings.append(f"{page}: its capture's {said}: a link to an address that redirected to it does not reach it")
+        return ()
+    except (ValueError, AttributeError, TypeError):
         return ()
     own = normalise_url(url)
     kept: list[str] = []
@@ -275,21 +296,34 @@ def _redirected_from(meta: Path, url: str) -> tuple[str, ...]:
     return tuple(kept)
 
 
-def _indexed_name(root: Path) -> str | None:
+def _indexed_name(root: Path, warnings: list[str]) -> str | None:
     """The name an existing index gives the site: a site copied to another folder and indexed again keeps it,
-    as the tasks and runs that name it do."""
+    as the tasks and runs that name it do. An index there that is no file to read is said in `warnings`."""
     try:
-        name = json.loads((root / INDEX_FILE).read_text(encoding="utf-8")).get("name")
-    except (OSError, ValueError, AttributeError):
+        name = _site_json(root / INDEX_FILE).get("name")
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        warnings.append(f"{_cannot_read(root / INDEX_FILE, error, 'site index')}: the site is named after its folder")
+        return None
+    except (ValueError, AttributeError):
         return None
     return name if isinstance(name, str) and name.strip() else None
 
 
-def _captured_start(root: Path) -> str:
-    """The first root of the folder's capture (`capture.json`), or "" when it was not captured."""
+def _captured_start(root: Path, warnings: list[str]) -> str:
+    """The first root of the folder's capture (`capture.json`), or "" when it was not captured. A capture.json
+    that is no file to read is said in `warnings`."""
+    state = root / CAPTURE_STATE_FILE
     try:
-        roots = json.loads((root / CAPTURE_STATE_FILE).read_text(encoding="utf-8")).get("roots") or []
-    except (OSError, ValueError, AttributeError):
+        roots = _site_json(state).get("roots") or []
+    except FileNotFoundError:
+        return ""
+    except OSError as error:
+        warnings.append(f"{_cannot_read(state, error, 'capture state file')}: the site opens on its first page "
+                        "by URL")
+        return ""
+    except (ValueError, AttributeError):
         return ""
     return str(roots[0]) if isinstance(roots, list) and roots and isinstance(roots[0], str) else ""
 
@@ -300,15 +334,21 @@ def load_site(folder: str | Path) -> Site:
     index = root / INDEX_FILE
     if not index.exists():
         return build_site(root, write=False)
+    warnings: list[str] = []
     try:
-        data = json.loads(index.read_text(encoding="utf-8"))
+        data = _site_json(index)
         pages = [SitePage(url=str(p["url"]), file=str(p["file"]), title=str(p.get("title") or ""),
                           side=tuple((k, str(p[k])) for k in SIDE_SUFFIXES if p.get(k)),
                           aliases=tuple(str(a) for a in p.get("aliases") or ()))
                  for p in data["pages"]]
         name = str(data.get("name") or root.resolve().name)
-        start = str(data.get("start") or "") or _captured_start(root)  # an index written before it said its start
-    except (OSError, ValueError, KeyError, TypeError) as error:
+        # an index written before it said its start
+        start = str(data.get("start") or "") or _captured_start(root, warnings)
+    except OSError as error:
+        why = unreadable_kind(index, error, "site index") or system_words(error)
+        raise SiteError(f"cannot read {hint_path(index)}: {why}; rebuild it with "
+                        f"`recordlens site build {hint_path(root)}`") from None
+    except (ValueError, KeyError, TypeError) as error:
         raise SiteError(f"cannot read {hint_path(index)}: {system_words(error)}; rebuild it with "
                         f"`recordlens site build {hint_path(root)}`") from None
     # --- run integrity: every file the index names must be inside the site folder (no /etc/passwd, no ../) ---
@@ -321,7 +361,7 @@ def load_site(folder: str | Path) -> Site:
     if missing:
         raise SiteError(f"{hint_path(index)} lists pages that are not in the folder ({_paths(missing[:3])}); "
                         f"rebuild it with `recordlens site build {hint_path(root)}`")
-    return Site(root=root, name=name, pages=pages, start=start)
+    return Site(root=root, name=name, pages=pages, warnings=warnings, start=start)
 
 
 def _paths(files: list[str]) -> str:

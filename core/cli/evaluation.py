@@ -15,7 +15,7 @@ from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..llm.gemini import token_counter
 from ..output_paths import is_chart, is_json_report, marked_report, writable_file
-from ..page.dataset import record_files, synthetic_sources, unfinished_dataset
+from ..page.dataset import natural_key, record_files, synthetic_sources, unfinished_dataset
 from ..records.hygiene import CheckReport, dataset_labels, summarise
 from ..records.score import DatasetScore
 from ..runs.evaluate import (
@@ -231,8 +231,11 @@ def format_ceiling(report: CheckReport, f1: float, what: str = "this run's mean 
 def format_failed(kept: DatasetScore, failed: dict[str, str], unreadable: Mapping[str, str] | None = None) -> str:
     """The prediction files that cannot be read (`unreadable`: name -> why), the pages the run left out on purpose,
     the pages without a prediction (failed, or never extracted), and the figures without any of them (the table
-    above counts them as empty predictions)."""
-    unreadable = {name: why for name, why in (unreadable or {}).items() if name in failed}
+    above counts them as empty predictions). Each list is in page order (`natural_key`: page 65 before 133), as
+    the pages are listed elsewhere."""
+    failed = {name: failed[name] for name in sorted(failed, key=natural_key)}
+    cannot_read = unreadable or {}
+    unreadable = {name: cannot_read[name] for name in failed if name in cannot_read}
     lines = []
     if unreadable:  # the run's files, not its extractor: extracting again is not what fixes them
         lines.append(f"prediction files that cannot be read ({len(unreadable)}; counted above as empty predictions; "

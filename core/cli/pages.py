@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..command_hints import hint_path
 from ..errors import RecordLensError
-from ..file_kinds import read_regular_file
+from ..file_kinds import read_start
 from ..output_paths import writable_file
 from ..page import formats
 from ..page.dataset import NOT_A_PAGE_SUFFIX, load_page_file
@@ -129,7 +129,7 @@ def _begins_as_a_model(path: Path) -> bool:
     selector model's format in its first bytes); True too of one that is no file to read, which the model's
     refusal names (read through the guarded reader: a FIFO is not waited on, a database file not opened)."""
     try:
-        head = read_regular_file(path)[:64]
+        head = read_start(path, 64)  # the rest of a large file is never read
     except OSError:
         return True
     return head.startswith(b"\x1f\x8b") or b'"format":"recordlens-selector/' in head.replace(b" ", b"")

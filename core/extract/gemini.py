@@ -550,8 +550,8 @@ def _duplicates_said(records: list[list[str]]) -> str | None:
     distinct = len({frozenset(record) for record in records})
     if distinct == len(records):
         return None
-    return (f"the answer holds {len(records) - distinct:,} duplicate records ({len(records):,} records, "
-            f"{distinct:,} distinct); kept as answered")
+    return (f"the answer holds {counted(len(records) - distinct, 'duplicate record')} "
+            f"({counted(len(records), 'record')}, {distinct:,} distinct); kept as answered")
 
 
 def _call_record(answer: Answer) -> dict[str, object]:

@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 
 from ..command_hints import hint_path
-from ..errors import RecordLensError
-from ..file_kinds import read_regular_file
+from ..errors import RecordLensError, system_words
+from ..file_kinds import read_regular_file, unreadable_kind
 from ..incomplete_install import IncompleteInstall
 from ..resource_files import is_shipped
 from ..wording import json_problem, listed
@@ -439,7 +439,8 @@ class SelectorModel:
                                  f"{hint_path(inside)})") from None
             if isinstance(error, FileNotFoundError) and is_shipped(path):
                 raise MissingShippedModel(named) from None
-            raise ModelError(f"{named}: cannot read the model ({error.strerror or error})") from None
+            said = unreadable_kind(path, error, "selector model") or system_words(error)
+            raise ModelError(f"{named}: cannot read the model ({said})") from None
         except UnicodeDecodeError:
             raise ModelError(f"{named}: not a selector model (not UTF-8 text)") from None
         if not text:

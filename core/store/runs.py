@@ -12,12 +12,12 @@ import shutil
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from .. import atomic, owner_files
 from ..errors import RecordLensError, is_for_a_moment
+from ..moments import stored_moment
 from ..page.dataset import (
     PAGE_READER_VERSION,  # kept with each score (schema 7): another reader's is stale
     lands_outside,
@@ -791,11 +791,8 @@ def write_run_folder(folder: Path, run: StoredRun, predictions: Mapping[str, Seq
 def _seconds(stamp: str) -> float:
     """A time the project stored (`db.now`) in seconds since the epoch; one that cannot be read (changed by hand) as
     the earliest: anything counts as after it."""
-    try:
-        moment = datetime.fromisoformat(stamp)
-    except (TypeError, ValueError):
-        return -math.inf
-    return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).timestamp()
+    moment = stored_moment(stamp)
+    return -math.inf if moment is None else moment.timestamp()
 
 
 def _set_aside_stem(run: StoredRun) -> str:
@@ -821,8 +818,9 @@ def _a_file_outside(folder: Path, records: Iterable[str], kept: Iterable[str]) -
 
 
 # What a run's parameters hold that says nothing to tell it apart from another run of its method.
+# "made_in" (the app's Propose) is the run's origin, said as such by `run_origin`.
 _NOT_SHOWN = {"input_format", "seed", "model", "model_digest", "source", "parameters", "prompt_sha256", "settings",
-              "version", "written", "task_ids", "seeds"}
+              "version", "written", "task_ids", "seeds", "made_in"}
 
 
 def run_settings(parameters: Mapping[str, object]) -> str:
@@ -866,17 +864,20 @@ def _folder_name(source: object) -> str:
 
 def run_origin(parameters: Mapping[str, object], cost: Mapping[str, object] | None = None,
                named: Mapping[str, str] | None = None) -> str:
-    """"from FOLDER" for a run added from a folder (`run_folder`), else "". A run stored again from its deleted
-    copy (its `source`, named by the date it was deleted) is named by the folder it was first added from, kept in
-    its `cost` (`run_files.ADDED_FROM`): "from FOLDER (via its deleted copy)". `named`: a folder -> its name told
-    apart from the other folders of a list (`folders_told_apart`)."""
+    """"from FOLDER" for a run added from a folder (`run_folder`), "made in the app's Propose" for one made where
+    its `made_in` says, else "". A run stored again from its deleted copy (its `source`, named by the date it was
+    deleted) is named by the folder it was first added from, kept in its `cost` (`run_files.ADDED_FROM`): "from
+    FOLDER (via its deleted copy)". `named`: a folder -> its name told apart from the other folders of a list
+    (`folders_told_apart`)."""
     first = (cost or {}).get(ADDED_FROM)
     if first:
         return shown_bytes(f"from {(named or {}).get(str(first)) or _folder_name(first)} (via its deleted copy)")
     source = parameters.get("source")
     folder = (named or {}).get(str(source)) if source else None
     folder = folder or run_folder(parameters)
-    return shown_bytes(f"from {folder}") if folder else ""
+    if folder:
+        return shown_bytes(f"from {folder}")
+    return f"made in {parameters['made_in']}" if parameters.get("made_in") else ""
 
 
 def folders_told_apart(runs: Sequence[StoredRun]) -> dict[str, str]:

@@ -23,7 +23,7 @@ DEMO_PAGES = resource_path("demo", "dataset") / "html"
 
 def _folder(path: Path) -> str:
     path.mkdir()
-    return "a folder, not a regular file"
+    return "a folder, not a selector model"
 
 
 def _fifo(path: Path) -> str:

@@ -128,12 +128,8 @@ GIVEN = {
         "recorded answer", lambda g, kind: f"warning: page 1 failed: {g}: {kind}", code=1, ready=_answers),
     "inspect": Given(
         "m/model.json", lambda f, g, url: ["inspect", str(g)], "selector model",
-        lambda g, kind: f"error: {g}: cannot read the model ({kind.removesuffix(', not a selector model')})"),
+        lambda g, kind: f"error: {g}: cannot read the model ({kind})"),
 }
-
-# What `inspect` says of a file it cannot read is the model reader's own wording (`SelectorModel.load`): a folder as
-# "a folder, not a regular file", where the others say "a folder, not a <what>".
-FOLDER_SAID = {"inspect": "a folder, not a regular file"}
 
 
 @pytest.fixture
@@ -223,7 +219,7 @@ def test_a_folder_given_is_said_as_a_folder(command: str, tmp_path: Path, model:
     path.mkdir()
     before = _files(tmp_path, path)
     done = run(capsys, *given.argv(tmp_path, path, model.url))
-    _check(tmp_path, given, path, before, done, FOLDER_SAID.get(command, f"a folder, not a {given.what}"),
+    _check(tmp_path, given, path, before, done, f"a folder, not a {given.what}",
            len(model.requests))
 
 

@@ -49,5 +49,5 @@ def test_a_users_missing_model_is_not_the_install_s_fault(shipped_without_model:
     with pytest.raises(ModelError) as raised:
         SelectorModel.load(tmp_path / "mine.json")
     assert not isinstance(raised.value, IncompleteInstall)
-    said = f"{hint_path(tmp_path / 'mine.json')}: cannot read the model (No such file or directory)"
+    said = f"{hint_path(tmp_path / 'mine.json')}: cannot read the model (no such selector model)"
     assert str(raised.value) == said
