@@ -75,6 +75,11 @@ class ProposeTally:
     # and said, for a person to reject); `select_hint`: how to select them
     not_made: dict[str, int] = field(default_factory=dict)
     select_hint: str = ""
+    # Pages whose proposals came with warnings (a model's answer of two JSON lists, XPaths that name no element...),
+    # each said as it came, in full under Recent messages; `messages_hint`: where to read them. A page that got no
+    # records is not among them: "no records found" says it, its warning (why) said with its page
+    warned: list[str] = field(default_factory=list)
+    messages_hint: str = ""
 
     def fail(self, page: str, reason: str) -> None:
         self.failed.append(page)
@@ -95,7 +100,15 @@ class ProposeTally:
             parts.append(self._not_made())
         if self.failed:
             parts.append(f"failed on {self._failures(said)}")
+        if self.warned:
+            parts.append(self._warned())
         return "done: " + "; ".join(parts) if parts else "done"
+
+    def _warned(self) -> str:
+        """"the proposals came with warnings: Recent messages (Ctrl+Shift+M) say them", naming the pages where
+        this Propose went over several."""
+        return (f"the proposals{self._where(self.warned)} came with warnings"
+                + (f": Recent messages ({self.messages_hint}) say them" if self.messages_hint else ""))
 
     def note_left_out(self, page: str, covered_by: Sequence[Sequence[Label]]) -> None:
         """The page's proposals left out, each with the records of the page that cover its text."""
@@ -162,6 +175,11 @@ def _kept_in(worker: ProposeWorker) -> str:
     """Where a Gemini session's paid calls are kept ("" for an extractor that pays for none)."""
     return (f"; its calls and tokens are kept as run {worker.stored_run.run_id} (Review, recordlens runs)"
             if worker.stored_run else "")
+
+
+def _with_warnings(proposal: Proposal) -> str:
+    """The warnings the page's proposals came with, after what the page's message says ("" when none)."""
+    return "".join(f"; warning: {warning}" for warning in proposal.warnings)
 
 
 def _pages(names: list[str]) -> str:
@@ -368,7 +386,8 @@ class JobController:
         worker = ProposeWorker(window.project.root, pages, method, params)
         root = window.project.root
         worker.done.connect(lambda *_: self._own_run(root, worker))  # before the window looks at what it wrote
-        tally = ProposeTally(select_hint=f"Propose → {self._action_text('select_not_made')}, then R rejects them")
+        tally = ProposeTally(select_hint=f"Propose → {self._action_text('select_not_made')}, then R rejects them",
+                             messages_hint=window.messages_keys())
         worker.proposed.connect(lambda proposal: self._on_proposal(proposal, tally, root))
         worker.failed.connect(tally.fail)
         # Said only for the selector's learnt model: Gemini's params name a model too, its own.
@@ -657,7 +676,9 @@ class JobController:
             tally.empty.append(proposal.page)
             tally.kept[proposal.page] = window.project.page(proposal.page).proposed  # counted by the store
             self._remember_not_made(root, proposal.page, window.project.labels(proposal.page, ["proposed"]))
-            window.message(f"page {proposal.page}: {proposal.provenance.name} found no records")
+            # its warnings say why, where its extractor says it ("no repeated structure with text was found")
+            window.message(f"page {proposal.page}: {proposal.provenance.name} found no records"
+                           + _with_warnings(proposal))
             return
         weighed = window.project.weigh_proposals(proposal.page, proposal.records, proposal.keys)
         records = weighed.new
@@ -671,12 +692,16 @@ class JobController:
             tally.not_made[proposal.page] = len(weighed.not_made)
         if not records:
             tally.already.append(proposal.page)
-            window.message(f"page {proposal.page}: nothing new among its {len(proposal.records)} proposals "
-                           f"({len(weighed.covered_by)} left out: the page's records cover their texts already)"
-                           if weighed.covered_by else
-                           f"page {proposal.page}: all {len(proposal.records)} proposals are already on the page")
+            window.message((f"page {proposal.page}: nothing new among its {len(proposal.records)} proposals "
+                            f"({len(weighed.covered_by)} left out: the page's records cover their texts already)"
+                            if weighed.covered_by else
+                            f"page {proposal.page}: all {len(proposal.records)} proposals are already on the page")
+                           + _with_warnings(proposal))
+            tally.warned += [proposal.page] if proposal.warnings else []
             return
         tally.records += len(records)
         tally.proposed.append(proposal.page)
-        for warning in proposal.warnings:
-            _log.info("page %s: %s", proposal.page, warning)
+        if proposal.warnings:  # as `extract` says them ("warning: page 7: ..."), once for the page
+            tally.warned.append(proposal.page)
+            window.message(f"page {proposal.page}: {counted(len(records), 'record')} proposed"
+                           + _with_warnings(proposal))

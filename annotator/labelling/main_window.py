@@ -287,6 +287,14 @@ class ProjectWatch:
         return int(self.project.one("PRAGMA data_version")[0])
 
 
+def answers_on_their_way_said(waiting: int) -> str:
+    """What the quit's dialog says of the answers a cancelled Propose still waits for: "1 answer ... when it comes",
+    "2 answers ... when they come"."""
+    one = waiting == 1
+    return (f"{counted(waiting, 'answer')} already asked of the model (and paid for) on the way: kept in the "
+            f"project's run when {'it comes' if one else 'they come'}. Quit now loses {'it' if one else 'them'}.")
+
+
 class MainWindow(QMainWindow):
     def __init__(self, project: Project, *, settings: Settings | None = None, settings_file: Path | None = None,
                  key_store: KeyStore | None = None, saves_settings: bool = True, stands_in_for: str | None = None
@@ -1341,9 +1349,7 @@ class MainWindow(QMainWindow):
         waiting = answers_on_their_way()
         if not waiting:
             return
-        dialog = QProgressDialog(f"{counted(waiting, 'answer')} already asked of the model (and paid for) on the "
-                                 "way: kept in the project's run when they come. Quit now loses them.",
-                                 "Quit now", 0, 0, self)
+        dialog = QProgressDialog(answers_on_their_way_said(waiting), "Quit now", 0, 0, self)
         dialog.setWindowTitle("RecordLens: quitting")
         dialog.setWindowModality(Qt.WindowModality.ApplicationModal)  # no edit nor Propose once the job is stopped
         dialog.setMinimumDuration(0)

@@ -453,6 +453,12 @@ def earlier_records(out: Path, name: str) -> dict[str, object]:
     return {"earlier": [*(older if isinstance(older, list) else []), before]}
 
 
+def paid_without_records(out: Path, names: Iterable[str]) -> list[str]:
+    """Of `names`, the pages whose record in `out` is of calls paid for that gave no answer kept (a page failed,
+    or stopped part way): what the page's next record keeps under "earlier" (`earlier_records`), as its run's."""
+    return [name for name in names if _paid_but_not_kept(out, name, page_record(out, name))]
+
+
 def _paid_but_not_kept(out: Path, name: str, record: dict[str, object]) -> bool:
     """Whether a page's record is of calls paid for that gave no kept answer: a page stopped part way, one that
     failed, or one done whose records file was never written (a stop between its two writes: a full disk)."""

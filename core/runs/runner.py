@@ -50,6 +50,7 @@ from .run_files import (
     method_said_by_pages,
     note_not_reached,
     pages_held,
+    paid_without_records,
     predicted_on_other_pages,
     prompt_as_recorded_now,
     prompt_of,
@@ -164,7 +165,7 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
             _refuse_predictions_of_other_pages(out, pages_dir, files, wanted, held)
         _remove_unfinished_writes(out)
         if held is None:  # a --restart: the run before it, of the pages it is not given, is no part of it
-            summary.warnings += _set_aside_the_run_before(out, wanted)
+            summary.warnings += _set_aside_the_run_before(out, wanted, extractor)
         description = _run_description(extractor, _model_named_before(earlier, extractor, summary))
         if left_out:  # recorded, so that `score` says why these pages have no prediction, not that the run stopped
             description[LEFT_OUT] = {name: NO_ANSWERS for name in left_out}
@@ -335,20 +336,41 @@ def _pages_made_otherwise(out: Path, wanted: list[str], held: ResumedRun, not_gi
                                    not_given=not_given)] if pages else []
 
 
-def _set_aside_the_run_before(out: Path, wanted: list[str]) -> list[str]:
+def _set_aside_the_run_before(out: Path, wanted: list[str], extractor: Extractor) -> list[str]:
     """A --restart starts the run in `out` over on the pages it is given (`wanted`): the pages the run before held
     that it is not given (other pages, or pages its method has no answers for) are set aside, with that run's
-    run.json, rather than left as if this run had made them; said. They may have been paid for, so they are kept."""
+    run.json, rather than left as if this run had made them; said. They may have been paid for, so they are kept.
+    So are, where the run before was made with other settings, the calls it paid for on pages it is given that
+    gave no answer kept (`_calls_of_other_settings`)."""
     given = set(wanted)
     others = [name for name in pages_held(out) if name not in given]
-    if not others:
+    unanswered, differences = _calls_of_other_settings(out, wanted, extractor)
+    if not others and not unanswered:
         return []
     described = (out / META_DIR / "run.json").is_file()
-    folder = set_aside_pages(out, others, description=described)
+    folder = set_aside_pages(out, [*others, *unanswered], description=described)
     with_it = " with that run's run.json" if described else ""
-    return [f"--restart: {hint_path(out)} held {counted(len(others), 'page')} of the run before it that "
+    said = [f"--restart: {hint_path(out)} held {counted(len(others), 'page')} of the run before it that "
             f"{'is' if len(others) == 1 else 'are'} not among the pages given ({listed(others, 8, total=True)}): "
-            f"set aside in {hint_path(folder)}{with_it}, so that the folder holds this run alone"]
+            f"set aside in {hint_path(folder)}{with_it}, so that the folder holds this run alone"] if others else []
+    if unanswered:
+        said.append(f"--restart: the run before it in {hint_path(out)} was made with other settings "
+                    f"({'; '.join(differences)}): the calls it paid for on {counted(len(unanswered), 'page')} "
+                    f"({listed(unanswered, 8, total=True)}) that gave no answer kept (failed, or stopped part way) "
+                    f"are set aside in {hint_path(folder)}{with_it}, not counted as this run's")
+    return said
+
+
+def _calls_of_other_settings(out: Path, wanted: list[str], extractor: Extractor) -> tuple[list[str], list[str]]:
+    """Of the pages a --restart is given (`wanted`), those whose record holds only calls the run before paid for
+    (`paid_without_records`: failed, stopped part way), when that run was made with other settings (another
+    format, endpoint, model...): asked again, each page's new record would keep them under "earlier", and the run's
+    cost count another run's calls. With how that run differs; ([], []) for a run made alike, or one whose
+    settings cannot be told (its run.json unreadable, its pages' records silent)."""
+    held = _run_held(out, extractor, ResumedRun.of(out, extractor))
+    if not held.differences:
+        return [], []
+    return paid_without_records(out, wanted), held.differences
 
 
 def _set_aside_pages_made_otherwise(out: Path, wanted: list[str], held: ResumedRun, not_given: bool) -> list[str]:
@@ -473,7 +495,9 @@ class _RunHeld:
 def _run_held(out: Path, extractor: Extractor, read: ResumedRun) -> _RunHeld:
     """The run `out` holds and how it differs from `extractor`'s; a run.json that cannot be read, by what its
     pages' own records say (`method_said_by_pages`; `read`: the folder, its pages' records read once)."""
-    if not any(out.glob("*.json")):  # no page in it yet: nothing to mix
+    # no page in it yet: nothing to mix. A page that failed, or a stop left part way, holds no records but its
+    # calls, paid for, which a resume keeps under "earlier" of the page's next record and counts as the run's cost
+    if not any(out.glob("*.json")) and not holds_page_records(out):
         return _RunHeld({}, [])
     before, unreadable = run_description_and_problem(out)
     if not before and unreadable is None and holds_page_records(out):  # deleted: its pages' records say the run

@@ -143,6 +143,7 @@ from .run_matching import (
     STOPPED_ON,
     ChangedByHand,
     added_from,
+    asked_again,
     changed_by_hand,
     earlier_digests,
     extracted_again,
@@ -150,6 +151,7 @@ from .run_matching import (
     kept_for_adding,
     kept_records,
     record_digests,
+    resumed_since,
     runs_of_the_folder,
     without_folder,
 )
@@ -1228,7 +1230,8 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     pages = list(dict.fromkeys([*predictions, *errors, *without_a_file, *stopped_here]))
     made = record_digests(run_dir, pages, costs) | kept_records(copied)
     # ... and by those a resume kept under "earlier" (a page asked again: every page of a run whose pages all failed)
-    ours = runs_of_the_folder(project.runs.all(), method, parameters, made, earlier_digests(run_dir, pages, costs))
+    told = _RecordsTold(made, earlier_digests(run_dir, pages, costs))
+    ours = runs_of_the_folder(project.runs.all(), method, parameters, made, told.earlier)
     by_hand = _changed_by_hand(project, ours, made, predictions, errors)
     if by_hand:  # the run's own predictions of these pages, as it was stored with them: said
         warnings.append(by_hand.message(run_dir))
@@ -1253,14 +1256,14 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     if stopped:  # the pages it never reached are not in it: the run is stored as stopped, and scored as it is
         warnings.append(f"{hint_path(run_dir)}: the run stopped before its last page ({stopped}); stored as a "
                         "stopped run")
-    same = _same_run(project, ours, predictions, errors, str(stopped) if stopped else None)
+    same = _same_run(project, ours, predictions, errors, str(stopped) if stopped else None, told)
     if same is not None:
         _keep_what_tells_it(project, same, made, stopped_on_pages(copied) or stopped_here)
         return RunFolderImport(same.id, warnings, stored=False, left_out=tuple(left_out),
                                stored_from=_moved_from(same, parameters),
                                changed_by_hand=by_hand.pages if by_hand else ())
-    earlier = _run_gone_on(project, ours, predictions, errors)
-    kept_apart = (_earlier_run_kept_apart(project, run_dir, method, parameters, predictions, errors, ours, made)
+    earlier = _run_gone_on(project, ours, predictions, errors, told)
+    kept_apart = (_earlier_run_kept_apart(project, run_dir, method, parameters, predictions, errors, ours, told)
                   if earlier is None else None)
     if kept_apart:
         warnings.append(kept_apart)
@@ -1335,17 +1338,29 @@ def _refuse_a_seed_not_run(run_dir: Path) -> None:
                               "of the seeds scored too); the same `extract` command runs it")
 
 
+@dataclass(frozen=True)
+class _RecordsTold:
+    """What a run folder's page records tell of the runs stored from it (`run_matching`): page -> the digest of its
+    record (`made`), and of those a resume kept under its "earlier" (`earlier`)."""
+
+    made: dict[str, str]
+    earlier: dict[str, list[str]]
+
+
 def _same_run(project: Project, ours: Sequence[RunInfo], predictions: dict[str, RecordList],
-              errors: dict[str, str], stopped: str | None) -> RunInfo | None:
+              errors: dict[str, str], stopped: str | None, told: _RecordsTold) -> RunInfo | None:
     """The stored run, of those the folder holds (`run_matching.runs_of_the_folder`), these predictions are already,
     if any (a folder added twice, moved or copied since): each page with the same records and the same failure (a
     failed page is stored with no records: a page failed then, done with none since, is a change), and the same
     stop (or none). A folder whose run went on since is no such run: it brings that run up to date
-    (`_run_gone_on`)."""
+    (`_run_gone_on`); so does one a resume asked pages of again that failed again (their calls, paid for, are
+    the run's: `run_matching.asked_again`)."""
     wanted = {**{name: ([list(record) for record in records], None) for name, records in predictions.items()},
               **{name: ([], reason) for name, reason in errors.items()}}
     for run in ours:
         if (str(run.cost[STOPPED]) if run.cost.get(STOPPED) else None) != stopped:
+            continue
+        if asked_again(run, told.made, told.earlier):
             continue
         failed = project.runs.errors(run.id)
         held = {name: (records, failed.get(name)) for name, records in project.runs.predictions(run.id).items()}
@@ -1360,16 +1375,18 @@ CARRIED_ON = ("stopped", "finished")
 
 
 def _run_gone_on(project: Project, ours: Sequence[RunInfo], predictions: dict[str, RecordList],
-                 errors: dict[str, str]) -> RunInfo | None:
+                 errors: dict[str, str], told: _RecordsTold) -> RunInfo | None:
     """The run stored from this folder (of those it holds: `run_matching.runs_of_the_folder`, its description the
     same, a session's bounds aside: a resume with a larger budget goes on) when it held fewer pages, if the folder
     has gone on from it since: its extract had stopped and was resumed, or had finished and ran again over a pages
     folder that grew. Every page that run holds records for is held with the same records; every page it failed on
-    is held, tried again or failed again, by a stopped run (resumed), and failed still by a finished one (a page of
-    it held otherwise since is a change: a file mended, a page extracted again). The latest such run, None when
-    there is none. A folder written again with --restart holds other records: stored as a run of its own."""
+    is held, tried again or failed again, by a stopped run (resumed), and by a finished one failed still or asked
+    again by a resume (`run_matching.resumed_since`: the same `extract` run again into the folder, as a failure
+    advises; a page of it held otherwise since is a change: a file mended, a page extracted again). The latest such
+    run, None when there is none. A folder written again with --restart holds other records: stored as a run of
+    its own."""
     for run in reversed(ours):
-        if run.outcome in CARRIED_ON and not _held_otherwise(project, run, predictions, errors):
+        if run.outcome in CARRIED_ON and not _held_otherwise(project, run, predictions, errors, told):
             return run
     return None
 
@@ -1404,21 +1421,22 @@ def _changed_by_hand(project: Project, ours: Sequence[RunInfo], made: dict[str, 
 
 
 def _held_otherwise(project: Project, run: RunInfo, predictions: dict[str, RecordList],
-                    errors: dict[str, str]) -> list[str]:
+                    errors: dict[str, str], told: _RecordsTold) -> list[str]:
     """The pages of a stored run that a folder holds otherwise than a folder gone on from it would (`_run_gone_on`):
     a page it holds records for, held with other records or none; a page it failed on, held by none (a stopped
-    run's) or done since (a finished run's)."""
+    run's) or done since (a finished run's, unless a resume asked it again: `run_matching.resumed_since`)."""
     held = {name: [list(record) for record in records] for name, records in predictions.items()}
     failed = project.runs.errors(run.id)
     resumed = run.outcome == "stopped"
+    retried = set(resumed_since(run, told.made, told.earlier)) if not resumed else set()
     return [name for name, records in project.runs.predictions(run.id).items()
-            if not (((name in held and resumed) or name in errors) if name in failed
+            if not (((name in held and (resumed or name in retried)) or name in errors) if name in failed
                      else held.get(name) == records)]
 
 
 def _earlier_run_kept_apart(project: Project, run_dir: Path, method: str, parameters: dict[str, object],
                             predictions: dict[str, RecordList], errors: dict[str, str], ours: Sequence[RunInfo],
-                            made: dict[str, str]) -> str | None:
+                            told: _RecordsTold) -> str | None:
     """For a folder stored as a run of its own, the run stored before that it held (the latest: known by its pages'
     records, `run_matching.runs_of_the_folder`, or else the latest stored from the same folder), which it neither
     is nor brings up to date, said with why: the folder's run is described otherwise since (another method,
@@ -1433,7 +1451,7 @@ def _earlier_run_kept_apart(project: Project, run_dir: Path, method: str, parame
     run = runs[-1]
     differences = [f"method: {run.method!r} -> {method!r}"] if run.method != method else []
     differences += identity_differences(without_folder(run.parameters), without_folder(parameters))
-    otherwise = [] if differences or run not in ours else _held_otherwise(project, run, predictions, errors)
+    otherwise = [] if differences or run not in ours else _held_otherwise(project, run, predictions, errors, told)
     if differences:
         why = f"the folder's run is described otherwise since ({'; '.join(differences)})"
     elif run not in ours:
@@ -1441,7 +1459,7 @@ def _earlier_run_kept_apart(project: Project, run_dir: Path, method: str, parame
                "under \"earlier\" by a resume (its pages extracted again since, as --restart does)")
     elif otherwise:
         why = (f"the folder holds {'page' if len(otherwise) == 1 else 'pages'} {listed(otherwise, 8, total=True)} "
-               f"of run {run.id} otherwise ({extracted_again(run, otherwise, made)})")
+               f"of run {run.id} otherwise ({extracted_again(run, otherwise, told.made)})")
     else:
         return None
     return (f"run {run.id} was stored from {hint_path(first_folder(run) or run_dir)} before ({run.outcome}, "

@@ -123,6 +123,24 @@ def holds_the_run(run: RunInfo, source: str, made: Mapping[str, str],
     return added_from(run, source)
 
 
+def asked_again(run: RunInfo, made: Mapping[str, str], earlier: Mapping[str, Sequence[str]]) -> list[str]:
+    """The pages of stored run `run` whose record in the folder (`made`) is a new one since it was stored, which
+    keeps the one the run was stored with under "earlier" (`earlier_digests`): asked again by a resume (a page it
+    failed on, or stopped on part way), the calls of that new record paid for too."""
+    return [page for page, digest in kept_records(run.cost).items()
+            if made.get(page) != digest and digest in earlier.get(page, ())]
+
+
+def resumed_since(run: RunInfo, made: Mapping[str, str], earlier: Mapping[str, Sequence[str]]) -> list[str]:
+    """The pages of stored run `run` a resume of its folder asked again since (`asked_again`: its failed pages
+    retried by the same `extract`), when every other page of the run holds the very record it was stored with, so
+    that no --restart wrote them again (a --restart keeps a failed page's record under "earlier" too); [] when
+    any did, or the run kept no records to tell by."""
+    asked = asked_again(run, made, earlier)
+    others = {page: digest for page, digest in kept_records(run.cost).items() if page not in asked}
+    return asked if all(made.get(page) == digest for page, digest in others.items()) else []
+
+
 def added_from(run: StoredRun, source: str | None) -> bool:
     """Whether stored run `run` was added from the folder `source`: first (`first_folder`), or last."""
     return first_folder(run) == source or run.parameters.get("source") == source

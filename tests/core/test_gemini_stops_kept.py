@@ -62,6 +62,7 @@ def test_an_interrupt_during_a_page_keeps_its_paid_calls_as_not_finished(
     run_dir = tmp_path / "run"
     # page 1's first answer is paid for but unreadable; its retry hangs, and the run is interrupted there
     with FakeGemini([answer("no JSON here, sorry", usage=(300, 40)), hang(300)]) as server:
+        port = server.port  # a resume goes on through the same endpoint (another one is refused)
         # a short backoff before the retry: the interrupt comes during the retry, not during the wait before it
         child = subprocess.Popen([sys.executable, "-c", EXTRACT_CHILD, *extract_args(run_dir, server),
                                   "--param", "backoff_s=0.05"],
@@ -87,7 +88,7 @@ def test_an_interrupt_during_a_page_keeps_its_paid_calls_as_not_finished(
     # a resume asks the page again, the interrupted calls kept under "earlier", and the run's cost counts them
     os.environ["GEMINI_API_KEY"] = KEY
     try:
-        with FakeGemini(default=answer_with(lambda body: json.dumps(TRUTH["1"]))) as server:
+        with FakeGemini(default=answer_with(lambda body: json.dumps(TRUTH["1"])), port=port) as server:
             code, _, err = run(capsys, *extract_args(run_dir, server))
     finally:
         del os.environ["GEMINI_API_KEY"]

@@ -186,14 +186,16 @@ def test_a_budget_stop_part_way_through_a_page_keeps_its_paid_calls(tmp_path: Pa
     run_dir = tmp_path / "run"
     with FakeGemini(default=answer('[["/body[1]/', usage=(70, 5))) as server:  # unreadable: asked again
         code, printed, err = run(capsys, *extract(run_dir, server, "--max-requests", "2"))
-    assert code == 3
-    assert "0 extracted, 0 already there, 0 failed, stopped on page 1 (its paid calls kept in _run/1.json), " \
-           "3 not reached" in printed and "150 tokens" in printed
-    kept = json.loads((run_dir / "_run" / "1.json").read_text())
-    assert kept["status"] == "not finished" and "request budget used up (2 of 2)" in kept["reason"]
-    assert len(kept["raw"]["answers"]) == 2 and kept["tokens"]["total"] == 150
-    assert not (run_dir / "1.json").exists()
-    with FakeGemini(default=answer("[]")) as server:  # resumed: the page is asked again, the paid calls stay
+        assert code == 3
+        assert "0 extracted, 0 already there, 0 failed, stopped on page 1 (its paid calls kept in _run/1.json), " \
+               "3 not reached" in printed and "150 tokens" in printed
+        kept = json.loads((run_dir / "_run" / "1.json").read_text())
+        assert kept["status"] == "not finished" and "request budget used up (2 of 2)" in kept["reason"]
+        assert len(kept["raw"]["answers"]) == 2 and kept["tokens"]["total"] == 150
+        assert not (run_dir / "1.json").exists()
+        # resumed through the same endpoint (another would be refused: its answers would mix with the paid calls'):
+        # the page is asked again, the paid calls stay
+        server.script(default=answer("[]"))
         code, _, err = run(capsys, *extract(run_dir, server))
     done = json.loads((run_dir / "_run" / "1.json").read_text())
     assert code == 0 and done["status"] == "done" and len(done["earlier"][0]["raw"]["answers"]) == 2
