@@ -83,6 +83,9 @@ def parse_transforms(text: str) -> tuple[str, ...]:
         return TRANSFORM_NAMES
     if items == ["none"]:
         return ()
+    if CONTENT in items:  # listed by --list beside the transformations, but switched by its own option
+        raise RecordLensError(f"--transforms: '{CONTENT}' is not a transformation: every variant's texts are "
+                              "replaced unless --no-content; for the content changes alone, give -t none")
     alone = [item for item in items if item in ("all", "none")]
     if alone:  # valid words, only not inside a list: said so, rather than called unknown
         raise RecordLensError(f"--transforms: '{alone[0]}' stands alone, not in a list; give '{alone[0]}', or a "
@@ -93,7 +96,8 @@ def parse_transforms(text: str) -> tuple[str, ...]:
 def transformation_list() -> dict[str, str]:
     """What --list shows: each transformation and the content change, with what it does."""
     return {**{name: describe(name) for name in TRANSFORM_NAMES},
-            CONTENT: "every text replaced by one of the same kind (switch off with --no-content)"}
+            CONTENT: "every text replaced by one of the same kind; not one of --transforms: made in every variant "
+                     "unless --no-content"}
 
 
 def cmd_synth(args: argparse.Namespace) -> int:
@@ -102,6 +106,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
             print_json(transformation_list())
             return 0
         for name, what in transformation_list().items():
+            if name == CONTENT:
+                print()  # set apart: not a name --transforms takes
             print(f"{name:<17} {what}")
         return 0
     if not args.out:
@@ -158,11 +164,12 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 
 def page_warnings(pages: list[WrittenPage]) -> list[str]:
-    """The warnings of the pages written: once per source page what its labels lack (not once per variant), and
-    each variant's own."""
+    """The warnings of the pages written: once per source page what its labels lack and what reading it said (not
+    once per variant), and each variant's own."""
     warnings: list[str] = []
     for source, made in variants_by_source(pages).items():
         first = made[0]  # the source's labels, resolved on the source page: alike in every variant
+        warnings += [f"page {source} (so each of its variants): {message}" for message in first.source_warnings]
         if first.dropped_xpaths:
             # a record whose every XPath names nothing goes with them: its variants hold fewer records than it
             records = (f"; so {'was' if first.dropped_records == 1 else 'were'} {first.dropped_records} of its "

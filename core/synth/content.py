@@ -5,7 +5,11 @@ that a page keeps its look and its regularities while carrying none of the origi
 
 - digits are redrawn digit by digit (separators, currency symbols and codes stay), so `$1,299.00` becomes another
   price of the same shape;
-- dates and times become other valid dates and times written in the same format (`March 5, 2024`, `05/03/24`);
+- dates and times become other valid dates and times written in the same format (`March 5, 2024`, `05/03/24`,
+  `2:00 PM PST`), whether a text is one (`kind_of`) or holds them among other words (`May 20, 2024, 2:00 PM`,
+  `Revised Aug 22, 2024`): both are read by one grammar (`_DATE_FORMS`, `_TIME_FORM`) and redrawn by one code
+  (`ContentChanger.date`, `.time`); a duration's minutes stay below 60 (`2h 58m`); a number's unit (`10 kg`) and a
+  time zone (`UTC`) stay, as currency codes do;
 - names become other names (Faker), with as many parts; e-mail addresses and URLs point to example domains;
 - words are swapped for English words of the same length and case, one fixed replacement per word and page, so
   that repeated labels ("Add to cart") stay repeated; letters of other scripts are redrawn within their block.
@@ -46,7 +50,28 @@ _EMAIL = re.compile(r"^[\w.+-]+@[\w-]+(?:\.[\w-]+)+$")
 _URL = re.compile(r"^(?:https?://|www\.)\S+$", re.IGNORECASE)
 _URL_PARTS = re.compile(r"^(?P<scheme>[a-z][a-z0-9+.-]*:)?(?://(?P<host>[^/?#]*))?(?P<rest>.*)$",
                         re.IGNORECASE | re.DOTALL)
-_TIME = re.compile(r"^(?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2}))?(?P<ampm>\s?[ap]\.?m\.?)?$", re.IGNORECASE)
+# Time zones written after a time, kept as written (they say how the time is read, as a currency code says what a
+# price is in); upper case only, so that no word is taken for one.
+TIME_ZONES = frozenset({"UTC", "GMT", "Z", "ET", "CT", "MT", "PT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST",
+                        "PDT", "AKST", "AKDT", "HST", "AST", "ADT", "NST", "NDT", "BST", "IST", "CET", "CEST", "EET",
+                        "EEST", "WET", "WEST", "MSK", "JST", "KST", "HKT", "SGT", "AEST", "AEDT", "ACST", "AWST",
+                        "NZST", "NZDT"})
+# Units written after a number (`10 kg`, `2.5 lbs`, `16GB`), kept as written: they are the quantity's format, not
+# content (a unit of one letter is kept as every word of one letter is).
+UNITS = frozenset({
+    "mg", "kg", "lb", "lbs", "oz", "ct", "mm", "cm", "km", "ft", "yd", "mi", "nm", "ml", "cl", "dl", "ltr", "gal",
+    "qt", "pt", "fl", "sqft", "ha", "ms", "sec", "secs", "min", "mins", "hr", "hrs", "wk", "wks", "yr", "yrs", "kb",
+    "mb", "gb", "tb", "kib", "mib", "gib", "kbps", "mbps", "gbps", "bit", "bits", "kw", "kwh", "mw", "mv", "ma",
+    "mah", "hz", "khz", "mhz", "ghz", "px", "em", "rem", "dpi", "ppi", "pcs", "pc", "pk", "rpm", "psi", "kcal",
+    "cal", "kj", "mph", "kmh", "kph", "fps", "mp", "in", "wh", "mwh",
+})
+_ZONE = "|".join(sorted(TIME_ZONES, key=len, reverse=True))
+# A time: an hour with its minutes (and seconds, and an ISO time's offset after them, `09:17:00+01:00`), or an hour
+# with AM/PM (`5 pm`); its zone, where one follows. Offset and zone are kept as written.
+_TIME_FORM = (r"(?=\d{1,2}(?::\d{2}|\s?[ap]\.?m))(?P<h>\d{1,2})"
+              r"(?::(?P<m>\d{2})(?::(?P<s>\d{2})(?P<offset>[+-]\d{2}:?\d{2})?)?)?"
+              rf"(?P<ampm>\s?[ap]\.?m\.?)?(?P<zone>\s?(?-i:{_ZONE})(?:[+-]\d{{1,2}}(?::?\d{{2}})?)?)?")
+_TIME = re.compile(f"^{_TIME_FORM}$", re.IGNORECASE)
 _NAME_PART = re.compile(r"^(?:[A-Z][a-z]+|[A-Z]\.)$")
 
 _MONTH = (r"(?P<month>jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
@@ -55,7 +80,7 @@ _WEEKDAY = r"(?:(?P<weekday>mon(?:day)?|tue(?:s(?:day)?)?|wed(?:nesday)?|thu(?:r
            r"|sat(?:urday)?|sun(?:day)?)\.?,?\s+)?"
 _DAY = r"(?P<day>\d{1,2})(?P<ordinal>st|nd|rd|th)?"
 _YEAR = r"(?P<year>\d{4}|'\d{2})"
-_DATES = [re.compile(f"^{p}$", re.IGNORECASE) for p in (
+_DATE_FORMS = (
     rf"{_WEEKDAY}{_MONTH}\s+{_DAY},?\s+{_YEAR}",
     rf"{_WEEKDAY}{_DAY}\s+{_MONTH},?\s+{_YEAR}",
     rf"{_MONTH},?\s+{_YEAR}",
@@ -64,7 +89,15 @@ _DATES = [re.compile(f"^{p}$", re.IGNORECASE) for p in (
     r"(?P<year>\d{4})-(?P<month_n>\d{2})-(?P<day>\d{2})",
     r"(?P<year>\d{4})/(?P<month_n>\d{1,2})/(?P<day>\d{1,2})",
     r"(?P<first>\d{1,2})(?P<sep>[/.-])(?P<second>\d{1,2})(?P=sep)(?P<year>\d{4}|\d{2})",
-)]
+)
+_DATES = [re.compile(f"^{p}$", re.IGNORECASE) for p in _DATE_FORMS]
+# The same forms inside a longer text: not a piece of a word or of a longer number (`1.12.05.24`); an ISO date may
+# run into its time (`2024-12-15T09:17`), and a time may follow one so.
+_DATES_INSIDE = [re.compile(rf"(?<![\w.]){p}(?:(?=T\d)|(?!\w|\.\d))", re.IGNORECASE) for p in _DATE_FORMS]
+_TIME_INSIDE = re.compile(rf"(?:(?<![\w:.])|(?<=\dT)){_TIME_FORM}(?!\w|:|\.\d)", re.IGNORECASE)
+# A duration in hours and minutes (`2h 58m`, `1 hr 5 min`): its minutes stay below 60.
+_DURATION_INSIDE = re.compile(r"(?<![\w.])\d+\s?h(?:rs?|ours?)?\s?(?P<m>\d{1,2})\s?m(?:ins?|inutes?)?(?!\w)",
+                              re.IGNORECASE)
 
 
 @cache
@@ -102,7 +135,7 @@ def kind_of(text: str) -> str:
         return "url"
     if _match_date(text):
         return "date"
-    if _TIME.match(text):
+    if _match_time(text):
         return "time"
     has_letters = any(c.isalpha() for c in text)
     if any(c.isdigit() for c in text) and _is_price(text):
@@ -116,6 +149,38 @@ def kind_of(text: str) -> str:
 
 def _match_date(text: str) -> re.Match[str] | None:
     return next((m for pattern in _DATES if (m := pattern.match(text)) and _date_fields_valid(m)), None)
+
+
+def _match_time(text: str) -> re.Match[str] | None:
+    match = _TIME.match(text)
+    return match if match and _time_fields_valid(match) else None
+
+
+def _time_fields_valid(match: re.Match[str]) -> bool:
+    """An hour of the clock it is written for (1 to 12 with AM/PM, 0 to 23 without), minutes and seconds below 60:
+    `25:30` is a duration or a score, not a time."""
+    hour = int(match["h"])
+    if match["m"] is None and not match["ampm"]:  # `Top 20 Amazing`: the AM/PM looked for was a word's start
+        return False
+    if not (1 <= hour <= 12 if match["ampm"] else hour <= 23):
+        return False
+    return all(int(match[field]) <= 59 for field in ("m", "s") if match[field])
+
+
+def _dates_and_times_in(text: str) -> list[tuple[int, int, str]]:
+    """The dates, times and durations inside a text (start, end, kind), in order and apart: where two overlap, the
+    one that starts first, and of two that start together the longer (`May 20, 2024` rather than `May 20`)."""
+    if not any(c.isdigit() for c in text):  # every form holds a digit: most texts are passed at once
+        return []
+    found = [(m.start(), -m.end(), "date") for pattern in _DATES_INSIDE for m in pattern.finditer(text)
+             if _date_fields_valid(m)]
+    found += [(m.start(), -m.end(), "time") for m in _TIME_INSIDE.finditer(text) if _time_fields_valid(m)]
+    found += [(m.start(), -m.end(), "duration") for m in _DURATION_INSIDE.finditer(text) if int(m["m"]) <= 59]
+    spans: list[tuple[int, int, str]] = []
+    for start, minus_end, kind in sorted(found):
+        if not spans or start >= spans[-1][1]:
+            spans.append((start, -minus_end, kind))
+    return spans
 
 
 def _date_fields_valid(match: re.Match[str]) -> bool:
@@ -183,6 +248,7 @@ class ContentChanger:
         self._emails: dict[str, str] = {}
         self._replacers: dict[str, Callable[[str], str]] = {
             "symbol": lambda t: t, "email": self.email, "url": self.url, "date": self.date, "time": self.time,
+            "duration": self.duration,
             "price": self.words, "number": self.words, "name": self.name, "text": self.words,
         }
 
@@ -201,14 +267,26 @@ class ContentChanger:
         return before + replaced + after
 
     def words(self, text: str) -> str:
-        """Word by word: letters to other words, digit runs to other digits, everything else kept."""
-        return "".join(self._token(token) for token in _TOKENS.findall(text))
+        """Word by word: letters to other words, digit runs to other digits, everything else kept; but a date, a time
+        or a duration among them becomes another valid one written alike (`date`, `time`, `duration`), as a text
+        that is one does."""
+        out: list[str] = []
+        position = 0
+        for start, end, kind in _dates_and_times_in(text):
+            out += [self._tokens(text[position:start]), self._replacers[kind](text[start:end])]
+            position = end
+        out.append(self._tokens(text[position:]))
+        return "".join(out)
+
+    def _tokens(self, text: str) -> str:
+        tokens = _TOKENS.findall(text)
+        return "".join(token if _is_unit(tokens, i) else self._token(token) for i, token in enumerate(tokens))
 
     def _token(self, token: str) -> str:
         if token[0].isdigit():
             return self.digits(token)
-        # One letter (a unit, an initial, `x`) carries no content; currency codes carry the kind.
-        if not token[0].isalpha() or len(token) == 1 or token.lower() in CURRENCY_CODES:
+        # One letter (a unit, an initial, `x`) carries no content; currency codes carry the kind, zones the time's.
+        if not token[0].isalpha() or len(token) == 1 or token.lower() in CURRENCY_CODES or token in TIME_ZONES:
             return token
         return _with_case_of(token, self.word(token.lower()))
 
@@ -324,19 +402,42 @@ class ContentChanger:
         return ",".join(candidates)
 
     def time(self, text: str) -> str:
-        match = _TIME.match(text)
+        """Another valid time in the same format: 12- or 24-hour, its fields and AM/PM written alike, its zone
+        kept. Drawn again while it is the time it replaces."""
+        match = _match_time(text)
         assert match is not None
+        for _ in range(16):
+            result = self._new_time(match)
+            if result != text:
+                break
+        return result
+
+    def _new_time(self, match: re.Match[str]) -> str:
         twelve = bool(match["ampm"])
         hour = self.rng.randrange(1, 13) if twelve else self.rng.randrange(24)
-        result = str(hour).zfill(len(match["h"]))
-        result += f":{self.rng.randrange(60):02d}"
-        if match["s"]:
+        # a 24-hour clock writes two digits; a 12-hour one, two where the hour is padded (`09:30 AM`)
+        padded = match["h"].startswith("0") or (not twelve and len(match["h"]) == 2)
+        result = str(hour).zfill(2 if padded else 1)
+        if match["m"] is not None:
             result += f":{self.rng.randrange(60):02d}"
+        if match["s"]:
+            result += f":{self.rng.randrange(60):02d}" + (match["offset"] or "")
         if twelve:
             ampm = match["ampm"]
             flip = {"a": "p", "p": "a", "A": "P", "P": "A"}
             result += ampm if self.rng.random() < 0.5 else "".join(flip.get(c, c) for c in ampm)
-        return result if result != text else self.words(text)
+        return result + (match["zone"] or "")
+
+    def duration(self, text: str) -> str:
+        """Another duration in hours and minutes, written alike: the hours' digits redrawn, the minutes below 60
+        (with as many digits: `05m` stays padded)."""
+        match = _DURATION_INSIDE.fullmatch(text)
+        assert match is not None
+        minutes = match["m"]
+        low = 10 if len(minutes) == 2 and not minutes.startswith("0") else 0
+        drawn = str(self.rng.randrange(low, 60 if len(minutes) == 2 else 10)).zfill(len(minutes))
+        start, end = match.span("m")
+        return self._tokens(text[:start]) + drawn + text[end:]  # what follows the minutes is their unit
 
     def date(self, text: str) -> str:
         """Another valid date in the same format: each field is rewritten in place, separators kept."""
@@ -350,13 +451,13 @@ class ContentChanger:
             values = {"first": new.day if day_first else new.month, "second": new.month if day_first else new.day}
         else:
             values = {"day": new.day, "month_n": new.month}
-        iso = groups.get("month_n") is not None and text[4:5] == "-"
+        padded = _padded(groups)
         pieces: list[tuple[int, int, str]] = []
         for key, group in groups.items():
             if group is None or key == "sep":
                 continue
             start, end = match.span(key)
-            pieces.append((start, end, self._date_field(key, group, new, values, iso)))
+            pieces.append((start, end, self._date_field(key, group, new, values, padded)))
         out, position = [], 0
         for start, end, replacement in sorted(pieces):
             out += [text[position:start], replacement]
@@ -364,10 +465,8 @@ class ContentChanger:
         out.append(text[position:])
         return "".join(out)
 
-    def _date_field(self, key: str, group: str, new: date, values: dict[str, int], iso: bool) -> str:
+    def _date_field(self, key: str, group: str, new: date, values: dict[str, int], padded: bool) -> str:
         if key in values:
-            # Zero-padded fields stay padded, and so do ISO dates' (the pattern needs two digits).
-            padded = group.startswith("0") or (iso and len(group) == 2)
             return str(values[key]).zfill(2 if padded else 1)
         if key == "year":
             return f"'{new.year % 100:02d}" if group.startswith("'") else str(new.year)[-len(group):]
@@ -413,6 +512,24 @@ def _calendar_names(word: str) -> tuple[str, ...]:
     if word in WEEKDAYS:
         return WEEKDAYS
     return ()
+
+
+def _padded(groups: dict[str, str | None]) -> bool:
+    """Whether a date writes its day and month with two digits: one of them is zero-padded (`05/20/2025`), or
+    every one of two has two digits (`12/20/2025`, an ISO date, whose form needs them)."""
+    fields = [groups[key] or "" for key in ("day", "month_n", "first", "second") if groups.get(key)]
+    return any(f.startswith("0") for f in fields) or (len(fields) > 1 and all(len(f) == 2 for f in fields))
+
+
+def _is_unit(tokens: list[str], position: int) -> bool:
+    """Whether the token at `position` is a unit written after a number (`10 kg`, `10kg`)."""
+    token = tokens[position]
+    if token.lower() not in UNITS:
+        return False
+    before = tokens[position - 1] if position >= 1 else ""
+    if before.isspace() and len(before) == 1 and position >= 2:
+        before = tokens[position - 2]
+    return before.isdigit()
 
 
 def _ordinal(day: int, model: str) -> str:

@@ -36,6 +36,7 @@ from ..errors import DatasetError, RecordLensError
 from ..output_paths import overlap, writable_folder
 from ..page.dataset import (
     SYNTH_MANIFEST,
+    dataset_hint,
     find_page_file,
     lands_outside,
     natural_key,
@@ -51,7 +52,7 @@ from ..page.dom import Element, Page, js_trim, parse_html
 from ..page.formats import RAW_TEXT_PARENTS, serialise
 from ..page.mhtml_writer import write_mhtml
 from ..page.snapshot import Snapshot, read_snapshot
-from ..records.model import load_records, save_records
+from ..records.model import load_records, normalise_xpath, save_records
 from ..wording import as_clause, below_one, counted, listed
 from .content import ContentChanger
 from .styles import page_style_sheets, saved_style_sheets
@@ -108,8 +109,9 @@ class SynthOptions:
         unknown = [t for t in self.transforms if t not in TRANSFORMS]
         if unknown:
             raise SynthError(f"unknown transformation(s) {', '.join(unknown)}; known: {', '.join(TRANSFORMS)}")
-        # one name given twice is one transformation (a second draw would only weigh it more)
-        object.__setattr__(self, "transforms", tuple(dict.fromkeys(self.transforms)))
+        # The set selected decides, not the order it is given in (each variant draws them one by one from one
+        # generator): taken in TRANSFORM_NAMES' order, a name given twice once (a second draw would weigh it more).
+        object.__setattr__(self, "transforms", tuple(t for t in TRANSFORMS if t in self.transforms))
         if (wrong := below_one({"--variants": self.variants})) is not None:
             raise SynthError(wrong)
         if self.variants > MAX_VARIANTS:
@@ -122,8 +124,13 @@ class SynthOptions:
                              "transformation; give transformations to choose from (see --list), or leave out "
                              "--at-least-one")
         bad = [f for f in self.formats if f not in FORMATS]
-        if bad or not self.formats:
-            raise SynthError(f"formats must be among {', '.join(FORMATS)}")
+        if bad:
+            raise SynthError(f"--formats: {listed([repr(f) for f in bad])} {'is' if len(bad) == 1 else 'are'} not "
+                             f"a format synth writes; give {' or '.join(FORMATS)}, or both comma-separated")
+        if not self.formats:
+            raise SynthError(f"--formats is empty: give {' or '.join(FORMATS)}, or both comma-separated")
+        # each format once, in one order: its files are written once, and counted once
+        object.__setattr__(self, "formats", tuple(f for f in FORMATS if f in self.formats))
 
 
 @dataclass
@@ -156,7 +163,7 @@ class SynthPage:
     content: dict[str, int] | None
     dropped_xpaths: list[str] = field(default_factory=list)
     dropped_records: list[int] = field(default_factory=list)  # 1-based positions in the input's ground truth
-    warnings: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)  # every warning of the variant, `source_warnings` first
     style_sheets: dict[str, int] = field(default_factory=dict)  # kept in <head>, and left out (`styles`)
     # the source page's identity as a model's provenance names it (`training.page_digest`): a model trained on
     # the source is scored in-sample-ish on its variants, and `score` can say so. Of a variant of a variant, the
@@ -164,10 +171,17 @@ class SynthPage:
     source_digest: str = ""
     input_digest: str = ""
     original: str = ""  # of a variant of a variant, the original page's name where known (its digest: source_digest)
+    # what reading the source page said (elements nested too deep, cut): alike in every variant made from it, so
+    # said once for the source page, not once a variant (the manifest lists them with each variant's warnings)
+    source_warnings: list[str] = field(default_factory=list)
+
+    @property
+    def own_warnings(self) -> list[str]:
+        return self.warnings[len(self.source_warnings):]
 
     def manifest_entry(self) -> dict[str, object]:
         entry = asdict(self)
-        del entry["html"], entry["records"]
+        del entry["html"], entry["records"], entry["source_warnings"]
         if not self.input_digest:  # the source page is the input page
             del entry["input_digest"]
         if not self.original:  # the source page is the original, or the original's name is not known
@@ -216,7 +230,7 @@ def synthesise_page(source: Source, variant: int, options: SynthOptions,
     name = output_name(source.name, variant, options.seed)
     page = parse_html(source.html)
     input_digest = page_digest(page, source.records)
-    records, dropped_xpaths, dropped_records = _resolve(page, source.records)
+    records, descendants, dropped_xpaths, dropped_records = _resolve(page, source.records)
     stamped = _stamp(records)
     layout = build_layout(page.root, records, protected=[STAMP])
     rng = random.Random(variant_seed(options.seed, source.name, variant, "structure"))
@@ -235,11 +249,11 @@ def synthesise_page(source: Source, variant: int, options: SynthOptions,
         content = dict(sorted(changer.kinds.items()))
     style_sheets = _restore_head(page, source)
     located, final_page, final_html = _write_and_locate(page, stamped)
-    out_records, warnings = _follow(records, stamped, located)
+    out_records, warnings = _follow(records, stamped, located, descendants)
     result = SynthPage(name, source.name, variant, final_html, out_records, applied, content, dropped_xpaths,
                        dropped_records, [*page.warnings, *warnings, *unchanged],  # a cut nesting changes it too
                        style_sheets, source.made_from or input_digest, input_digest if source.made_from else "",
-                       (source.original or "") if source.made_from else "")
+                       (source.original or "") if source.made_from else "", list(page.warnings))
     _check(result, final_page)
     return result
 
@@ -279,24 +293,37 @@ def _apply_one_that_changes(options: SynthOptions, tried: list[str], layout: Lay
     return applied
 
 
-def _resolve(page: Page, records: Sequence[Sequence[str]]) -> tuple[list[list[Element]], list[str], list[int]]:
-    """Each record's elements; XPaths that name nothing and records left empty are dropped and reported."""
+def _resolve(page: Page, records: Sequence[Sequence[str]]
+             ) -> tuple[list[list[Element]], list[list[bool]], list[str], list[int]]:
+    """Each record's elements, and for each whether its XPath names the element's descendants only
+    (`_names_descendants`); XPaths that name nothing and records left empty are dropped and reported."""
     resolved: list[list[Element]] = []
+    descendants: list[list[bool]] = []
     dropped_xpaths: list[str] = []
     dropped_records: list[int] = []
     for number, record in enumerate(records, start=1):
-        elements = []
+        elements: list[Element] = []
+        slashes: list[bool] = []
         for xpath in record:
             element = page.resolve(xpath)
             if element is None:
                 dropped_xpaths.append(xpath)
             else:
                 elements.append(element)
+                slashes.append(_names_descendants(element, xpath))
         if elements:
             resolved.append(elements)
+            descendants.append(slashes)
         else:
             dropped_records.append(number)
-    return resolved, dropped_xpaths, dropped_records
+    return resolved, descendants, dropped_xpaths, dropped_records
+
+
+def _names_descendants(element: Element, xpath: str) -> bool:
+    """Whether `xpath` is written with a trailing "/": `Page.resolve` reads it as its element's, the score as what
+    lies below that element (NEXT-EVAL-NOTES §4.1); the element's new XPath gets the "/" back, so that the label
+    means what it meant. The page's root (`/`, the empty path) has no XPath to add one to: it names every text."""
+    return bool(element.xpath) and normalise_xpath(xpath) == element.xpath + "/"
 
 
 def _stamp(records: list[list[Element]]) -> dict[int, tuple[str, Element]]:
@@ -412,16 +439,18 @@ def _mark_text_breaks(root: Element) -> tuple[list[Element], int]:
     return marked, marks
 
 
-def _follow(records: list[list[Element]], stamped: dict[int, tuple[str, Element]],
-            located: dict[str, str]) -> tuple[list[list[str]], list[str]]:
+def _follow(records: list[list[Element]], stamped: dict[int, tuple[str, Element]], located: dict[str, str],
+            descendants: list[list[bool]]) -> tuple[list[list[str]], list[str]]:
+    """Each record's XPaths in the written page, each written as its label was: with the trailing "/" of one that
+    names its element's descendants only (`_names_descendants`)."""
     out: list[list[str]] = []
     warnings: list[str] = []
-    for record in records:
+    for record, slashes in zip(records, descendants, strict=True):
         xpaths = []
-        for element in record:
+        for element, slash in zip(record, slashes, strict=True):
             value = stamped[id(element)][0]
             if value in located:
-                xpaths.append(located[value])
+                xpaths.append(located[value] + ("/" if slash else ""))
             else:
                 warnings.append(f"a record element ({element.tag}) was lost when the page was parsed again")
         if xpaths:
@@ -501,8 +530,9 @@ def dataset_sources(pages_dir: str | Path, gt_dir: str | Path, names: Iterable[s
         problems.append(f"{counted(len(unlabelled), 'page')} of {hint_path(pages_dir)} "
                         f"{'has' if len(unlabelled) == 1 else 'have'} no ground truth in {hint_path(gt_dir)} "
                         f"({listed(unlabelled, 8, total=True)}); left out")
-    if not loaders:
-        raise DatasetError(f"no page with ground truth in {hint_path(pages_dir)} and {hint_path(gt_dir)}")
+    if not loaders:  # a dataset's folder given for its folder of pages (or of labels): where they are, said
+        hint = dataset_hint(pages_dir) if not pages else dataset_hint(gt_dir, "labels") if not truths else ""
+        raise DatasetError(f"no page with ground truth in {hint_path(pages_dir)} and {hint_path(gt_dir)}{hint}")
     left_out = [name for name in truths if name not in dict(loaders)] + unlabelled
     return Sources(loaders, problems, (Path(pages_dir), Path(gt_dir)), left_out)
 
@@ -596,14 +626,15 @@ class WrittenPage:
     records_out: int
     dropped_xpaths: tuple[str, ...]
     dropped_records: int
-    warnings: tuple[str, ...]
+    warnings: tuple[str, ...]  # the variant's own (`SynthPage.own_warnings`)
     style_sheets_left_out: int  # linked by the page but not saved with it
+    source_warnings: tuple[str, ...] = ()  # what reading its source page said, alike in every variant
 
     @classmethod
     def of(cls, page: SynthPage) -> WrittenPage:
         return cls(page.name, page.source, len(page.records) + len(page.dropped_records), len(page.records),
-                   tuple(page.dropped_xpaths), len(page.dropped_records), tuple(page.warnings),
-                   page.style_sheets.get("left_out", 0))
+                   tuple(page.dropped_xpaths), len(page.dropped_records), tuple(page.own_warnings),
+                   page.style_sheets.get("left_out", 0), tuple(page.source_warnings))
 
 
 @dataclass
@@ -660,6 +691,8 @@ def synthesise_dataset(sources: Sources, out: str | Path, options: SynthOptions,
             _synthesise_source(name, loaders[name], target, options, manifest, report, sources.taken)
     except BaseException:  # Ctrl+C, SIGTERM, a disk full: the pages written are described, and said unfinished
         report.seconds = time.perf_counter() - started
+        # only the pages whose files are all there: the stop may come between a page's entry and its files
+        manifest.keep(lambda name: all(path.is_file() for path in _page_paths(target, name, options)))
         with contextlib.suppress(OSError):
             manifest.write_whole(report.problems, complete=False)
         raise
@@ -700,12 +733,10 @@ def _synthesise_source(name: str, load: Callable[[], Source], target: Path, opti
             manifest.name(result, range(variant, numbers.stop), report.problems)
             named = True
         manifest.describe(result)
-        written = report.files
         try:
             _write_page(target, result, options, report)
-        except BaseException:
-            if report.files == written:  # stopped before its first file: not a page of the dataset
-                manifest.forget(result.name)
+        except BaseException:  # its files were taken back: no page of the dataset
+            manifest.forget(result.name)
             raise
         report.pages.append(WrittenPage.of(result))
     if not named:  # every variant failed (each said)
@@ -744,6 +775,10 @@ class _Manifest:
 
     def forget(self, name: str) -> None:
         self.entries.pop(name, None)
+
+    def keep(self, written: Callable[[str], bool]) -> None:
+        """Describe only the pages `written` says are."""
+        self.entries = {name: entry for name, entry in self.entries.items() if written(name)}
 
     def write_named(self, problems: list[str]) -> None:
         atomic.write_text(self.path, _manifest(self.options, self.named, problems, complete=False))
@@ -799,22 +834,47 @@ def _lands_outside(target: Path, name: str, options: SynthOptions, taken: frozen
     """Why the files of page `name`'s variants (`_write_page`'s) would not land in their folders of `target`, or
     None: asked of its first variant's, as every variant's name is the page's with only its number changed."""
     variant = output_name(name, first_variant(name, options.seed, taken), options.seed)
-    files = [(target / "gt", f"{variant}.json")] + [(target / kind, f"{variant}.{kind}") for kind in options.formats]
+    files = _page_files(target, variant, options)
     return next((why for folder, file_name in files if (why := lands_outside(folder, file_name, name))), None)
 
 
+def _page_files(target: Path, name: str, options: SynthOptions) -> list[tuple[Path, str]]:
+    """A page's files (folder, file name) in the order they are written: its ground truth first, its page in the
+    folder `import` reads (html/, where it is written) last."""
+    pages = [(target / kind, f"{name}.{kind}") for kind in reversed(options.formats)]  # FORMATS: html first
+    return [(target / "gt", f"{name}.json"), *pages]
+
+
+def _page_paths(target: Path, name: str, options: SynthOptions) -> list[Path]:
+    return [folder / file_name for folder, file_name in _page_files(target, name, options)]
+
+
 def _write_page(target: Path, result: SynthPage, options: SynthOptions, report: SynthReport) -> None:
-    """The page's files, its ground truth last; each counted as it is written."""
-    if "html" in options.formats:
-        atomic.write_text(target / "html" / f"{result.name}.html", result.html)
-        report.files += 1
-    if "mhtml" in options.formats:
-        (target / "mhtml").mkdir(parents=True, exist_ok=True)
-        write_mhtml(target / "mhtml" / f"{result.name}.mhtml", result.html,
-                    url=MHTML_URL.format(name=result.name), date=MHTML_DATE)
-        report.files += 1
-    save_records(target / "gt" / f"{result.name}.json", result.records)
-    report.files += 1
+    """The page's files, as one: each written whole (`atomic`), and a stop or a failure part way (Ctrl+C, a disk
+    full) takes back those written, so that no page is left half made (a page without its labels or its other
+    format) for an import to take; the files counted once all are there."""
+    paths = _page_paths(target, result.name, options)
+    started = 0
+    try:
+        for path in paths:
+            started += 1
+            _write_file(path, result)
+    except BaseException:
+        # with the one being written: a stop may come once it is in place, while its folder is synced
+        for path in paths[:started]:
+            with contextlib.suppress(OSError):  # the stop's own error is the one to say
+                path.unlink(missing_ok=True)
+        raise
+    report.files += len(paths)
+
+
+def _write_file(path: Path, result: SynthPage) -> None:
+    if path.suffix == ".json":
+        save_records(path, result.records)
+    elif path.suffix == ".mhtml":
+        write_mhtml(path, result.html, url=MHTML_URL.format(name=result.name), date=MHTML_DATE)
+    else:
+        atomic.write_text(path, result.html)
 
 
 # What a variant keeps of its page besides its HTML, said once in the manifest (each page's "style_sheets" counts)
