@@ -49,7 +49,8 @@ run: system-deps $(VENV)/.installed
 	fi
 
 # One worker per core (at most 4): app tests spend much of their time waiting on Chromium and on timers, so
-# two workers on a 2-core machine take the suite from about 15 minutes to under 10. Each worker is its own
+# two workers on a 2-core machine take the suite in well under the time one would (README.md's Layout table, its
+# `tests/` row, gives the count of tests and the times measured). Each worker is its own
 # process with its own QApplication; tests use only their own temporary folders and ports. A file's tests run in
 # one worker (loadfile), so a fixture its tests share (a capture, fitted models, parsed inputs) is made once.
 test: system-deps $(VENV)/.installed

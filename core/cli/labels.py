@@ -1,5 +1,6 @@
-"""`recordlens labels check`: label hygiene of a dataset (`--pages DIR --gt DIR`) or a project (`--project P`),
-as core/records/hygiene.py finds it, and the ceiling the labels allow."""
+"""`recordlens labels check`: label hygiene of datasets (`--pages DIR --gt DIR`, repeatable in pairs as `train` takes
+them: their pages checked as one set, named DATASET/N when there are several) or of a project (`--project P`), as
+core/records/hygiene.py finds it, and the ceiling the labels allow."""
 
 from __future__ import annotations
 
@@ -25,8 +26,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     c = labels_sub.add_parser("check", help="flag records listed twice, nested records, records that share an "
                                             "element, XPaths that resolve to nothing, and pages whose label policy "
                                             "differs from the majority")
-    c.add_argument("--pages", metavar="DIR", help="folder of N.html / N.mhtml")
-    c.add_argument("--gt", metavar="DIR", help="folder of ground-truth N.json")
+    c.add_argument("--pages", action="append", metavar="DIR",
+                   help="folder of N.html / N.mhtml (repeatable, one per --gt: the pages of several datasets are "
+                        "checked as one set, each named DATASET/N)")
+    c.add_argument("--gt", action="append", metavar="DIR", help="folder of ground-truth N.json (one per --pages)")
     c.add_argument("--project", metavar="DIR", help="a project: every page marked labelled or reviewed (one "
                                                       "labelled as holding no record too) and every page with "
                                                       "accepted labels (pages still in progress too, which score, "
@@ -39,9 +42,9 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
                  changed: list[str] | None = None, warnings: list[str] | None = None) -> Iterator[PageCheck]:
     """The checks of the labelled pages of `--project` (with `scored_only`, those a run is scored on; else those
     and every page holding records; checks the project remembers are reused) or of `--pages` + `--gt` (`unreadable`: see
-    `dataset_labels`). `changed`, with a project: given the pages whose saved copy was changed by hand since it was
-    stored (checked as it is now). `warnings`, with a dataset: given what import would say of the same files
-    (`dataset_labels`)."""
+    `dataset_labels`; of several datasets, each line begins with its dataset's name). `changed`, with a project:
+    given the pages whose saved copy was changed by hand since it was stored (checked as it is now). `warnings`,
+    with a dataset: given what import would say of the same files (`dataset_labels`)."""
     if args.project:
         from ..store.db import refuse_damaged
         from ..store.project import PROJECT_DB
@@ -54,10 +57,58 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
             if changed is not None:
                 changed += project.label_checks.changed_by_hand
         return
-    if not (args.pages and args.gt):
+    pairs = dataset_pairs(args)
+    datasets = _dataset_names(pairs) if len(pairs) > 1 else {pairs[0][0]: ""}
+    for pages, gt in pairs:
+        dataset = datasets[pages]
+        said: list[str] | None = None if unreadable is None else []
+        noted: list[str] | None = None if warnings is None else []
+        for name, page, records in dataset_labels(pages, gt, said, warnings=noted):
+            yield check_page(f"{dataset}/{name}" if dataset else name, page, records)
+        # a line of one dataset among several says which, as its pages' names do (DATASET/N)
+        _add(unreadable, said, dataset)
+        _add(warnings, noted, dataset)
+
+
+def dataset_pairs(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """`--pages` and `--gt` in pairs, in order: `score`'s one of each, or `labels check`'s as many as `train` takes
+    (a half missing is refused in its words, never read as the last pair alone)."""
+    from .train import check_pairs
+
+    pages, gts = _given(args.pages), _given(args.gt)
+    if not pages and not gts:
         raise RecordLensError("labels check needs --pages DIR and --gt DIR, or --project DIR")
-    for name, page, records in dataset_labels(args.pages, args.gt, unreadable, warnings=warnings):
-        yield check_page(name, page, records)
+    check_pairs(pages, gts)
+    return list(zip(pages, gts, strict=True))
+
+
+def _given(value: str | list[str] | None) -> list[str]:
+    """An option's folders: none, the one `score` takes, or those `labels check` is given."""
+    return [] if value is None else [value] if isinstance(value, str) else value
+
+
+def _dataset_names(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """Per `--pages` folder of several, its dataset's name, as training and cross-validation name it
+    (`.../name/html` -> `name`); two of one name are refused, since their pages' names would be the same."""
+    from ..extract.training import dataset_name
+
+    names: dict[str, str] = {}
+    for pages, _ in pairs:
+        name = dataset_name(pages)
+        other = next((given for given, named in names.items() if named == name), None)
+        if other is not None:
+            raise RecordLensError(f"{hint_path(other)} and {hint_path(pages)} are both the dataset {name} (two "
+                                  "datasets of one name, or one dataset given twice): their pages would have the "
+                                  "same names; check them one at a time")
+        names[pages] = name
+    return names
+
+
+def _add(lines: list[str] | None, of_one: list[str] | None, dataset: str) -> None:
+    """One dataset's lines (`of_one`) added to all the `lines`, each led by its `dataset`'s name when there are
+    several (else it is "")."""
+    if lines is not None and of_one is not None:
+        lines += [f"{dataset}: {line}" if dataset else line for line in of_one]
 
 
 def _project_checks(project: Project, scored_only: bool, unreadable: list[str] | None) -> Iterator[PageCheck]:
@@ -89,9 +140,10 @@ def with_its_exit(unfinished: str, what: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     refuse_a_project_with_a_dataset(args)
-    unfinished = None if args.project or not args.pages else unfinished_dataset(Path(args.pages))
-    if unfinished is not None:  # as score says it: the findings are of what the stopped export wrote
-        warn(with_its_exit(unfinished, "findings"))
+    pairs = [] if args.project else dataset_pairs(args)
+    unfinished = [said for pages, _ in pairs if (said := unfinished_dataset(Path(pages))) is not None]
+    for said in unfinished:  # as score says it: the findings are of what the stopped export wrote
+        warn(with_its_exit(said, "findings"))
     if args.project:  # as score says it: the findings are of the pages an import under way has brought in so far
         from .project import say_imports_under_way
 
@@ -110,9 +162,7 @@ def run(args: argparse.Namespace) -> int:
     in_progress = _in_progress(args.project, [c.page for c in checks]) if args.project else []
     if not checks and not unreadable:
         # a mean over no page would read as perfect labels
-        raise RecordLensError((f"no page of {hint_path(args.project)} holds labels" if args.project else
-                               f"no page in {hint_path(args.pages)} has ground truth in {hint_path(args.gt)}")
-                              + ": nothing checked")
+        raise RecordLensError(f"{_nothing_labelled(args.project, pairs)}: nothing checked")
     report = summarise(checks)
     if args.json:
         print_json(report.as_dict() | {"unreadable": unreadable, "in_progress": in_progress})
@@ -124,7 +174,18 @@ def run(args: argparse.Namespace) -> int:
               + (f"; {len(in_progress)} of the pages checked are not marked labelled or reviewed yet ("
                  f"{listed(in_progress)}): score, export and agreement leave them out, and `score --ceiling` does"
                  if in_progress else ""))
-    return 1 if unreadable or unfinished is not None else 0
+    return 1 if unreadable or unfinished else 0
+
+
+def _nothing_labelled(project: str | None, pairs: list[tuple[str, str]]) -> str:
+    """That the project, or no dataset given, has a page with labels (a mean over no page would read as perfect
+    labels)."""
+    if project:
+        return f"no page of {hint_path(project)} holds labels"
+    if len(pairs) == 1:
+        return f"no page in {hint_path(pairs[0][0])} has ground truth in {hint_path(pairs[0][1])}"
+    given = ", ".join(f"{hint_path(pages)} with {hint_path(gt)}" for pages, gt in pairs)
+    return f"none of the {len(pairs)} datasets has a page with ground truth ({given})"
 
 
 def _in_progress(project_dir: str, checked: list[str]) -> list[str]:

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     if args.project:
         check_project_to_train(args.project)
     else:
-        _check_pairs(pages_dirs, gt_dirs)
+        check_pairs(pages_dirs, gt_dirs)
     if not args.out and not args.project:
         raise RecordLensError("train --pages ... --gt ... needs --out MODEL")
     # the project's own model path belongs to it: a damaged file there is set aside and replaced, not refused
@@ -352,7 +352,7 @@ def _say_comparison(args: argparse.Namespace, model: SelectorModel) -> None:
         print(line)
 
 
-def _check_pairs(pages_dirs: list[str], gt_dirs: list[str]) -> None:
+def check_pairs(pages_dirs: list[str], gt_dirs: list[str]) -> None:
     """--pages and --gt come in pairs, in order: a missing one is named, not only the rule."""
     if pages_dirs and len(pages_dirs) == len(gt_dirs):
         return

@@ -807,7 +807,7 @@ def dataset_pages_to_read(pages_dir: str | Path, gt_dir: str | Path) -> PagesToR
     count = sum(1 for name in record_files(gt_dir) if find_page_file(pages_dir, name) is not None)
     if not count:
         raise DatasetError(f"no page with ground truth in {hint_path(pages_dir)} and {hint_path(gt_dir)}")
-    source = _source_name(pages_dir)
+    source = dataset_name(pages_dir)
     unreadable: dict[str, str] = {}
 
     def left_out(name: str, error: Exception) -> None:
@@ -823,7 +823,7 @@ def as_labelled(pages: Iterable[tuple[str, Page, list[list[str]]]], source: str)
         del page  # let go before the next page is read
 
 
-def _source_name(pages_dir: str | Path) -> str:
+def dataset_name(pages_dir: str | Path) -> str:
     """A dataset's name for the provenance: `.../name/html` -> `name` (no machine-specific path)."""
     path = Path(pages_dir).resolve()
     return path.parent.name if path.name == "html" else path.name

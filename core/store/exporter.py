@@ -180,7 +180,8 @@ def export_nexteval(project: Project, pages: Sequence[PageInfo], out: Path, prog
     if any(html_dir.glob("*")) or any(gt_dir.glob("*.json")):
         # A page unlabelled since an earlier export would keep its old gt/N.json and score as ground truth.
         stopped = " (an export that was stopped part way)" if marker.exists() else ""
-        raise StoreError(f"{hint_path(out)} already holds a dataset{stopped}; export into an empty folder")
+        raise StoreError(f"{hint_path(out)} already holds a dataset{stopped}; export into an empty folder: choose "
+                         "another --out, or remove that one first if it holds only an earlier export")
     unlabelled = tuple(info.name for info in pages if not info.finished)
     unfinished = {info.name: info.unfinished_records for info in pages if info.unfinished_records}
     chosen = [info for info in pages if all_pages or info.finished]
