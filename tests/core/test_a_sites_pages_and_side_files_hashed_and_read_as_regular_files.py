@@ -14,7 +14,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,7 @@ from recordlens.core.agent.axtree import write_tree
 from recordlens.core.agent.site_digest import site_digest
 from recordlens.core.agent.sites import CAPTURE_STATE_FILE, INDEX_FILE, SiteError, build_site, load_site, side_files
 from recordlens.core.resource_files import resource_path
-from recordlens.core.store.db import connect
+from tests.core.held_database import locks_held_on
 from tests.demo_agent import TASKS_FILE
 from tests.fake_gemini import FakeGemini, answer
 
@@ -53,28 +52,6 @@ def site(tmp_path: Path) -> Path:
     (folder / CAPTURE_STATE_FILE).write_text(json.dumps({"roots": [START]}), encoding="utf-8")
     build_site(folder)
     return folder
-
-
-@pytest.fixture
-def held_database(tmp_path: Path) -> Iterator[Path]:
-    """A project's database held open by this process as the app holds it (WAL: locks on it and its -shm)."""
-    folder = tmp_path / "held"
-    folder.mkdir()
-    database = connect(folder / "project.db")
-    database.execute("CREATE TABLE t (x)")
-    try:
-        yield folder / "project.db"
-    finally:
-        database.close()
-
-
-def _locks_held_on(path: Path) -> list[str]:
-    """The POSIX locks this process holds on the file at `path`, as Linux's /proc/locks lists them."""
-    found = os.stat(path)
-    listed = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
-    with open("/proc/locks", encoding="ascii") as locks:
-        return sorted(" ".join(fields[1:4] + fields[6:]) for fields in (line.split() for line in locks)
-                      if fields[1] != "->" and fields[4] == str(os.getpid()) and fields[5] == listed)
 
 
 def _start_file(site: Path, kind: str) -> Path:
@@ -138,9 +115,9 @@ def test_a_hard_link_to_an_open_project_database_in_a_site_is_hashed_unopened(si
     path.unlink()
     gone = site_digest(load_site(site)) if kind != "page" else None
     os.link(held_database, path)
-    locks = _locks_held_on(held_database)
+    locks = locks_held_on(held_database)
     digest = site_digest(load_site(site))
-    assert locks and _locks_held_on(held_database) == locks  # never opened: no lock of the open database dropped
+    assert locks and locks_held_on(held_database) == locks  # never opened: no lock of the open database dropped
     if gone is not None:
         assert digest == gone
 
@@ -187,7 +164,7 @@ def test_a_hard_link_to_an_open_project_database_as_a_sites_file_is_said_unopene
     for path in (meta, site / CAPTURE_STATE_FILE):
         path.unlink()
         os.link(held_database, path)
-    locks = _locks_held_on(held_database)
+    locks = locks_held_on(held_database)
     assert build_site(site, write=False).warnings == [
         f"{page.file}: its capture's {meta.name} cannot be read ({database}, not a captured page's meta file): a link "
         "to an address that redirected to it does not reach it",
@@ -198,4 +175,4 @@ def test_a_hard_link_to_an_open_project_database_as_a_sites_file_is_said_unopene
         load_site(site)
     assert str(refused.value) == (f"cannot read {site / INDEX_FILE}: {database}, not a site index; rebuild it with "
                                   f"`recordlens site build {site}`")
-    assert locks and _locks_held_on(held_database) == locks  # never opened: no lock of the open database dropped
+    assert locks and locks_held_on(held_database) == locks  # never opened: no lock of the open database dropped

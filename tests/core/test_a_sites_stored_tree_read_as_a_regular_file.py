@@ -12,7 +12,6 @@ import shutil
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ import pytest
 from recordlens.core.agent.axtree import SiteTrees, UnreadableTree, read_tree, write_tree
 from recordlens.core.agent.sites import build_site, load_site, side_files
 from recordlens.core.resource_files import resource_path
-from recordlens.core.store.db import connect
+from tests.core.held_database import locks_held_on
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_SECONDS = 120  # a child that reads a FIFO waits for ever: this long is "for ever" on a busy machine
@@ -49,28 +48,6 @@ def site(tmp_path: Path) -> Path:
 
 def _start_tree(site: Path) -> Path:
     return site / str(load_site(site).page(START).side_file("axtree"))  # type: ignore[union-attr]
-
-
-@pytest.fixture
-def held_database(tmp_path: Path) -> Iterator[Path]:
-    """A project's database held open by this process as the app holds it (WAL: locks on it and its -shm)."""
-    folder = tmp_path / "held"
-    folder.mkdir()
-    database = connect(folder / "project.db")
-    database.execute("CREATE TABLE t (x)")
-    try:
-        yield folder / "project.db"
-    finally:
-        database.close()
-
-
-def _locks_held_on(path: Path) -> list[str]:
-    """The POSIX locks this process holds on the file at `path`, as Linux's /proc/locks lists them."""
-    found = os.stat(path)
-    listed = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
-    with open("/proc/locks", encoding="ascii") as locks:
-        return sorted(" ".join(fields[1:4] + fields[6:]) for fields in (line.split() for line in locks)
-                      if fields[1] != "->" and fields[4] == str(os.getpid()) and fields[5] == listed)
 
 
 def _warned(site: Path) -> list[tuple[str, str]]:
@@ -123,10 +100,10 @@ def test_a_tree_gone_from_the_folder_is_still_said_gone(site: Path) -> None:
 def test_a_hard_link_to_an_open_project_database_in_the_place_of_a_tree_is_not_opened(site: Path,
                                                                                      held_database: Path) -> None:
     os.link(held_database, _start_tree(site))
-    locks = _locks_held_on(held_database)
+    locks = locks_held_on(held_database)
     database = (f"another name (a hard link) of {held_database}, a database in use (SQLite's project.db-wal is beside "
                 "it), not a stored accessibility tree")
     assert _warned(site) == [(START, f"its tree {_tree_name(site)} cannot be read ({database})")]
     with pytest.raises(UnreadableTree, match="another name"):
         read_tree(_start_tree(site))
-    assert locks and _locks_held_on(held_database) == locks  # never opened: no lock of the open database dropped
+    assert locks and locks_held_on(held_database) == locks  # never opened: no lock of the open database dropped

@@ -23,8 +23,8 @@ from pathlib import Path
 import pytest
 
 from recordlens.core.resource_files import resource_path
-from recordlens.core.store.db import connect
 from tests.core.cli_runs import DEMO, run
+from tests.core.held_database import locks_held_on
 from tests.fake_gemini import FakeGemini, answer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,19 +133,6 @@ GIVEN = {
 
 
 @pytest.fixture
-def held_database(tmp_path: Path) -> Iterator[Path]:
-    """A project's database held open by this process as the app holds it (WAL: locks on it and its -shm)."""
-    folder = tmp_path / "held"
-    folder.mkdir()
-    database = connect(folder / "project.db")
-    database.execute("CREATE TABLE t (x)")
-    try:
-        yield folder / "project.db"
-    finally:
-        database.close()
-
-
-@pytest.fixture
 def model() -> Iterator[FakeGemini]:
     """A fake model: what it answers is not asked for (every command here stops before asking), only counted."""
     with FakeGemini(default=answer("Action: Scroll [WINDOW]; down")) as server:
@@ -155,15 +142,6 @@ def model() -> Iterator[FakeGemini]:
 @pytest.fixture(autouse=True)
 def key(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GEMINI_API_KEY", KEY)
-
-
-def _locks_held_on(path: Path) -> list[str]:
-    """The POSIX locks this process holds on the file at `path`, as Linux's /proc/locks lists them."""
-    found = os.stat(path)
-    listed = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
-    with open("/proc/locks", encoding="ascii") as locks:
-        return sorted(" ".join(fields[1:4] + fields[6:]) for fields in (line.split() for line in locks)
-                      if fields[1] != "->" and fields[4] == str(os.getpid()) and fields[5] == listed)
 
 
 def _files(folder: Path, given: Path) -> dict[str, tuple[int, int] | None]:
@@ -230,10 +208,10 @@ def test_a_hard_link_to_an_open_project_database_is_refused_unopened(command: st
     given = GIVEN[command]
     path = _prepared(tmp_path, given)
     os.link(held_database, path)
-    locks = _locks_held_on(held_database)
+    locks = locks_held_on(held_database)
     before = _files(tmp_path, path)
     done = run(capsys, *given.argv(tmp_path, path, model.url))
     kind = (f"another name (a hard link) of {held_database}, a database in use (SQLite's project.db-wal is beside "
             f"it), not a {given.what}")
     _check(tmp_path, given, path, before, done, kind, len(model.requests))
-    assert locks and _locks_held_on(held_database) == locks  # never opened: no lock of the open database dropped
+    assert locks and locks_held_on(held_database) == locks  # never opened: no lock of the open database dropped

@@ -11,7 +11,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,7 @@ from recordlens.core.file_kinds import (
     read_start,
     unreadable_kind,
 )
-from recordlens.core.store.db import connect
+from tests.core.held_database import locks_held_on
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_SECONDS = 120
@@ -34,28 +33,6 @@ CHILD_SECONDS = 120
 pytestmark = [pytest.mark.skipif(not hasattr(os, "mkfifo") or not Path("/proc/locks").is_file(),
                                  reason="FIFOs as on POSIX, locks read from Linux's /proc/locks"),
               pytest.mark.timeout(300)]  # a blocking read of a FIFO would wait for ever
-
-
-@pytest.fixture
-def held_database(tmp_path: Path) -> Iterator[Path]:
-    """A project's database held open by this process as the app holds it (WAL: locks on it and its -shm)."""
-    folder = tmp_path / "held"
-    folder.mkdir()
-    database = connect(folder / "project.db")
-    database.execute("CREATE TABLE t (x)")
-    try:
-        yield folder / "project.db"
-    finally:
-        database.close()
-
-
-def _locks_held_on(path: Path) -> list[str]:
-    """The POSIX locks this process holds on the file at `path`, as Linux's /proc/locks lists them."""
-    found = os.stat(path)
-    listed = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
-    with open("/proc/locks", encoding="ascii") as locks:
-        return sorted(" ".join(fields[1:4] + fields[6:]) for fields in (line.split() for line in locks)
-                      if fields[1] != "->" and fields[4] == str(os.getpid()) and fields[5] == listed)
 
 
 def test_the_start_of_a_file_is_read_and_no_more(tmp_path: Path) -> None:
@@ -76,11 +53,11 @@ def test_the_start_of_what_is_no_regular_file_is_refused_without_waiting(tmp_pat
             read(fifo)
     link = tmp_path / "linked.json"
     os.link(held_database, link)
-    locks = _locks_held_on(held_database)
+    locks = locks_held_on(held_database)
     for read in (lambda path: read_start(path, 64), open_regular_file):
         with pytest.raises(DatabaseFile, match="another name"):
             read(link)
-    assert locks and _locks_held_on(held_database) == locks  # never opened
+    assert locks and locks_held_on(held_database) == locks  # never opened
 
 
 def test_inspect_asks_only_the_start_of_a_large_file_whether_it_is_a_model(tmp_path: Path) -> None:
@@ -125,12 +102,12 @@ def test_a_hard_link_to_an_open_project_database_given_as_a_model_is_no_selector
                                                                                      held_database: Path) -> None:
     model = tmp_path / "model.json"
     os.link(held_database, model)
-    locks = _locks_held_on(held_database)
+    locks = locks_held_on(held_database)
     with pytest.raises(ModelError) as refused:
         SelectorModel.load(model)
     assert str(refused.value) == (f"{model}: cannot read the model (another name (a hard link) of {held_database}, a "
                                   "database in use (SQLite's project.db-wal is beside it), not a selector model)")
-    assert locks and _locks_held_on(held_database) == locks  # never opened
+    assert locks and locks_held_on(held_database) == locks  # never opened
     folder = tmp_path / "folder.json"
     folder.mkdir()
     with pytest.raises(ModelError) as refused:

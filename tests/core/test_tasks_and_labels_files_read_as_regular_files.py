@@ -12,7 +12,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,8 +19,8 @@ import pytest
 from recordlens.core.agent.tasks import TaskFileError, load_tasks
 from recordlens.core.errors import DatasetError
 from recordlens.core.records.model import load_records
-from recordlens.core.store.db import connect
 from tests.core.cli_runs import DEMO, run
+from tests.core.held_database import locks_held_on
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_SECONDS = 120  # a child that reads a FIFO waits for ever: this long is "for ever" on a busy machine
@@ -49,33 +48,11 @@ def _read_in_a_child(call: str, path: Path) -> str:
     return done.stdout.strip()
 
 
-@pytest.fixture
-def held_database(tmp_path: Path) -> Iterator[Path]:
-    """A project's database held open by this process as the app holds it (WAL: locks on it and its -shm)."""
-    folder = tmp_path / "project"
-    folder.mkdir()
-    database = connect(folder / "project.db")
-    database.execute("CREATE TABLE t (x)")
-    try:
-        yield folder / "project.db"
-    finally:
-        database.close()
-
-
 def _hard_link(database: Path, link: Path) -> Path:
     """Another name of the database's file, in a folder of its own: nothing beside it says SQLite's."""
     link.parent.mkdir(parents=True, exist_ok=True)
     os.link(database, link)
     return link
-
-
-def _locks_held_on(path: Path) -> list[str]:
-    """The POSIX locks this process holds on the file at `path`, as Linux's /proc/locks lists them."""
-    found = os.stat(path)
-    listed = f"{os.major(found.st_dev):02x}:{os.minor(found.st_dev):02x}:{found.st_ino}"
-    with open("/proc/locks", encoding="ascii") as locks:
-        return sorted(" ".join(fields[1:4] + fields[6:]) for fields in (line.split() for line in locks)
-                      if fields[1] != "->" and fields[4] == str(os.getpid()) and fields[5] == listed)
 
 
 needs_fifos = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs as on POSIX")
@@ -108,13 +85,13 @@ def test_a_tasks_file_linked_to_nothing_says_where_it_points(tmp_path: Path) -> 
 def test_a_hard_link_to_the_open_project_database_is_refused_as_the_tasks_file(
         held_database: Path, tmp_path: Path) -> None:
     link = _hard_link(held_database, tmp_path / "elsewhere" / "tasks.jsonl")
-    locks = _locks_held_on(held_database) if Path("/proc/locks").is_file() else []
+    locks = locks_held_on(held_database) if Path("/proc/locks").is_file() else []
     with pytest.raises(TaskFileError) as caught:
         load_tasks(link)
     assert str(caught.value) == (f"cannot read the tasks file {link}: another name (a hard link) of {held_database}, "
                                  "a database in use (SQLite's project.db-wal is beside it), not a tasks file")
     if Path("/proc/locks").is_file():
-        assert locks and _locks_held_on(held_database) == locks  # never opened: no lock dropped
+        assert locks and locks_held_on(held_database) == locks  # never opened: no lock dropped
 
 
 def test_the_project_database_itself_is_refused_as_the_tasks_file(held_database: Path) -> None:
@@ -142,13 +119,13 @@ def test_a_folder_given_as_a_records_file_is_said_as_a_folder(tmp_path: Path) ->
 def test_a_hard_link_to_the_open_project_database_is_refused_as_a_records_file(
         held_database: Path, tmp_path: Path) -> None:
     link = _hard_link(held_database, tmp_path / "gt" / "2.json")
-    locks = _locks_held_on(held_database) if Path("/proc/locks").is_file() else []
+    locks = locks_held_on(held_database) if Path("/proc/locks").is_file() else []
     with pytest.raises(DatasetError) as caught:
         load_records(link)
     assert str(caught.value) == (f"{link}: another name (a hard link) of {held_database}, a database in use "
                                  "(SQLite's project.db-wal is beside it), not a records file")
     if Path("/proc/locks").is_file():
-        assert locks and _locks_held_on(held_database) == locks
+        assert locks and locks_held_on(held_database) == locks
 
 
 @needs_proc_locks
@@ -161,7 +138,7 @@ def test_import_and_score_leave_out_a_page_whose_labels_are_a_hard_link_to_the_o
     for name in ("1", "3", "4"):
         (data / "gt" / f"{name}.json").write_bytes((DEMO / "gt" / f"{name}.json").read_bytes())
     os.link(held_database, data / "gt" / "2.json")
-    locks = _locks_held_on(held_database)
+    locks = locks_held_on(held_database)
     said = (f"{data / 'gt' / '2.json'}: another name (a hard link) of {held_database}, a database in use (SQLite's "
             "project.db-wal is beside it), not a records file")
 
@@ -171,4 +148,4 @@ def test_import_and_score_leave_out_a_page_whose_labels_are_a_hard_link_to_the_o
     code, out, _ = run(capsys, "score", "--pred", str(DEMO / "gt"), "--gt", str(data / "gt"), "--pages",
                        str(DEMO / "html"), "-q")
     assert code == 1 and said in out
-    assert _locks_held_on(held_database) == locks
+    assert locks_held_on(held_database) == locks
