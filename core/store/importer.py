@@ -76,6 +76,7 @@ from ..page.dataset import (
     page_name_problem,
     parse_snapshot,
     record_files,
+    synthetic_originals,
     synthetic_sources,
     unfinished_dataset,
 )
@@ -207,6 +208,9 @@ class ImportReport:
     new_without_labels: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)  # pages whose labels the dataset's replaced (replace_labels)
     replace_labels: bool = False  # asked for: a page already in the project takes the dataset's labels
+    # The synth datasets whose page names the project holds already for other pages: said once each, with how to
+    # make variants of other names (`_say_synth_names_taken`), not once per page
+    synth_names_taken: list[str] = field(default_factory=list)
     # The datasets imported from that an export or synth did not finish (`unfinished_dataset`, said among the
     # warnings): the import exits 1, as `score` of them does, since pages or labels may be missing
     unfinished: list[str] = field(default_factory=list)
@@ -708,11 +712,26 @@ def _the_other_pages(other: Path, taken: Path, pages: dict[str, Path]) -> str:
         same = ("the same pages (synth writes each page to both)" if (other.parent / SYNTH_MANIFEST).is_file()
                 else f"pages of the same {'name' if len(held) == 1 else 'names'}")
         return f"{read}; {other.name}/ holds {same}, so it is not imported too"
+    left = _left_in_one_folder(other, held.keys(), pages.keys())
+    if left:
+        return (f"{read}; {other.name}/ holds the same pages as {taken.name}/ (synth writes each page to both), "
+                f"but for {counted(len(left), 'page')} a stopped synth run left in one of them only "
+                f"({listed(left, 8, total=True)}): running the same synth command again makes them whole")
     extra = [name for name in held if name not in pages]
     beyond = f", {counted(len(extra), 'page')} not in {taken.name}/: {listed(extra, 8)}" if extra else ""
     return (f"{read}; {other.name}/ beside it ({counted(len(held), 'page')}{beyond}) is not looked into: import its "
             f"pages by naming it, as in `recordlens import {hint_path(other)}`, then their labels with "
             f"`recordlens import {hint_path(other.parent)} --replace-labels`")
+
+
+def _left_in_one_folder(other: Path, held: Collection[str], read: Collection[str]) -> list[str]:
+    """Of a dataset synth made, the pages one of its two folders of pages lacks, where those are all pages its
+    synth.json names and the folders share the rest: what a synth stopped between a page's two files leaves
+    (else none: a page of another name is no synth's, and its folder is one to import)."""
+    if not (other.parent / SYNTH_MANIFEST).is_file() or not set(held) & set(read):
+        return []
+    left = sorted(set(held) ^ set(read), key=natural_key)
+    return left if set(left) <= synthetic_originals(other).keys() else []
 
 
 def _say_pages_without_their_source(pages_dir: Path, names: Iterable[str], made_from: dict[str, str],
@@ -810,6 +829,8 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
         return False
     if project.page(source.name).snapshot != content_hash(data):
         said = f"a different page named {source.name!r} is already in the project"
+        if (report.annotator is None or theirs is None) and source.made_from is not None:
+            raise RecordLensError(f"{said} ({_say_synth_names_taken(project, source, report)})")
         if report.annotator is None or theirs is None:
             raise RecordLensError(f"{said}; rename the file to import it as a new page")
         onto = _their_labels_onto(project, source, report.annotator, theirs)
@@ -839,6 +860,21 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
                                    "with --annotator NAME; edited labels of your own? `recordlens import "
                                    "--replace-labels` takes them)")
     return True
+
+
+def _say_synth_names_taken(project: Project, source: PageSource, report: ImportReport) -> str:
+    """Of a page synth made whose name the project holds for another page, that the names of its dataset are
+    taken, said once for the dataset with how to make variants of other names (a renamed variant would be
+    unknown to its synth.json); what its own line says of it."""
+    dataset = hint_path(source.path.parent.parent)
+    if dataset not in report.synth_names_taken:
+        report.synth_names_taken.append(dataset)
+        report.warnings.append(
+            f"{dataset}: its pages are named as synth names its variants, and the project already holds variants "
+            "of those names (other pages), so those are not imported: make the dataset again with another --seed "
+            f"(its pages are then named N_sS_vK), or with `recordlens synth {hint_option('--project', project.root)} "
+            "--out DIR`, which numbers its variants past the project's")
+    return f"a synth variant's name: see what is said of {dataset}"
 
 
 def _their_labels_onto(project: Project, source: PageSource, annotator: str, theirs: Path) -> str:
