@@ -47,8 +47,11 @@ A meta refresh due within the settling time (`SETTLE_MS`: `content="0; url=…"`
 renderer slower than that, on a busy machine) is waited for, within the page's --timeout, and followed: the
 "Redirecting…" page it stands on is never saved before it goes (only, with a warning, one whose refresh had not gone
 by the end of its --timeout). A refresh that takes the page nowhere is none to wait for: one to the page's own
-fragment (`url=#top`: Chromium moves within the document, and the guard lets the move through uncounted) or to an
-address Chromium never sends a web page's top frame to by a refresh (`data:`, `file:`, `javascript:`).
+fragment (`url=#top`) or to an address Chromium never sends a web page's top frame to by a refresh (`data:`, `file:`,
+`javascript:`). Chromium makes the first a reload of the page (not a move within it, as a link to `#top` is), and the
+page reloaded refreshes again, for ever: the guard rejects those reloads, so that the page is kept as first shown,
+whole, never read while it is loaded again (on a busy machine its tree, screenshot or saved page were of a reload's
+document not yet parsed) nor asked of its server dozens of times.
 A page that `history.pushState`d another URL is kept under the URL it was served from (put back with
 `history.replaceState` before it is read), with a warning.
 
@@ -274,6 +277,13 @@ class ChromiumRenderer(OnlinePage):
 
     def _on_navigation(self, request) -> None:  # noqa: ANN001 - QWebEngineNavigationRequest
         self.guard.on_navigation(request)
+
+    def _on_load_finished(self, ok: bool) -> None:
+        # A reload the guard rejected (a refresh to `#top`) ends as a load that failed, often in the same turn of
+        # the event loop as the page's own load: not the page's end, which stays as it loaded
+        if not ok and self._finished and self.guard.reloads_rejected:
+            return
+        super()._on_load_finished(ok)
 
     def _on_renderer_ended(self, *_: object) -> None:
         self._renderer_ended = True
@@ -882,6 +892,9 @@ class _NavigationGuard:
     pushState, while the redirects of its navigation come) is of another, and no document shown. The one too many
     is rejected as it is asked (`too_long`: the chain to it), whenever it comes: a chain of meta refreshes Chromium
     follows during the load is held to the limit as a script's navigations after it are.
+    A navigation to the document shown but for its fragment is a reload of it (Chromium moves to a fragment without
+    asking): a meta refresh to `#top`, which the page reloaded does again, for ever. It is rejected, uncounted: the
+    page is kept as first shown.
     Between two pages (`watch("", None)`) every navigation but about:blank is rejected: what a page does once it
     was captured is no page of the capture's."""
 
@@ -902,6 +915,7 @@ class _NavigationGuard:
         self.loop = ""
         self.hops = _Hops()
         self.too_long: list[str] = []  # the chain, to the navigation rejected, when it went on past MAX_CLIENT_HOPS
+        self.reloads_rejected = 0  # reloads of the document shown (a refresh to `#top`) rejected
         self._shown_when_asked = shown()[0]
         self._document_shown = False  # the document of the navigation asked last was shown since
 
@@ -937,7 +951,13 @@ class _NavigationGuard:
                 request.reject()
             return
         if _within_the_document(target, self.shown()[1]):
-            return  # a move to a fragment of the document shown (a refresh to `#top`) loads nothing: no hop, no loop
+            # Chromium moves within a document without asking (a link to `#top`, `location.hash`): what is asked is
+            # a reload of it (a meta refresh to `#top`, which the page reloaded does again, for ever): the same page,
+            # rejected so that it is read whole as first shown (no hop, no loop)
+            if self.asked:
+                request.reject()
+                self.reloads_rejected += 1
+            return
         sent_on = self._sent_on()
         if not self.asked and _same_url(target, [self.url]):
             self.asked.append(target)  # the page's own load
@@ -1130,9 +1150,9 @@ def _content_warnings(found: dict[str, Any], page_url: str) -> list[str]:
 def _refresh_delay(content: str, page_url: str) -> float | None:
     """The seconds after which a meta refresh (its content: "0; url=/next", "0; /next") of the page at `page_url`
     sends it to the address it names; None for one that names none (a refresh of the page itself), one whose delay
-    is no number, or one that takes the page nowhere: Chromium follows none of those. It takes no web page's top
-    frame to a `javascript:`, `data:` or `file:` address by a refresh, and a fragment of the page (`url=#top`)
-    moves within it, loading nothing."""
+    is no number, or one that takes the page nowhere: none of those is followed. Chromium takes no web page's top
+    frame to a `javascript:`, `data:` or `file:` address by a refresh, and one to a fragment of the page
+    (`url=#top`) reloads the very page, which the guard rejects (`_NavigationGuard`)."""
     found = re.match(r"\s*(\d+(?:\.\d*)?)[\s;,]+(.*)", content, re.DOTALL)
     target = re.sub(r"^url\s*=\s*", "", found.group(2).strip(), flags=re.IGNORECASE).strip("'\" ") if found else ""
     if not found or not target:
@@ -1187,8 +1207,8 @@ def _same_url(url: str, chain: list[str]) -> bool:
 
 
 def _within_the_document(target: str, shown: str) -> bool:
-    """Whether going to `target` moves within the document at `shown` (the same URL but for a fragment that
-    `target` names), which Chromium does without loading anything."""
+    """Whether `target` is the document at `shown` (the same URL but for a fragment that `target` names): a link to
+    it moves within the document, loading nothing; a refresh or a reload to it loads the document again."""
     return bool(shown) and "#" in target and urldefrag(target)[0] == urldefrag(shown)[0]
 
 

@@ -1,9 +1,10 @@
-"""A meta refresh that takes the page nowhere is no navigation to wait for or to call a loop. Chromium moves within
-the document for a refresh to the page's own fragment (`url=#top`), loading nothing, and refuses one to a `data:`
-or `file:` address outright ("Not allowed to navigate top frame to data URL"). The capture failed the first as a
-loop (`/a → /a`) and held the others for the page's whole --timeout, waiting for a refresh that never goes, before
-it saved them with a warning that the refresh had not gone. Each is saved now, at once and without that warning.
-Served on 127.0.0.1 and captured with the real command."""
+"""A meta refresh that takes the page nowhere is no navigation to wait for or to call a loop. Chromium reloads the
+very page for a refresh to its own fragment (`url=#top`), again and again, and refuses one to a `data:` or `file:`
+address outright ("Not allowed to navigate top frame to data URL"). The capture failed the first as a loop
+(`/a → /a`) and held the others for the page's whole --timeout, waiting for a refresh that never goes, before it
+saved them with a warning that the refresh had not gone. Each is saved now, at once and without any warning: the
+reloads of the first are rejected, so that it is read whole as first shown, on a busy machine too
+(test_capture_refresh_to_its_own_fragment.py). Served on 127.0.0.1 and captured with the real command."""
 
 from __future__ import annotations
 
