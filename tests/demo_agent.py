@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -15,8 +16,10 @@ from dataclasses import replace
 from pathlib import Path
 
 from recordlens.core.agent.actions import format_action
+from recordlens.core.agent.axtree import write_tree
 from recordlens.core.agent.demo.tasks import DEMO_TASKS
 from recordlens.core.agent.model import Trajectory
+from recordlens.core.agent.sites import Site, build_site, side_files
 from recordlens.core.cli.command import main
 from recordlens.core.llm.gemini import Answer
 from recordlens.core.resource_files import resource_path
@@ -45,6 +48,18 @@ def demo_reference(task_id: str) -> Trajectory:
 
 
 REFERENCES = {t: demo_reference(t) for t in TASK_IDS}
+
+
+def demo_site_with_trees(folder: Path) -> Site:
+    """A copy of the demo site at `folder` whose every page has a stored tree (a root node named by its title) and
+    the meta.json that marks a captured page, its index built again: as `site capture` would have kept it."""
+    shutil.copytree(SITE_DIR, folder)
+    for page in build_site(folder).pages:
+        files = side_files(folder / page.file)
+        write_tree(files["axtree"], {"format": "recordlens-axtree/1", "url": page.url, "nodes": [
+            {"id": "1", "role": "RootWebArea", "name": page.title, "parent": None, "children": [], "ignored": False}]})
+        files["meta"].write_text(json.dumps({"final_url": page.url}), encoding="utf-8")  # what marks a capture
+    return build_site(folder)
 
 
 def stopped_reference(task_id: str) -> Trajectory:

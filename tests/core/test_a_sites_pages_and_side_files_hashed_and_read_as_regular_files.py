@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -18,12 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.agent.axtree import write_tree
 from recordlens.core.agent.site_digest import site_digest
 from recordlens.core.agent.sites import CAPTURE_STATE_FILE, INDEX_FILE, SiteError, build_site, load_site, side_files
-from recordlens.core.resource_files import resource_path
 from tests.core.held_database import locks_held_on
-from tests.demo_agent import TASKS_FILE
+from tests.demo_agent import TASKS_FILE, demo_site_with_trees
 from tests.fake_gemini import FakeGemini, answer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,13 +39,8 @@ def site(tmp_path: Path) -> Path:
     """A copy of the demo site captured as `site capture` keeps it: every page with its tree, screenshot and
     meta.json, and a capture.json naming where the capture began."""
     folder = tmp_path / "site"
-    shutil.copytree(resource_path("agent", "demo-site"), folder)
-    for page in build_site(folder).pages:
-        files = side_files(folder / page.file)
-        write_tree(files["axtree"], {"format": "recordlens-axtree/1", "url": page.url, "nodes": [
-            {"id": "1", "role": "RootWebArea", "name": page.title, "parent": None, "children": [], "ignored": False}]})
-        files["meta"].write_text(json.dumps({"final_url": page.url}), encoding="utf-8")  # what marks a capture
-        files["screenshot"].write_bytes(b"\x89PNG\r\n\x1a\n")
+    for page in demo_site_with_trees(folder).pages:
+        side_files(folder / page.file)["screenshot"].write_bytes(b"\x89PNG\r\n\x1a\n")
     (folder / CAPTURE_STATE_FILE).write_text(json.dumps({"roots": [START]}), encoding="utf-8")
     build_site(folder)
     return folder

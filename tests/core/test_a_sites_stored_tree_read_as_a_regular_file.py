@@ -6,9 +6,7 @@ is now said as what it is, and the agent is shown no tree on that page, as for a
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -16,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.agent.axtree import SiteTrees, UnreadableTree, read_tree, write_tree
-from recordlens.core.agent.sites import build_site, load_site, side_files
-from recordlens.core.resource_files import resource_path
+from recordlens.core.agent.axtree import SiteTrees, UnreadableTree, read_tree
+from recordlens.core.agent.sites import load_site
 from tests.core.held_database import locks_held_on
+from tests.demo_agent import demo_site_with_trees
 
 ROOT = Path(__file__).resolve().parents[2]
 CHILD_SECONDS = 120  # a child that reads a FIFO waits for ever: this long is "for ever" on a busy machine
@@ -35,13 +33,7 @@ def site(tmp_path: Path) -> Path:
     """A copy of the demo site whose every page has a stored tree, and the start page's tree taken away (the test
     puts something else there)."""
     folder = tmp_path / "site"
-    shutil.copytree(resource_path("agent", "demo-site"), folder)
-    for page in build_site(folder).pages:
-        files = side_files(folder / page.file)
-        write_tree(files["axtree"], {"format": "recordlens-axtree/1", "url": page.url, "nodes": [
-            {"id": "1", "role": "RootWebArea", "name": page.title, "parent": None, "children": [], "ignored": False}]})
-        files["meta"].write_text(json.dumps({"final_url": page.url}), encoding="utf-8")  # what marks a capture
-    build_site(folder)
+    demo_site_with_trees(folder)
     _start_tree(folder).unlink()
     return folder
 

@@ -6,16 +6,12 @@ gone is warned of once, before the run, when the agent is to observe trees (its 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
 
-from recordlens.core.agent.axtree import write_tree
-from recordlens.core.agent.sites import build_site, side_files
 from recordlens.core.cli.command import main
-from recordlens.core.resource_files import resource_path
-from tests.demo_agent import REFERENCES, SITE_DIR, TASKS_FILE, respond, stopped_reference
+from tests.demo_agent import REFERENCES, SITE_DIR, TASKS_FILE, demo_site_with_trees, respond, stopped_reference
 from tests.fake_gemini import FakeGemini, answer, answer_with
 
 
@@ -62,13 +58,7 @@ def test_a_run_of_some_tasks_names_the_references_of_the_others_it_does_not_stor
 def test_a_tree_site_json_names_but_that_is_gone_is_warned_of_once_before_the_run(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = tmp_path / "site"
-    shutil.copytree(resource_path("agent", "demo-site"), folder)
-    for page in build_site(folder).pages:
-        files = side_files(folder / page.file)
-        write_tree(files["axtree"], {"format": "recordlens-axtree/1", "url": page.url, "nodes": [
-            {"id": "1", "role": "RootWebArea", "name": page.title, "parent": None, "children": [], "ignored": False}]})
-        files["meta"].write_text(json.dumps({"final_url": page.url}), encoding="utf-8")  # what marks a capture
-    site = build_site(folder)
+    site = demo_site_with_trees(folder)
     start = next(p for p in site.pages if p.url == "https://papers.example.org/")
     (folder / str(start.side_file("axtree"))).unlink()  # deleted by hand after `site build`
     capsys.readouterr()
