@@ -16,7 +16,7 @@ from PySide6.QtTest import QTest
 from recordlens.annotator.qt.event_loop import spin
 from recordlens.core.cli.command import main
 from tests.app.gemini_helpers import SHOP_PAGE, SHOP_RECORDS, with_gemini
-from tests.app.window_helpers import imported_project, open_window
+from tests.app.window_helpers import imported_project, keep_status_messages, open_window
 from tests.child_lines import first_line
 from tests.conftest import ROOT
 from tests.fake_gemini import FakeGemini, answer, refused, status
@@ -28,9 +28,7 @@ pytestmark = pytest.mark.app
 def window(qtbot, tmp_path: Path):
     folder = imported_project(tmp_path, {f"html/{n}.html": SHOP_PAGE.format(n) for n in (1, 2, 3, 4)})
     win = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
-    messages: list[str] = []
-    win.statusBar().messageChanged.connect(messages.append)
-    win.messages_seen = messages  # type: ignore[attr-defined]
+    keep_status_messages(win)
     yield win
     win.close()
 

@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtTest import QTest
 
 from tests.app.gemini_helpers import SHOP_PAGE, with_gemini
-from tests.app.window_helpers import imported_project, open_window, recent_messages, said
+from tests.app.window_helpers import imported_project, keep_status_messages, open_window, recent_messages, said
 from tests.fake_gemini import FakeGemini, answer
 
 pytestmark = pytest.mark.app
@@ -26,9 +26,7 @@ NOTHING = "1 of 4 XPaths in the answer name no element of the page"
 def window(qtbot, tmp_path: Path):
     folder = imported_project(tmp_path, {f"html/{n}.html": SHOP_PAGE.format(n) for n in (1, 2)})
     win = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
-    messages: list[str] = []
-    win.statusBar().messageChanged.connect(messages.append)
-    win.messages_seen = messages  # type: ignore[attr-defined]
+    keep_status_messages(win)
     yield win
     win.close()
 

@@ -133,6 +133,14 @@ def said(window: MainWindow) -> str:
     return window.statusBar().currentMessage()
 
 
+def keep_status_messages(window: MainWindow) -> None:
+    """Every message the status bar shows from now on, kept in `window.messages_seen` in order: one shown for a
+    moment and replaced before a test looks is still there."""
+    messages: list[str] = []
+    window.statusBar().messageChanged.connect(messages.append)
+    window.messages_seen = messages  # type: ignore[attr-defined]
+
+
 def recent_messages(window: MainWindow) -> str:
     """What the window said of late (Application → Recent messages), newest first, each after its time."""
     return window.messages.text()
