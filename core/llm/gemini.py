@@ -363,6 +363,10 @@ class Budget:
             count_uncounted(self.uncounted_kinds, given_up, why)
         self._told_after_the_fact()
 
+    def request_sent(self) -> None:
+        """The request reserved last leaves for the server now: a limiter of requests per minute counts its minute
+        from here (`shared_budget.Limiter.sent`); a run's own budget spaces no requests."""
+
     def counts(self) -> tuple[int, int]:
         """Requests and tokens counted so far, read together (as a shared budget gives them, in one question)."""
         with self._lock:
@@ -500,6 +504,8 @@ def required_api_key(base_url: str | None = None) -> str:
                         "(the app also takes one in its settings; an endpoint of --base-url may need none)")
 
 
+# How the path of a model request ends (`models/NAME:generateContent`): a request the budget reserved
+GENERATE_PATH = ":generateContent"
 # What is sent as the key to a --base-url endpoint when none is set (the SDK sends some key with every request).
 NO_KEY = "recordlens-no-key"
 _said_no_key: list[str] = []  # said once a process
@@ -564,12 +570,23 @@ class GeminiCaller:
             timeout=int(self.settings.timeout_s * 1000),
             # Retries are ours (budget, logging, injectable sleep): the SDK makes one attempt per call.
             retry_options=types.HttpRetryOptions(attempts=1),
-            # The SDK reads a 200 holding an error object as an answer with nothing in it: it is named instead.
-            client_args={"event_hooks": {"response": [_refuse_an_error_object]}},
+            # The SDK reads a 200 holding an error object as an answer with nothing in it: it is named instead. A
+            # model request is told to the budget as it leaves, not as it was reserved: the SDK's own work between
+            # the two can take a second, which requests per minute must not count from.
+            client_args={"event_hooks": {"request": [self._leaving], "response": [_refuse_an_error_object]}},
         )
         if self.settings.base_url:
             options.base_url = self.settings.base_url
         return genai.Client(api_key=self._api_key, http_options=options)
+
+    def _leaving(self, request: object) -> None:
+        """An HTTP client's request hook: a model request (not a countTokens) is about to leave for the server, its
+        reservation made (`_attempts`): the budget is told (`Budget.request_sent`)."""
+        path = str(getattr(getattr(request, "url", None), "path", ""))
+        if path.endswith(GENERATE_PATH):
+            # not told, the request's place in the limiter's window counts from its reservation: never the request
+            with contextlib.suppress(Exception):
+                self.budget.request_sent()
 
     def redact(self, text: str) -> str:
         return text.replace(self._api_key, KEY_MARK) if self._api_key and self._api_key != NO_KEY else text

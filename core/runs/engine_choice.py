@@ -20,6 +20,9 @@ def make_engine(options: EngineOptions | None) -> Engine:
         return LocalEngine()
     if options.name != "ray":
         raise EngineError(f"unknown engine {options.name!r}; choose one of {', '.join(ENGINES)}")
+    if options.address is not None and not options.address.strip():  # an unset variable, say: no cluster is named
+        raise EngineError("--ray-address is empty: give the cluster head's host:port, or auto on a machine of the "
+                          "cluster; leave --ray-address out to start a local Ray instance")
     try:
         import ray  # noqa: F401 - only to say how to install it when it is missing
     except ImportError:

@@ -27,7 +27,9 @@ Imported only for `--engine ray` (Ray is the optional extra `ray`: `pip install 
   local engine says or writes. Where the node has no such folder, a relative path travels absolute, made so in
   the command's folder.
 - **Read once per worker.** A map's unit of work (the extractor, with its model: megabytes) goes to the object
-  store once, and each worker process reads it once per map, not once per page (`_unit_of_work`).
+  store once, as bytes pickled as Ray would send it (`_unit_as_bytes`), and each worker process reads it once per
+  map, not once per page (`_unit_of_work`). On a joined cluster it is put there by an actor of the engine's on this
+  node (`_Keeper`), which owns it: see **A lost cluster is said**.
 - **Stdout is the command's.** Ray's own error reports (a worker that died, a task to retry), which it prints on
   stdout, are off while the engine is open: RecordLens reports each unit's failure itself.
 - **Waits are said.** Ray's workers' stderr stays in its session folder (`log_to_driver=False`: Ray's own lines
@@ -39,8 +41,21 @@ Imported only for `--engine ray` (Ray is the optional extra `ray`: `pip install 
   command's own instance.
 - **A lost cluster is said.** When a joined cluster's head dies, Ray's C++ code waits 60 s for its GCS and then
   ends the process itself, before any Python `finally` runs. So while no task finishes the driver asks the GCS's
-  port every few seconds, and after `LOST_AFTER` refusals in a row raises `ClusterLostError` (what finished is
-  written and kept); `close()` then leaves Ray's shutdown to its exit handler, after the command has said it.
+  port, and the port of the raylet of the node it joined through (without which no task runs, whatever other node
+  lives), every few seconds, and after `LOST_AFTER` refusals in a row raises `ClusterLostError` (what finished is
+  written and kept); a unit whose worker died meanwhile is not said to run again. `close()` then leaves Ray's
+  shutdown to its exit handler, after the command has said it. Ray's core worker would also end the process at
+  once (exit 1, its words only: "The connection to the plasma store is failed") on recovering an object this
+  process owns that was lost with the dead node's store, which it writes to: this process owns none there (the
+  unit of work is the keeper's; results are small, and taken as they come).
+- **A stop is a stop.** Ctrl+C, SIGTERM or an error in the driver stops the map's units (`stop_the_rest`): the
+  driver meets it within WAIT_SLICE_S and tells a small actor of the engine's (`_StopSignal`); a unit not begun
+  does nothing, and one under way is interrupted where it is (`_StopWatch`: a KeyboardInterrupt in its worker, as
+  Ctrl+C in a local run), keeps what it paid for in its page's record ("not finished", its calls) and makes no
+  further request. The driver waits for them, at most STOP_GRACE_S, before Ray is shut down or left.
+- **Requests per minute as the server counts them.** One limiter for every worker (`shared_budget.Limiter`), whose
+  minute for a request begins when the request leaves for the server (`Budget.request_sent`), not when it was
+  reserved: a fresh worker's first request leaves a second or more after its reservation.
 - **A lost shared budget stops the run.** Its actor dead (killed, its node lost), a worker that asks it for a
   request stops its page as a spent budget does (`SharedBudgetLostError`: no page fails for it), no further page
   starts, and an extraction ends as on a lost cluster (`BudgetLostError`, exit 4), said once; an agent run ends
@@ -49,10 +64,14 @@ Imported only for `--engine ray` (Ray is the optional extra `ray`: `pip install 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+import re
+import signal
 import socket
 import sys
+import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
@@ -63,6 +82,7 @@ from typing import Any, TypeVar
 from ..errors import RecordLensError
 from ..llm.gemini import LOST_WITH_A_WORKER, WAIT_NOTICE_S, Answer, Budget, GeminiCaller
 from ..llm.shared_budget import (
+    WINDOW_S,
     Counts,
     CountsAsked,
     SharedBudget,
@@ -96,13 +116,22 @@ LOST_AFTER = 2  # refusals in a row that mean the head is gone, well before Ray'
 COUNTS_TIMEOUT_S = 10.0  # a live actor answers in milliseconds; one gone would keep the driver waiting 60 s
 OBJECT_STORE_BYTES = 200 * 1024 * 1024  # results are small; Ray's default (30% of RAM) would be wasted here
 NOTICES_EVERY_S = 0.5  # how often the driver asks for what the workers said: a wait is said as it begins
+# How long the driver waits for a task at a time: Ray meets no Ctrl+C nor SIGTERM during one, and the sooner one is
+# met, the sooner the units are told to stop (`_Completions.stop_the_rest`: none starts paying after it)
+WAIT_SLICE_S = 0.05
 NOTICE_TIMEOUT_S = 5.0  # the notices' actor answers in milliseconds; a run never waits on it longer
 DEATH_WORDS = 300  # a worker's death said in at most so many characters of Ray's own words (its line is long)
+STOP_WAIT_S = 5.0  # how long a worker's watch waits on the stop signal at a time (it answers at once on a stop)
+STOP_GRACE_S = 15.0  # how long a stopped map waits for its units under way to keep what they paid for
+# The signal a worker's watch interrupts the unit under way with: Ray's workers block SIGINT, and this one is theirs
+# to take (Ray handles neither it nor SIGUSR1)
+STOP_SIGNAL = signal.SIGUSR2
 
 
 class RayEngine:
     name = "ray"
     tells_lost_calls = True  # map's `retried` and shipping's `recorded` are heeded (`engines.Engine`)
+    rate_window_s = WINDOW_S  # the window --requests-per-minute counts in: a minute (a test's may be shorter)
 
     def __init__(self, *, owns_instance: bool, max_retries: int = 1, requests_per_minute: int | None = None,
                  ships_content: bool = False, watches_head: str | None = None) -> None:
@@ -114,10 +143,17 @@ class RayEngine:
         self._shared: dict[int, tuple[_DriverBudget, int]] = {}  # id(local Budget) -> its actor, its users
         self.ships_content = ships_content  # no shared storage: pages and their files travel as bytes
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        # A cluster joined (not an instance of this process's own) is watched: its head may die under the run.
+        # A cluster joined (not an instance of this process's own) is watched: its head may die under the run, and
+        # so may the node this process joined it through (its raylet), without which no task runs
         self.head_address = _head_address(watches_head) if owns_instance and watches_head else None
+        self._raylet = _this_nodes_raylet() if self.head_address else None
+        # the units of work put in the object store are owned by an actor of the engine's on this node
+        # (`ship`), not by this process: see `_Keeper`
+        self._keeper: object | None = None
+        self._keeps = self.head_address is not None and not str(watches_head).startswith("ray://")
         self.lost = False  # its head stopped answering: Ray must not be asked anything more (it would hang)
         self._notices: object | None = None  # the actor the workers tell their waits to, started with a first map
+        self._stop_signal: object | None = None  # the actor a stopped map's units are told by (`_StopSignal`)
         self._notices_asked = 0.0  # when the driver last asked it
         # (map, unit) -> its requests told lost with a worker, so far: an engine lives for every map of a command
         # (each seed of `extract --seeds N`), and a page of one map is no page of another
@@ -138,6 +174,9 @@ class RayEngine:
         if ray.is_initialized():
             return cls(owns_instance=False, **options)  # type: ignore[arg-type]
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no usage report leaves the machine
+        # a unit's failure RecordLens said (a worker's death, a lost cluster) is not said again by Ray, in its own
+        # words, as the command ends and its task's reference goes (Ray reads this as it would say it)
+        os.environ.setdefault("RAY_IGNORE_UNHANDLED_ERRORS", "1")
         if address:
             _check_reachable(address)  # Ray itself retries an unreachable address for many minutes
             _check_token_accepted(address)  # and a cluster that refuses this process's token for 20 s
@@ -154,7 +193,7 @@ class RayEngine:
             if not address:
                 raise EngineError(f"could not start a local Ray instance: {type(error).__name__}: {error}") \
                     from None
-            raise EngineError(f"could not connect to Ray at {address}: {type(error).__name__}: {error}"
+            raise EngineError(f"could not connect to Ray at {address}: {type(error).__name__}: {_as_said_here(error)}"
                               f"{_connection_hint(address, error)}") from None
         except BaseException:  # Ctrl+C or SIGTERM, held until Ray had started: no instance outlives the command
             if ray.is_initialized():
@@ -168,13 +207,18 @@ class RayEngine:
             retried: Retried = lambda item, reason, requests: None) -> Iterator[tuple[T, R | UnitFailedError]]:
         done: dict[str, tuple[T, R | UnitFailedError]] = {}
         finished = _Completions(self, fn, items, key, done, stop_when, retried)
-        # The caller may stop reading (an error, Ctrl+C): the tasks in flight are left, not cancelled. Ray's cancel
-        # races a task that is finishing and can end this process with a check failure of Ray's own; the tasks
-        # left end with the job (`close()`: Ray kills a finished job's workers; with a Ray this process did not
-        # start, at most 2 × workers of them run to their end), and a page one of them finishes meanwhile is
-        # written whole (`core/atomic.py`), so the next run skips it.
-        for name in progress(CompletedNames(iter(finished), len(items))):
-            yield done.pop(name)
+        # The caller may stop reading (an error, Ctrl+C): the tasks in flight are not cancelled (Ray's cancel races a
+        # task that is finishing and can end this process with a check failure of Ray's own), but told to stop
+        # (`stop_the_rest`): those not begun do nothing, those under way are interrupted where they are and keep what
+        # they paid for, as a local run's page does. The rest end with the job (`close()`: Ray kills a finished job's
+        # workers), and a page one of them finishes meanwhile is written whole (`core/atomic.py`), so the next run
+        # skips it.
+        try:
+            for name in progress(CompletedNames(iter(finished), len(items))):
+                yield done.pop(name)
+        except BaseException:  # Ctrl+C, SIGTERM, an error, a caller that stopped reading: no unit goes on paying
+            finished.stop_the_rest()
+            raise
 
     @contextmanager
     def shipping(self, extractor: T, recorded: Recorded | None = None) -> Iterator[T]:
@@ -188,7 +232,7 @@ class RayEngine:
             return
         shared, users = self._shared.get(id(budget), (None, 0))
         if shared is None:
-            shared = _DriverBudget(start_shared_budget(budget, self.requests_per_minute))
+            shared = _DriverBudget(start_shared_budget(budget, self.requests_per_minute, self.rate_window_s))
         self._shared[id(budget)] = (shared, users + 1)
         caller.budget = shared  # type: ignore[union-attr]
         stops_before, died = self.stops, False
@@ -259,6 +303,15 @@ class RayEngine:
             self._notices = ray.remote(num_cpus=0)(_Notices).remote()
         return self._notices
 
+    def stop_signal(self) -> object:
+        """The actor a map's units are told by that it stopped (`_StopSignal`), started with the notices' actor (a
+        unit that calls Gemini pays for what it does: one stopped part way keeps what it paid for)."""
+        import ray
+
+        if self._stop_signal is None:
+            self._stop_signal = ray.remote(num_cpus=0)(_StopSignal).remote()
+        return self._stop_signal
+
     def say_notices(self, *, now: bool = True) -> None:
         """Print on stderr what the workers said since last asked (all of it when `now`, else at most every
         NOTICES_EVERY_S), as the local engine says it. An actor that does not answer costs a notice, never the
@@ -276,26 +329,42 @@ class RayEngine:
         for message in said:
             _say_on_stderr(message)
 
-    def head_answers(self) -> bool:
-        """Whether the joined cluster's head still accepts a connection (always so for an instance not watched)."""
+    def cluster_answers(self) -> bool:
+        """Whether the joined cluster's head, and the raylet of the node this process joined it through, still
+        accept a connection (always so for an instance not watched). Without that raylet no task runs, whatever
+        other node lives: a unit whose worker died with it would be said to run again, and wait forever."""
         host, port = _host_and_port(self.head_address or "")
         if host is None:
             return True
-        try:
-            socket.create_connection((host, port), timeout=PROBE_TIMEOUT_S).close()
-        except OSError:
-            return False
-        return True
+        return _answers(host, port) and (self._raylet is None or _answers(*self._raylet))
+
+    def ship(self, unit: object) -> list[object]:
+        """A map's unit of work in the object store, for its tasks to read (`_unit_of_work`), as its reference in a
+        box: its bytes (`_unit_as_bytes`), put there by this process, or on a watched cluster by the engine's keeper
+        on this node (`_Keeper`), which then owns them. Waited for: the bytes this process hands the keeper are
+        let go once it has put them."""
+        import ray
+
+        shipped = _unit_as_bytes(unit)
+        if not self._keeps:
+            return [ray.put(shipped)]
+        if self._keeper is None:
+            from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+            here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
+            self._keeper = ray.remote(num_cpus=0, scheduling_strategy=here)(_Keeper).remote()
+        return list(ray.get(self._keeper.keep.remote(shipped)))  # type: ignore[attr-defined]
 
     def close(self) -> None:
         import ray
 
         # A lost head: shutting down waits some seconds on it (Ray's exit handler does so once the command
         # has said why it stopped, and the process then exits as the command says, long before Ray's 60 s).
-        if self._notices is not None and ray.is_initialized() and not self.lost:
-            with suppress(Exception):  # a Ray this engine joined (a notebook's) keeps no idle actor of the run's
-                ray.kill(self._notices)
-            self._notices = None
+        for actor in (self._notices, self._stop_signal, self._keeper):
+            if actor is not None and ray.is_initialized() and not self.lost:
+                with suppress(Exception):  # a Ray this engine joined (a notebook's) keeps no idle actor of the run's
+                    ray.kill(actor)
+        self._notices = self._stop_signal = self._keeper = None
         if self._owns_instance and ray.is_initialized() and not self.lost:
             ray.shutdown()
         _quiet_ray_prints(not self._ray_prints)
@@ -313,6 +382,7 @@ class _Completions:
         self.pending: dict[object, T] = {}
         self._runs: dict[str, int] = {}  # unit -> the times it was run again after its worker died
         self._map = engine.next_map()  # its units' requests counted apart from another map's of the same pages
+        self._stop_signal: object | None = None  # set as the first units are submitted, for a map that has one
 
     def __iter__(self) -> Iterator[str]:
         import ray
@@ -324,13 +394,16 @@ class _Completions:
         # the requests its dead worker paid for are told): said, told to the caller, then run again
         task = ray.remote(num_cpus=1, max_retries=0)(_run_unit)
         with _keys_of_callers() as keys:
-            fn_box = [ray.put(self._fn)]  # shipped once, not once per page; boxed: the task reads it with the keys
+            fn_box = engine.ship(self._fn)  # shipped once, not once per page; boxed: the task reads it with the keys
         keys_arg = _Keys(tuple(keys))
         notices = engine.notices() if keys else None  # only a unit with a Gemini caller has waits to say
+        # and what it pays for to keep when the map stops part way
+        self._stop_signal = stop_signal = engine.stop_signal() if keys else None
         folder = os.getcwd()  # where the command's relative paths are, and where each unit runs if its node has it
 
         def submit(item: T) -> None:
-            self.pending[task.remote(fn_box, keys_arg, notices, folder, (self._map, self._key(item)), item)] = item
+            tally = (self._map, self._key(item))
+            self.pending[task.remote(fn_box, keys_arg, notices, stop_signal, folder, tally, item)] = item
 
         queue = iter(self._items)
         limit = 2 * engine.workers
@@ -342,16 +415,16 @@ class _Completions:
         finished = refusals = 0
         idle_since = time.monotonic()
         while self.pending:
-            ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=NOTICES_EVERY_S)
+            ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=WAIT_SLICE_S)
             if not ready:  # nothing finished meanwhile: a slow page (its waits said), or a head gone
                 if time.monotonic() - idle_since >= WAIT_S:
                     idle_since = time.monotonic()
-                    refusals = 0 if engine.head_answers() else refusals + 1
+                    refusals = 0 if engine.cluster_answers() else refusals + 1
                     if refusals >= LOST_AFTER:
                         engine.lost = True
                         raise ClusterLostError(engine.head_address or "?", finished)
                 if not refusals:  # a head that does not answer is asked nothing else
-                    engine.say_notices()
+                    engine.say_notices(now=False)
                 continue
             refusals, idle_since = 0, time.monotonic()
             item = self.pending.pop(ready[0])
@@ -373,13 +446,26 @@ class _Completions:
             engine.say_notices(now=not self.pending)  # the last unit's waits before its result is read
             yield self._key(item)
 
+    def stop_the_rest(self) -> None:
+        """The map stopped early (Ctrl+C, SIGTERM, an error, a caller that stopped reading): its units not begun do
+        nothing, and those under way are interrupted where they are (`_StopWatch`) and keep what they paid for in
+        their records, as a local run's page does; waited for at most STOP_GRACE_S (a second Ctrl+C ends the wait).
+        A map without a stop signal (no unit calls Gemini: none pays) or whose cluster is lost is left as before."""
+        import ray
+
+        if not self.pending or self._stop_signal is None or self._engine.lost:
+            return
+        with suppress(Exception):  # a signal not told, or a wait that fails, costs the wait only
+            ray.get(self._stop_signal.stop.remote(self._map), timeout=NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
+            ray.wait(list(self.pending), num_returns=len(self.pending), timeout=STOP_GRACE_S, fetch_local=False)
+
     def _cluster_lost(self) -> bool:
         """Whether the joined cluster's head no longer answers, asked as a unit's worker died (its node may have
         been the head's): LOST_AFTER refusals in a row, WAIT_S apart, as the wait for a task asks. A unit is not
         said to run again, nor are its lost requests asked of an actor that died with the head (a wait of Ray's).
         Never so for an instance that is not watched."""
         for asked in range(LOST_AFTER):
-            if self._engine.head_answers():
+            if self._engine.cluster_answers():
                 return False
             if asked + 1 < LOST_AFTER:
                 time.sleep(WAIT_S)
@@ -584,6 +670,46 @@ def _quiet_ray_prints(quiet: bool) -> bool:
     return bool(before)
 
 
+class _Keeper:
+    """The owner of what a run puts in a joined cluster's object store (the units of work), an actor on the node
+    this process joined through. Owned by this process, such an object lost with a node (its head's, say) is
+    one Ray's core worker tries to recover, and failing (an object put cannot be made again) it writes the error
+    into this node's object store: with that node's raylet gone, the write fails and Ray ends this process at once
+    (exit 1, "The connection to the plasma store is failed", no word of RecordLens). An object owned elsewhere is
+    only borrowed here, and a borrower recovers nothing. (Ray has no other way: `ray.put`'s `_owner` is gone since
+    2.56.) What it is handed is bytes (`_unit_as_bytes`), which it puts as they are: it never reads a unit, nor
+    holds a Gemini key."""
+
+    def keep(self, shipped: bytes) -> list[object]:
+        """`shipped` put in the object store, owned here: its reference, boxed (a reference in a box is lent to the
+        caller, not its own)."""
+        import ray
+
+        return [ray.put(shipped)]
+
+
+def _answers(host: str, port: int) -> bool:
+    """Whether `host:port` accepts a connection within PROBE_TIMEOUT_S."""
+    try:
+        socket.create_connection((host, port), timeout=PROBE_TIMEOUT_S).close()
+    except OSError:
+        return False
+    return True
+
+
+def _this_nodes_raylet() -> tuple[str, int] | None:
+    """The host and port of the raylet of the node this process joined the cluster through, as the cluster's
+    head lists it; None when it cannot be told (that raylet is then not watched)."""
+    import ray
+
+    try:
+        here = ray.get_runtime_context().get_node_id()
+        node = next(node for node in ray.nodes() if node.get("NodeID") == here)
+        return str(node["NodeManagerAddress"]), int(node["NodeManagerPort"])
+    except Exception:  # noqa: BLE001 - Ray's private shapes: unwatched, as before
+        return None
+
+
 def _head_address(given: str) -> str | None:
     """The host:port of the joined cluster's head that answers while it lives: the address given (the GCS, or a
     Ray Client server), or for `auto` the GCS Ray found."""
@@ -601,6 +727,11 @@ def _check_reachable(address: str) -> None:
     """Fail at once, rather than after Ray's many minutes of retries (during which no Ctrl+C nor SIGTERM is met),
     when nothing answers at `address`'s host:port, or something that is not Ray does (a web server, the
     dashboard's port: Ray's GCS and its Ray Client server speak gRPC). `auto` and other forms are Ray's to read."""
+    problem = _form_problem(address)
+    if problem is not None:
+        raise EngineError(f"--ray-address {address}: {problem}; give the cluster head's host:port (its GCS port, "
+                          "6379 unless ray start --port gave another), ray://host:10001 for Ray Client, or auto on a "
+                          "machine of the cluster")
     host, port = _host_and_port(address)
     if address.startswith("ray://") and not _has_ray_client():
         raise EngineError(f"{address} is a Ray Client address, which needs pip install 'ray[client]'; or give "
@@ -688,8 +819,8 @@ def _check_token_accepted(address: str) -> None:
         with _native_stderr_muted():
             ask(address, None, int(CONNECT_TIMEOUT_S * 1000))
     except refused:
-        raise EngineError(f"could not connect to Ray at {address}: the cluster asks for its authentication token "
-                          f"and refused this process's (none set, or another){_TOKEN_ADVICE}") from None
+        raise EngineError(f"could not connect to Ray at {address}: the cluster asks for its authentication token"
+                          f"{_token_advice(refused=True)}") from None
     except exceptions.RpcError as error:
         timed_out = "timed out" in str(error).lower()
         if not timed_out and getattr(error, "rpc_code", None) != _GRPC_UNIMPLEMENTED:
@@ -749,6 +880,22 @@ def _host_and_port(address: str) -> tuple[str | None, int]:
     return host.strip("[]"), int(port)
 
 
+def _form_problem(address: str) -> str | None:
+    """What is wrong with the form of `address` before Ray reads it (Ray's own words would name another host than
+    the one given, its guess of this machine's), or None: `auto` and `local` are Ray's; otherwise host:port, whose
+    port is a number, or ray://host[:port] (Ray Client's port has a default)."""
+    if address in ("auto", "local"):
+        return None
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    if not colon:
+        return None if address.startswith("ray://") else "no port is given"
+    if not host.strip("[]"):
+        return "no host is given"
+    if not port:
+        return "no port is given"
+    return None if port.isdigit() else f"{port} is not a port number"
+
+
 def _has_ray_client() -> bool:
     """Whether Ray Client (`ray://`) can run here: it needs the `ray[client]` packages (gRPC, as Ray checks)."""
     try:
@@ -758,30 +905,198 @@ def _has_ray_client() -> bool:
     return True
 
 
+# Ray's words for its own tools' option of the address ("setting [the] `--address` flag"): this command's is another
+_RAYS_ADDRESS_OPTION = re.compile(r"(?:the )?`--address` flag")
+
+
+def _as_said_here(error: Exception) -> str:
+    """Ray's words of why it could not connect, naming this command's option where they name Ray's own."""
+    return _RAYS_ADDRESS_OPTION.sub("--ray-address", str(error))
+
+
 def _connection_hint(address: str, error: Exception) -> str:
     """What to try when the port answers but Ray would not let this process join."""
     if _host_and_port(address)[0] is None or not isinstance(error, ConnectionError):
         return ""
-    return f"; the port answers, so the cluster may ask for its authentication token{_TOKEN_ADVICE}"
+    return f"; the port answers, so the cluster may ask for its authentication token{_token_advice()}"
 
 
-# What to do about a cluster that asks for Ray's authentication token
-_TOKEN_ADVICE = (": run on a machine of the cluster with --ray-address auto, or set RAY_AUTH_MODE=token and the "
-                 "cluster's token (RAY_AUTH_TOKEN, or ~/.ray/auth_token)")
+def _token_advice(refused: bool = False) -> str:
+    """What to do about a cluster that asks for Ray's authentication token; `refused`: it refused this process's
+    (said as such). A token this machine holds is not sent unless RAY_AUTH_MODE=token is set (Ray reads one by
+    itself only for a cluster it finds, `auto`, never for an address given): that is said, rather than to set a
+    token that is there already."""
+    held = _token_held()
+    if held is not None and os.environ.get("RAY_AUTH_MODE", "").strip().lower() != "token":
+        opening = ", and this process sent none" if refused else ""
+        return (f"{opening}: {held} holds one, but Ray sends it to a cluster at an address given only when "
+                "RAY_AUTH_MODE=token is set: set RAY_AUTH_MODE=token (or run on a machine of the cluster with "
+                "--ray-address auto)")
+    opening = " and refused this process's (none set, or another)" if refused else ""
+    return (f"{opening}: run on a machine of the cluster with --ray-address auto, or set RAY_AUTH_MODE=token and the "
+            "cluster's token (RAY_AUTH_TOKEN, or ~/.ray/auth_token)")
 
 
-def _run_unit(fn_box: list[object], keys: _Keys, notices: object, folder: str, unit: Tally, item: T) -> R:
+def _token_held() -> str | None:
+    """Where this process would take Ray's authentication token from, as Ray looks for one (the variable
+    RAY_AUTH_TOKEN, the file RAY_AUTH_TOKEN_PATH names, ~/.ray/auth_token), said as the person would name it; None
+    when there is none."""
+    if os.environ.get("RAY_AUTH_TOKEN", "").strip():
+        return "RAY_AUTH_TOKEN"
+    named = os.environ.get("RAY_AUTH_TOKEN_PATH", "").strip()
+    if named:
+        return named if _holds_something(Path(named).expanduser()) else None
+    default = Path.home() / ".ray" / "auth_token"
+    return "~/.ray/auth_token" if _holds_something(default) else None
+
+
+def _holds_something(path: Path) -> bool:
+    try:
+        return path.is_file() and path.stat().st_size > 0
+    except OSError:
+        return False
+
+
+def _run_unit(fn_box: list[object], keys: _Keys, notices: object, stop_signal: object, folder: str, unit: Tally,
+              item: T) -> R | None:
     """One task: the unit of work (`_unit_of_work`) run on `item` in the command's `folder`; what it says of its
     waits goes to `notices` (the driver prints it), and each request it reserves is told there as `unit`'s (its
-    map's number and its name)."""
+    map's number and its name). Its map stopped (`stop_signal`, `_StopWatch`): nothing is done if it had not
+    begun, and one interrupted part way has kept what it paid for, as a local run's page does (None: no driver
+    reads it)."""
     global _told
+    if stop_signal is not None and _STOP_WATCH.stopped_before(stop_signal, unit[0]):
+        return None
     fn: Callable[[T], R] = _unit_of_work(fn_box, keys)
     _told = _Told(notices, unit)
     try:
-        with _in_the_commands_folder(folder):
+        with _in_the_commands_folder(folder), _STOP_WATCH.watching(stop_signal, unit[0]):
             return fn(item)
+    except KeyboardInterrupt:
+        if _STOP_WATCH.stopped(unit[0]):  # the driver's stop, met part way: what was paid for is in its record
+            _STOP_WATCH.ended()
+            return None
+        raise
     finally:
         _told = None
+
+
+class _StopSignal:
+    """The actor the driver tells that a map stopped (Ctrl+C, SIGTERM, an error: `_Completions.stop_the_rest`),
+    and that its workers' watches ask (`_StopWatch`): an answer waits until the map stops, or `within_s` passes, so
+    a stop is known at once with one question open per worker (an async actor: each waits apart)."""
+
+    def __init__(self) -> None:
+        self._stopped: dict[int, asyncio.Event] = {}
+
+    def _of(self, map_number: int) -> asyncio.Event:
+        return self._stopped.setdefault(map_number, asyncio.Event())
+
+    async def stop(self, map_number: int) -> None:
+        self._of(map_number).set()
+
+    async def stopped(self, map_number: int, within_s: float = 0.0) -> bool:
+        event = self._of(map_number)
+        if not event.is_set() and within_s > 0:
+            with suppress(TimeoutError):
+                await asyncio.wait_for(event.wait(), within_s)
+        return event.is_set()
+
+
+class _StopWatch:
+    """A worker's watch over the unit it runs: one thread that asks the stop signal of the unit's map (waiting on
+    it, `_StopSignal.stopped`) and, told the map stopped, interrupts the unit where it is, as Ctrl+C interrupts a
+    local run: a KeyboardInterrupt in the worker's main thread (by STOP_SIGNAL, which wakes a wait there), once per
+    unit, so that its page keeps what it paid for in its record ("interrupted", its calls) and sends nothing more.
+    A request the unit would reserve once its map is known stopped is not made (`interrupt_if_stopped`)."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._watched: tuple[object, int, int] | None = None  # the stop signal, map and number of the unit under way
+        self._units = 0  # the units watched so far, which number them
+        self._interrupted = 0  # the number of the unit last interrupted (the thread signals a unit once)
+        self._raised = 0  # the number of the unit last raised in (the handler raises in a unit once)
+        self._stopped: set[int] = set()  # the maps known stopped
+        self._thread: threading.Thread | None = None
+
+    def stopped(self, map_number: int) -> bool:
+        return map_number in self._stopped
+
+    def stopped_before(self, stop_signal: object, map_number: int) -> bool:
+        """Whether the unit's map stopped before the unit began (asked of the stop signal, not waited for)."""
+        import ray
+
+        if map_number not in self._stopped:
+            with suppress(Exception):  # a signal that does not answer: the unit runs, as before
+                if ray.get(stop_signal.stopped.remote(map_number),  # type: ignore[attr-defined]
+                           timeout=NOTICE_TIMEOUT_S):
+                    self._stopped.add(map_number)
+        return map_number in self._stopped
+
+    @contextmanager
+    def watching(self, stop_signal: object, map_number: int) -> Iterator[None]:
+        """The unit under way watched (when its map has a stop signal, and it runs in the main thread, as a task
+        does)."""
+        if stop_signal is None or threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        signal.signal(STOP_SIGNAL, self._interrupt_here)
+        with self._changed:
+            self._units += 1
+            self._watched = (stop_signal, map_number, self._units)
+            self._changed.notify_all()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._watch, name="recordlens-stop-watch", daemon=True)
+            self._thread.start()
+        try:
+            yield
+        finally:
+            self.ended()
+
+    def ended(self) -> None:
+        """No unit under way (again, after an interrupt that came as the unit ended: the handler raises once)."""
+        with self._changed:
+            self._watched = None
+            self._changed.notify_all()
+
+    def interrupt_if_stopped(self) -> None:
+        """A request about to be reserved by the unit under way: none once its map is known stopped."""
+        watched = self._watched
+        if watched is not None and watched[1] in self._stopped:
+            raise KeyboardInterrupt
+
+    def _watch(self) -> None:
+        import ray
+
+        while True:
+            with self._changed:
+                while self._watched is None or self._watched[2] == self._interrupted:
+                    self._changed.wait()
+                stop_signal, map_number, unit = self._watched
+            try:
+                stopped = ray.get(stop_signal.stopped.remote(map_number, STOP_WAIT_S),  # type: ignore[attr-defined]
+                                  timeout=STOP_WAIT_S + NOTICE_TIMEOUT_S)
+            except Exception:  # noqa: BLE001 - a signal that does not answer: asked again, a while later
+                time.sleep(STOP_WAIT_S)
+                continue
+            if not stopped:
+                continue
+            self._stopped.add(map_number)
+            with self._changed:
+                if self._watched is not None and self._watched[2] == unit:
+                    self._interrupted = unit
+                    signal.pthread_kill(threading.main_thread().ident or 0, STOP_SIGNAL)
+
+    def _interrupt_here(self, number: int, frame: object) -> None:
+        """STOP_SIGNAL's handler, in the main thread: the unit under way interrupted, once, if it is the one the
+        watch signalled (a signal that comes once it has ended does nothing)."""
+        watched = self._watched
+        if watched is not None and watched[2] == self._interrupted != self._raised:
+            self._raised = watched[2]
+            raise KeyboardInterrupt
+
+
+_STOP_WATCH = _StopWatch()  # a worker's, for every unit it runs
 
 
 # The unit of work this worker process read last, by its object's id: every task of a map names the same object,
@@ -801,8 +1116,9 @@ def _unit_of_work(fn_box: list[object], keys: _Keys) -> Callable[..., R]:
     read_as = ref.binary()  # type: ignore[attr-defined]
     if _unit_read is None or _unit_read[0] != read_as:
         _unit_read = None  # the last map's unit let go before this one is read
+        shipped = ray.get(ref)
         with _keys_for_callers(keys.values):
-            _unit_read = (read_as, ray.get(ref))
+            _unit_read = (read_as, _unit_from_bytes(shipped))
     return _unit_read[1]  # type: ignore[return-value]
 
 
@@ -913,10 +1229,13 @@ def _wait_for_the_rate_limit(seconds: float) -> None:
     time.sleep(seconds)
 
 
-def _budget_on_a_worker(actor: object, name: str | None = None) -> SharedBudget:
-    """The shared budget as a worker gets it: its waits for `--requests-per-minute` are said, and each request it
-    reserves is told to the driver's notices' actor, by unit, with the `name` the driver knows the budget by."""
-    return _BudgetOnAWorker(actor, name, sleep=_wait_for_the_rate_limit)
+def _budget_on_a_worker(actor: object, max_requests: int | None, max_tokens: int | None,
+                        name: str | None = None) -> SharedBudget:
+    """The shared budget as a worker gets it, with the run's caps (`max_requests`, `max_tokens`): its waits for
+    `--requests-per-minute` are said, and each request it reserves is told to the driver's notices' actor, by unit,
+    with the `name` the driver knows the budget by."""
+    return _BudgetOnAWorker(actor, name, sleep=_wait_for_the_rate_limit, max_requests=max_requests,
+                            max_tokens=max_tokens)
 
 
 class _BudgetOnAWorker(SharedBudget):
@@ -927,12 +1246,13 @@ class _BudgetOnAWorker(SharedBudget):
     this one's (sent without waiting, some 3 in 100 were not there yet: a refused attempt counted as a request, an
     answer's tokens left out)."""
 
-    def __init__(self, actor: object, name: str | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
-        super().__init__(actor, sleep)
+    def __init__(self, actor: object, name: str | None = None, sleep: Callable[[float], None] = time.sleep, *,
+                 max_requests: int | None = None, max_tokens: int | None = None) -> None:
+        super().__init__(actor, sleep, max_requests=max_requests, max_tokens=max_tokens)
         self.name = name  # the driver's name for it (`_DriverBudget.name`)
 
     def reserve_request(self) -> None:
+        _STOP_WATCH.interrupt_if_stopped()  # the map stopped: no request more, as after a local Ctrl+C
         super().reserve_request()
         _tell_the_request(budget=self.name)
 
@@ -1054,14 +1374,46 @@ def _register_serializers() -> None:
         return
     import ray.util
 
-    def to_parts(caller: GeminiCaller) -> tuple[object, object, int, str | None]:
-        if not isinstance(caller.budget, (SharedBudget, _DriverBudget)):
-            raise EngineError("a Gemini extractor reached Ray without its shared budget (use engine.shipping)")
-        return caller.settings, caller.budget, _key_slot(caller), caller.key_origin
-
-    ray.util.register_serializer(GeminiCaller, serializer=to_parts, deserializer=_caller_from_parts)
+    ray.util.register_serializer(GeminiCaller, serializer=_caller_parts, deserializer=_caller_from_parts)
     ray.util.register_serializer(type(Path()), serializer=_path_shipped, deserializer=_path_arrived)
     _registered = True
+
+
+def _unit_as_bytes(unit: object) -> bytes:
+    """A map's unit of work as bytes, pickled as Ray would send it (its Gemini callers and paths as the serializers
+    registered here make them travel: `_caller_parts`, `_path_shipped`), for whichever process puts it in the
+    object store to put as it is; read back on a worker by `_unit_from_bytes`, with the task's keys."""
+    import io
+
+    from ray import cloudpickle
+
+    class UnitPickler(cloudpickle.Pickler):  # type: ignore[misc, name-defined]
+        def reducer_override(self, obj: object) -> object:
+            if isinstance(obj, GeminiCaller):
+                return _caller_from_parts, (_caller_parts(obj),)
+            if isinstance(obj, type(Path())):
+                return _path_arrived, (_path_shipped(obj),)
+            return super().reducer_override(obj)
+
+    written = io.BytesIO()
+    UnitPickler(written, protocol=5).dump(unit)
+    return written.getvalue()
+
+
+def _unit_from_bytes(shipped: bytes) -> object:
+    """A unit of work from its bytes (`_unit_as_bytes`); its Gemini callers take their keys from the task's
+    (`_keys_for_callers`)."""
+    from ray import cloudpickle
+
+    return cloudpickle.loads(shipped)
+
+
+def _caller_parts(caller: GeminiCaller) -> tuple[object, object, int, str | None]:
+    """What a Gemini caller travels as: its settings, its shared budget, its key's slot in the task's keys and
+    where that key came from (`_caller_from_parts` rebuilds it)."""
+    if not isinstance(caller.budget, (SharedBudget, _DriverBudget)):
+        raise EngineError("a Gemini extractor reached Ray without its shared budget (use engine.shipping)")
+    return caller.settings, caller.budget, _key_slot(caller), caller.key_origin
 
 
 def _path_shipped(path: Path) -> tuple[str, str | None, str]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import json
 import os
 import time
@@ -142,8 +143,11 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
                     _record_stop(out, name, str(paid.get("reason") or "interrupted"), paid, summary)
                 raise
 
-    # kept with each page's answer: a run.json that cannot be read then still has pages that say their endpoint
-    made_with = settings_said_by_pages(getattr(extractor, "settings", None) or {})
+    # kept with each page's answer: a run.json that cannot be read then still has pages that say their endpoint. Only
+    # a method without call settings has none: a settings property that fails is raised, not taken for none (its
+    # pages would say no endpoint, and a resume against another one would keep them without a word)
+    settings = extractor.settings if inspect.getattr_static(extractor, "settings", None) is not None else None
+    made_with = settings_said_by_pages(settings or {})
     if resume and held is None:
         held = ResumedRun.of(out, extractor)
     try:
