@@ -163,12 +163,28 @@ def score_page(predicted: Sequence[Sequence[str]], true: Sequence[Sequence[str]]
     """Expand both record lists against one page's text keys, then score them."""
     score = score_expanded(keys.expand_all(predicted), keys.expand_all(true), page)
     for label, records in (("predicted", predicted), ("true", true)):
-        wide = sum(1 for r in records if any(matches_everything(x) for x in r))
-        if wide:
-            score.warnings.append(
-                f"page {page}: {wide} {label} record(s) hold '', '/' or '/html', which the reference expands "
-                "to every text entry of the page")
+        _say_wide_records(score, label, records)
     return score
+
+
+def score_without_prediction(true: Sequence[Sequence[str]], naming_nothing: int, page: str = "") -> PageScore:
+    """`score_page` of no predicted record, the page unread: with nothing to match, the figures are the truth's
+    alone (every true record missed: 0; a page labelled as holding no record: 1, as the reference scores two empty
+    lists), and all they need of the page is how many true records expand to no text there (`naming_nothing`, the
+    `empty_true_records` a label check of the page tells without parsing it again)."""
+    value = 0.0 if true else 1.0
+    score = PageScore(page, value, value, value, 0, len(true), [], 0, naming_nothing)
+    _say_wide_records(score, "true", true)
+    return score
+
+
+def _say_wide_records(score: PageScore, label: str, records: Sequence[Sequence[str]]) -> None:
+    """Warn of the records that hold an XPath the reference expands to the whole page (a blind spot kept)."""
+    wide = sum(1 for r in records if any(matches_everything(x) for x in r))
+    if wide:
+        score.warnings.append(
+            f"page {score.page}: {wide} {label} record(s) hold '', '/' or '/html', which the reference expands "
+            "to every text entry of the page")
 
 
 def score_raw(predicted: Sequence[Sequence[str]], true: Sequence[Sequence[str]]) -> PageScore:

@@ -62,9 +62,9 @@ def stale_words(stale: Sequence[str], earlier: Sequence[str], later: Sequence[st
                 relabelled: Sequence[str] = (), names: bool = True) -> str:
     """`stale` pages in a few words, those scored by an `earlier` page reader and those scored by a `later` one
     (another install of a newer RecordLens sharing the project) said apart from those whose labels changed since,
-    each with its pages listed (`names`). A page `relabelled` since its score (its labels or status changed) is
-    said so whoever scored it: that is what a person can act on, and a score of labels no longer there would be
-    stale under any reader; each page is said once."""
+    each with its pages listed (`names`). A page `relabelled` since its score (its labels changed, or it was marked
+    labelled or no longer) is said so whoever scored it: that is what a person can act on, and a score of labels no
+    longer there would be stale under any reader; each page is said once."""
     by_earlier, by_later, changed_since = set(earlier), set(later), set(relabelled)
     changed = [page for page in stale if page in changed_since or (page not in by_earlier and page not in by_later)]
     older = [page for page in stale if page in by_earlier and page not in changed_since]
@@ -136,11 +136,13 @@ _PREDICTED = ("JOIN predictions d ON d.run_id = s.run_id AND d.page_id = s.page_
               "WHERE s.run_id = r.id AND d.error IS NULL")
 
 
-# A label change (label_history h) that could move its page's truth: a status change, or one that touched a true
-# record before or after (a proposal added or rejected leaves the truth as it was).
-_MOVES_TRUTH = " ".join(("(h.action = 'status'", *(
-    f"OR EXISTS (SELECT 1 FROM json_each(h.{side}) r WHERE json_extract(r.value, '$.status') IN "
-    f"{sql_list(TRUE_LABEL_STATUSES)})" for side in ("before", "after")), ")"))
+# A label change (label_history h) that could move its page's truth: one that touched a true record before or after
+# (a proposal added or rejected leaves the truth as it was). A change of the page's mark alone does not: the records
+# are its truth under either mark a run is scored on (labelled -> reviewed, the app's V, changes no figure), and
+# whether it is scored at all is its mark now (`_RELABELLED`).
+_MOVES_TRUTH = "(" + " OR ".join(
+    f"EXISTS (SELECT 1 FROM json_each(h.{side}) r WHERE json_extract(r.value, '$.status') IN "
+    f"{sql_list(TRUE_LABEL_STATUSES)})" for side in ("before", "after")) + ")"
 # Page p's score s in a run (NULL when it has none) no longer scores its labels: p is labelled since, or no longer,
 # or a change that could move its truth came after s. A change is after the score when its history id is above the
 # latest the score saw (schema 8): ids follow the order of commits, times do not (a transaction begun before the
@@ -237,13 +239,20 @@ class Runs:
         return run_id
 
     def finish(self, run_id: int, *, status: str = "finished", cost: Mapping[str, object] | None = None,
-                   ended_at: str | None = None) -> None:
+                   ended_at: str | None = None, source: str | None = None) -> None:
+        """The run ended: its status, end and cost. `source`: the folder a stored run was just brought up to date
+        from (`runs --add` of its folder, or of a copy of it, gone on since), which it names from then on
+        (`run_origin`, a deleted run's copy): that folder holds what the run holds now, the first may not."""
         if status not in RUN_STATUSES:
             raise StoreError(f"unknown run status {status!r}; expected one of {', '.join(RUN_STATUSES)}")
         with self._store.writing() as db:
             self._require(run_id)
             db.execute("UPDATE runs SET status = ?, ended_at = ?, cost = ? WHERE id = ?",
                        (status, ended_at or now(), dumps(dict(cost or {})), run_id))
+            if source is not None:
+                (parameters,) = self._store.one("SELECT parameters FROM runs WHERE id = ?", (run_id,))
+                db.execute("UPDATE runs SET parameters = ? WHERE id = ?",
+                           (dumps({**json.loads(parameters), "source": source}), run_id))
         release_mark(self._mark(run_id))  # once its end is committed: never "interrupted" in between
 
     def _mark(self, run_id: int) -> Path:
@@ -341,8 +350,9 @@ class Runs:
         return [StoredScore(*row[:7], tuple(json.loads(row[7])), row[8], row[9], row[10]) for row in rows]
 
     def stale_pages(self, run_id: int) -> list[str]:
-        """The pages whose stored score no longer says what the labels would: their labels or status changed
-        after it was made, or they are marked labelled (or no longer) since, or their saved copy was changed by
+        """The pages whose stored score no longer says what the labels would: their labels changed after it was
+        made (`_MOVES_TRUTH`: the page's mark moved alone, labelled to reviewed say, is no change of them), or they
+        are marked labelled (or no longer) since, or their saved copy was changed by
         hand since (`copies_changed_since_scored`), or another page reader made it (an earlier RecordLens:
         `scored_by_an_earlier_reader`, or a later one: `scored_by_a_later_reader`); none for a run never scored
         (its means say "not scored" already).
@@ -421,8 +431,8 @@ class Runs:
         return copy.reads_as_a_page
 
     def relabelled_since_scored(self, run_id: int) -> list[str]:
-        """Of `stale_pages`, those whose labels or status changed since their score was made (or that are marked
-        labelled, or no longer, since), whoever made it: "labelled, changed or unmarked since it was scored"."""
+        """Of `stale_pages`, those whose labels changed since their score was made (or that are marked labelled,
+        or no longer, since), whoever made it: "labelled, changed or unmarked since it was scored"."""
         self._require(run_id)
         return self._pages_where(run_id, _RELABELLED)
 
@@ -455,10 +465,10 @@ class Runs:
         """Why the run's stored scores no longer hold, in a few words ("" when they do): pages whose score went
         because the run's predictions of them changed since (`runs --add` of its folder gone on: no label changed
         on those), pages whose score may have gone either way before schema 10 said which (`score_dropped_unsaid`),
-        pages whose labels or status changed since, pages scored by an earlier RecordLens and pages scored by a
-        later one (another page reader), said apart; and pages whose saved copy was changed by hand since
-        (`copies_changed_since_scored`), said so whatever else changed: that is not the labels' doing, and what a
-        person can act on (the copy put back, or scored again as it is)."""
+        pages whose labels changed since (or that are marked labelled, or no longer, since), pages scored by an
+        earlier RecordLens and pages scored by a later one (another page reader), said apart; and pages whose saved
+        copy was changed by hand since (`copies_changed_since_scored`), said so whatever else changed: that is not
+        the labels' doing, and what a person can act on (the copy put back, or scored again as it is)."""
         copies = self.copies_changed_since_scored(run_id)
         stale = self._stale_pages(run_id, copies)
         changed = self.predictions_changed_since_scored(run_id, stale)
@@ -479,9 +489,10 @@ class Runs:
     def predictions_changed_since_scored(self, run_id: int, stale: Sequence[str]) -> list[str]:
         """Of the run's `stale` pages, those whose score went because the run's predictions of them changed
         (`add_predictions` drops it, keeping with the prediction the label change that score had seen), not their
-        labels: a page without a score whose labels and status have not changed since that score was made. Each
-        page is judged by its own score that went, not by the run's other scores (its latest may be of another
-        page, or be the one that went). A prediction changed before schema 10 says nothing: none."""
+        labels: a page without a score none of whose label changes that could move its truth (`_MOVES_TRUTH`: its
+        mark moved alone is none) came after that score. Each page is judged by its
+        own score that went, not by the run's other scores (its latest may be of another page, or be the one that
+        went). A prediction changed before schema 10 says nothing: none."""
         dropped = dict(self._store.db.execute(
             "SELECT p.name, d.score_dropped_seen FROM predictions d JOIN pages p ON p.id = d.page_id "
             "WHERE d.run_id = ? AND d.score_dropped_seen IS NOT NULL "
@@ -490,7 +501,8 @@ class Runs:
         if not dropped:
             return []
         last_change = dict(self._store.db.execute(
-            "SELECT p.name, MAX(h.id) FROM pages p LEFT JOIN label_history h ON h.page_id = p.id GROUP BY p.id"))
+            "SELECT p.name, MAX(h.id) FROM pages p LEFT JOIN label_history h ON h.page_id = p.id "
+            f"AND {_MOVES_TRUTH} GROUP BY p.id"))
         return [page for page in stale if page in dropped and (last_change.get(page) or 0) <= dropped[page]]
 
     def score_dropped_unsaid(self, run_id: int, stale: Sequence[str]) -> list[str]:

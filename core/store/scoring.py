@@ -18,7 +18,7 @@ from ..command_hints import hint_path
 from ..page.dom import Page
 from ..page.snapshot import read_file_bytes
 from ..records.model import TextKeyIndex
-from ..records.score import DatasetScore, PageScore, score_page
+from ..records.score import DatasetScore, PageScore, score_page, score_without_prediction
 from ..runs.evaluate import (
     PageNotRead,
     no_prediction_messages,
@@ -63,7 +63,8 @@ def score_stored_run(project: Project, run_id: int, progress: Progress = lambda 
     kept as it was.
 
     A page whose stored score still holds (`_still_scored`) keeps it, unparsed: after labels changed on a few pages
-    of a thousand, those few are scored again, with the figures a score of every page gives. A page whose
+    of a thousand, those few are scored again, with the figures a score of every page gives. A page the run predicts
+    no record for is scored unparsed too (`_scored_as_it_is`), with the figures a parse gives. A page whose
     prediction was stored anew (by another process, or a job of the app) while it was scored (`_stored_anew`)
     keeps no score of the prediction as it was read: it is scored again from the run as it is then."""
     # a run of two settings' records scores as none (`runs --add` refuses its folder): refused before anything is
@@ -173,12 +174,11 @@ def _score_pages(project: Project, run_id: int, progress: Progress, leave_out_un
     kept = _still_scored(project, run, labelled - set(not_read))
     fresh, read = {}, _CopiesRead()
     for name in progress([name for name in truth_pages if name not in kept and name not in not_read]):
-        page = _page_to_score(project, name, read, leave_out_unread)
-        if isinstance(page, PageNotRead):
-            not_read[name] = page.why
+        score = _score_to_store(project, name, predictions.get(name, []), read, leave_out_unread)
+        if isinstance(score, PageNotRead):
+            not_read[name] = score.why
             continue
-        fresh[name] = score_page(predictions.get(name, []), project.true_records(name), TextKeyIndex(page.text_map),
-                                 name)
+        fresh[name] = score
     scored = [name for name in truth_pages if name not in not_read]
     left_out: dict[str, str] = {}
     finished = ran_to_its_end(stored_run_description(run.method, run.status, run.parameters, run.cost))
@@ -225,12 +225,26 @@ class _CopiesRead:
     changed: list[str] = field(default_factory=list)
 
 
-def _page_to_score(project: Project, name: str, read: _CopiesRead, leave_out_unread: bool) -> Page | PageNotRead:
-    """The page's saved copy as it is now (`_page_as_it_is`); with `leave_out_unread`, why it cannot be read instead of
-    the error (an empty file, a folder in its place), as `score` and `bench` read a dataset's page (`page_or_why`)."""
-    if not leave_out_unread:
-        return _page_as_it_is(project, name, read)
-    return page_or_why(partial(_page_as_it_is, project, name, read))
+def _score_to_store(project: Project, name: str, predicted: Sequence[Sequence[str]], read: _CopiesRead,
+                    leave_out_unread: bool) -> PageScore | PageNotRead:
+    """The page's score of `predicted` against its saved copy as it is now (`_scored_as_it_is`); with
+    `leave_out_unread`, why the copy cannot be read instead of the error (an empty file, a folder in its place), as
+    `score` and `bench` read a dataset's page (`page_or_why`)."""
+    score = partial(_scored_as_it_is, project, name, predicted, read)
+    return page_or_why(score) if leave_out_unread else score()
+
+
+def _scored_as_it_is(project: Project, name: str, predicted: Sequence[Sequence[str]], read: _CopiesRead) -> PageScore:
+    """The page's score of `predicted` against its true records on its saved copy as it is now. A page the run
+    predicts no record for is not parsed (on a run of part of a large project, most of them): nothing is matched,
+    and the one figure of the page such a score needs, its true records that expand to no text, is its label
+    check's (`_naming_nothing`, remembered for these very bytes and records); its copy's bytes are read and
+    hashed all the same, for the score to keep (`_CopiesRead`)."""
+    truth = project.true_records(name)
+    if not predicted:
+        _copy_as_it_is(project, name, read)
+        return score_without_prediction(truth, _naming_nothing(project, name, truth), name)
+    return score_page(predicted, truth, TextKeyIndex(_page_as_it_is(project, name, read).text_map), name)
 
 
 def _stored_anew(project: Project, run_id: int, pages: Sequence[str],
@@ -299,24 +313,34 @@ def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[st
 
 def _as_scored(project: Project, stored: StoredScore) -> PageScore:
     """A stored score as `score_page` made it. The store keeps every figure but how many true records expand to
-    no text (the JSON of `score` gives it): a true record expands to none when each of its XPaths does, which the
-    page's label check, remembered for these very labels, lists (`label_checks`), so the page is seldom parsed."""
-    true_records = project.true_records(stored.page)
-    unresolved = set(project.label_checks.check(stored.page, true_records).unresolved)
-    empty_true = sum(1 for record in true_records if all(x in unresolved for x in record))
+    no text (the JSON of `score` gives it), which the page's label check tells (`_naming_nothing`)."""
+    empty_true = _naming_nothing(project, stored.page, project.true_records(stored.page))
     return PageScore(stored.page, stored.precision, stored.recall, stored.f1, stored.predicted_records,
                      stored.true_records, [], stored.hallucinated_records, empty_true, list(stored.warnings))
 
 
+def _naming_nothing(project: Project, name: str, true_records: Sequence[Sequence[str]]) -> int:
+    """How many of the page's true records expand to no text on its saved copy as it is now (a score's
+    `empty_true_records`): a record expands to none when each of its XPaths does, which the page's label check,
+    remembered for these very bytes and labels, lists (`label_checks`), so the page is seldom parsed."""
+    unresolved = set(project.label_checks.check(name, true_records).unresolved)
+    return sum(1 for record in true_records if all(x in unresolved for x in record))
+
+
 def _page_as_it_is(project: Project, name: str, read: _CopiesRead) -> Page:
-    """The page's saved copy, parsed as it is now, the hash of its bytes kept in `read`; `name` added to its `changed`
-    when the copy was changed by hand since it was stored (its bytes no longer those its name hashes: the rule of
-    `label_checks` and `export`)."""
+    """The page's saved copy, parsed as it is now (`_copy_as_it_is`)."""
+    return project.load(name, data=_copy_as_it_is(project, name, read)).page  # the bytes hashed are the bytes scored
+
+
+def _copy_as_it_is(project: Project, name: str, read: _CopiesRead) -> bytes:
+    """The bytes of the page's saved copy now, their hash kept in `read`; `name` added to its `changed` when the copy
+    was changed by hand since it was stored (its bytes no longer those its name hashes: the rule of `label_checks`
+    and `export`)."""
     data = read_file_bytes(project.snapshot_file(name))
     read.hashes[name] = content_hash(data)
     if read.hashes[name] != project.page(name).snapshot:
         read.changed.append(name)
-    return project.load(name, data=data).page  # the bytes hashed are the bytes scored
+    return data
 
 
 def _scored_pages(project: Project) -> list[str]:

@@ -106,8 +106,8 @@ def test_a_page_labelled_since_its_score_went_with_its_prediction_is_said_labell
     assert run(capsys, "score", "--project", str(project), "--run", "1", "-q")[0] == 0
     assert run(capsys, "runs", "--project", str(project), "--add", str(out))[0] == 0
     with open_project(project) as held:
-        held.set_status("4", "proposed", Provenance.person("ana"))  # a change after the score that went
-        held.set_status("4", "labelled", Provenance.person("ana"))
+        first = next(label for label in held.labels("4") if label.is_true)
+        held.reject(first.id, Provenance.person("ana"))  # a change after the score that went
         assert held.runs.why_stale(1) == "1 page labelled, changed or unmarked since it was scored (4)"
 
 

@@ -38,8 +38,7 @@ def test_a_page_labelled_since_the_run_was_scored_is_still_said_labelled_after_t
     folder = scored_project(tmp_path)
     with open_project(folder) as project:  # page 1's prediction replaced, and its labels changed since the score
         project.runs.add_predictions(1, {"1": project.runs.predictions(1)["1"][:1]})
-        project.set_status("1", "proposed", ANA)
-        project.set_status("1", "labelled", ANA)
+        project.reject(next(label for label in project.labels("1") if label.is_true).id, ANA)
     as_earlier_schema(folder, 9)
     with open_project(folder) as project:
         assert project.runs.why_stale(1) == "1 page labelled, changed or unmarked since it was scored (1)"

@@ -52,8 +52,8 @@ def in_another_process(code: str, *args: Path) -> None:
 
 def when_scoring(monkeypatch: pytest.MonkeyPatch, page: str, act: Callable[[], None], *, times: int) -> list[str]:
     """`act` run as `page` is scored (the run's predictions read by then), its first `times` times; the pages
-    scored, in order."""
-    real, scored = scoring.score_page, []
+    scored, in order (a page the run predicts nothing for is scored unparsed: `score_without_prediction`)."""
+    real, unread, scored = scoring.score_page, scoring.score_without_prediction, []
 
     def hooked(predicted, truth, keys, name: str) -> PageScore:  # noqa: ANN001 - score_page's own
         scored.append(name)
@@ -61,7 +61,12 @@ def when_scoring(monkeypatch: pytest.MonkeyPatch, page: str, act: Callable[[], N
             act()
         return real(predicted, truth, keys, name)
 
+    def hooked_unread(truth, naming_nothing, name: str) -> PageScore:  # noqa: ANN001 - score_without_prediction's
+        scored.append(name)
+        return unread(truth, naming_nothing, name)
+
     monkeypatch.setattr(scoring, "score_page", hooked)
+    monkeypatch.setattr(scoring, "score_without_prediction", hooked_unread)
     return scored
 
 
