@@ -92,6 +92,33 @@ class ReviewRows:
         return cls(run, page, tuple(key for key in keys if key is not None), now)
 
 
+@dataclass(frozen=True)
+class ReviewWalk:
+    """Where W's walk through the pages of a run (an id) or an annotator's comparison ("annotator:NAME") under
+    review stands: its pages in the order W walks them, and the place in it of the last page W opened (the next W
+    opens the one after). What a start goes on with, as it comes back on the page last open."""
+
+    run: int | str
+    order: tuple[str, ...]
+    at: int
+
+    def written(self) -> dict[str, object]:
+        """As the settings file holds it (JSON: lists)."""
+        return {"run": self.run, "order": list(self.order), "at": self.at}
+
+    @classmethod
+    def read(cls, value: object) -> ReviewWalk | None:
+        """The walk as `written` wrote it; None for anything else (a damaged or hand-edited file)."""
+        if not isinstance(value, dict):
+            return None
+        run, order, at = (value.get(k) for k in ("run", "order", "at"))
+        if isinstance(run, bool) or not isinstance(run, int | str) or not _strings(order) or not order:
+            return None
+        if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < len(order):
+            return None
+        return cls(run, tuple(order), at)
+
+
 def _written_key(key: RowKey) -> list[object]:
     kind, xpaths, true_xpaths = key
     return [kind, list(xpaths), list(true_xpaths)]
@@ -126,7 +153,11 @@ class Settings:
     reviews: str = ""             # JSON {project folder: {"run": id or "annotator:NAME", "shown": [classes],
     #                               "on_show": the Review tab was, "rows": the Review list's rows chosen at quit
     #                               (`ReviewRows`: {"run", "page", "chosen": [[kind, [xpaths], [true xpaths]]],
-    #                               "current": [kind, [xpaths], [true xpaths]] or null})}}
+    #                               "current": [kind, [xpaths], [true xpaths]] or null}), "walk": where W's walk
+    #                               stands (`ReviewWalk`: {"run", "order": [pages], "at": the last W opened})}}
+    page_filters: str = ""        # JSON {project folder: {"status": the page status shown or null for every one,
+    #                               "search": text}}: what narrowed the page list ("show pages" and its search) when
+    #                               the project was left; no entry: it showed every page
     project_files: str = ""       # JSON {project folder: {"file": its database file, "DEVICE:INODE", "project": its
                                   # fingerprint}}: moved, a project is known by both, and takes what was remembered
                                   # under its old folder (`follow_move`)
@@ -222,11 +253,12 @@ class Settings:
     def remember_review(self, project: str, run: int | str | None, shown: Sequence[str], on_show: bool = False
                         ) -> None:
         """What the Review tab was on: the run (None: none chosen), the classes shown, and whether it was on show.
-        The rows chosen at the last quit stay (they name their run and page: `review_rows`)."""
+        The rows chosen at the last quit and W's walk stay (they name their run: `review_rows`, `review_walk`)."""
         value = _by_project(self.reviews).get(project)
-        rows = value.get("rows") if isinstance(value, dict) else None
+        parts = ("run", "shown", "on_show")
+        kept = {k: v for k, v in value.items() if k not in parts} if isinstance(value, dict) else {}
         self.reviews = _with_project(self.reviews, project, {"run": run, "shown": list(shown), "on_show": on_show,
-                                                             **({"rows": rows} if rows is not None else {})})
+                                                             **kept})
 
     def review_rows(self, project: str) -> ReviewRows | None:
         """The rows the Review list had chosen when the project was last quit with a page's review drawn; None:
@@ -236,11 +268,43 @@ class Settings:
 
     def remember_review_rows(self, project: str, rows: ReviewRows | None) -> None:
         """The rows chosen at quit; None: none (those an earlier quit kept go)."""
+        self._remember_of_review(project, "rows", None if rows is None else rows.written())
+
+    def review_walk(self, project: str) -> ReviewWalk | None:
+        """Where W's walk stood when the project was last left; None: W walked nothing (or the value is damaged)."""
         value = _by_project(self.reviews).get(project)
-        review = {k: v for k, v in value.items() if k != "rows"} if isinstance(value, dict) else {}
-        if rows is None and review == (value if isinstance(value, dict) else {}):
+        return ReviewWalk.read(value.get("walk")) if isinstance(value, dict) else None
+
+    def remember_review_walk(self, project: str, walk: ReviewWalk | None) -> None:
+        """Where W's walk stands; None: nowhere (the walk an earlier session kept goes)."""
+        self._remember_of_review(project, "walk", None if walk is None else walk.written())
+
+    def _remember_of_review(self, project: str, part: str, value: object) -> None:
+        """The project's review entry with its `part` set to `value` (None: taken out), its other parts as they are."""
+        before = _by_project(self.reviews).get(project)
+        before = before if isinstance(before, dict) else {}
+        review = {k: v for k, v in before.items() if k != part}
+        if value is None and review == before:
             return  # nothing kept, nothing to forget: no entry made for a project never reviewed
-        self.reviews = _with_project(self.reviews, project, review | ({"rows": rows.written()} if rows else {}))
+        self.reviews = _with_project(self.reviews, project, review | ({part: value} if value is not None else {}))
+
+    def page_filter(self, project: str) -> tuple[str | None, str]:
+        """What narrowed the project's page list when it was last left: the page status it showed (None: every
+        one) and its search ("": none)."""
+        value = _by_project(self.page_filters).get(project)
+        status, search = (value.get("status"), value.get("search")) if isinstance(value, dict) else (None, "")
+        return (status if isinstance(status, str) else None), (search if isinstance(search, str) else "")
+
+    def remember_page_filter(self, project: str, status: str | None, search: str) -> None:
+        """The page status the page list shows (None: every one) and its search; neither: no entry."""
+        values = _by_project(self.page_filters)
+        if status is None and not search:
+            if project not in values:
+                return
+            values.pop(project)
+        else:
+            values[project] = {"status": status, "search": search}
+        self.page_filters = json.dumps(values, ensure_ascii=False)
 
     def follow_move(self, project: str, database: str | None, fingerprint: str | None,
                     database_at: Callable[[str], str | None]) -> None:
@@ -249,11 +313,11 @@ class Settings:
         does, it has no pages). When nothing is remembered under that folder but something is under a folder
         whose project had that same file and the same fingerprint, and which holds that file no more
         (`database_at(folder)`: the file there now), the project was moved or renamed: what was remembered there
-        (page, selection, scroll, zoom, review) is its own, and moves here, read once under the old folder. A
-        folder that still holds the file (a link to it) keeps its own. The file alone is not enough: a deleted
-        project's inode is given at once to the next file made (ext4), so a new project would take a deleted
-        one's place. Any other folder noted with this file is stale (its project was deleted, or moved and taken
-        over already): its note goes, and its place too when the folder is gone."""
+        (page, selection, scroll, zoom, review, page list filter) is its own, and moves here, read once under the
+        old folder. A folder that still holds the file (a link to it) keeps its own. The file alone is not
+        enough: a deleted project's inode is given at once to the next file made (ext4), so a new project would
+        take a deleted one's place. Any other folder noted with this file is stale (its project was deleted, or
+        moved and taken over already): its note goes, and its place too when the folder is gone."""
         if database is None:
             return
         files = _by_project(self.project_files)
@@ -274,7 +338,7 @@ class Settings:
             self.project_files = json.dumps(files, ensure_ascii=False)
 
     def _move_place(self, folder: str, project: str | None) -> None:
-        """What was remembered under `folder` (page, selection, scroll, zoom, review) goes to `project` (None:
+        """What was remembered under `folder` (page, selection, scroll, zoom, review, filter) goes to `project` (None:
         it is forgotten)."""
         for name in PLACES:
             values = _by_project(getattr(self, name))
@@ -414,7 +478,7 @@ def _names_a_secret(key: str) -> bool:
 
 # Settings holding an address, which may hold a credential (?key=..., user:password@): saved without it
 ADDRESSES = ("gemini_endpoint",)
-PLACES = ("last_pages", "last_selections", "zooms", "reviews", "unfinished_said")  # what is kept of each project
+PLACES = ("last_pages", "last_selections", "zooms", "reviews", "page_filters", "unfinished_said")  # of each project
 BY_PROJECT = (*PLACES, "project_files")  # JSON {project folder: value}
 
 

@@ -19,6 +19,11 @@ def accept_rejected(name: str) -> str:
     return f"accept the project's rejected record as {name}'s"
 
 
+def accept_proposed(name: str) -> str:
+    """T on a record of `name`'s that the page holds as a proposal (or a proposal covering its text)."""
+    return f"accept the project's proposed record as {name}'s"
+
+
 def keep(name: str) -> str:
     """O: the project's version kept over theirs."""
     return f"keep the project's version over {name}'s"

@@ -89,7 +89,7 @@ from ..qt.screen_fit import (
     saved_normal_size,
 )
 from ..qt.widgets import column, side_by_side
-from ..settings import KeyStore, Settings, default_key_store, settings_path
+from ..settings import KeyStore, ReviewWalk, Settings, default_key_store, settings_path
 from .commands import EditGroup, NotSaved
 from .job_controller import JobController
 from .messages_dialog import MessageLog
@@ -342,6 +342,7 @@ class MainWindow(QMainWindow):
         self._said_of: tuple[str, tuple[int, ...]] | None = None
         self._terminating = False  # closing on SIGTERM (`close_on_terminate`): no question asked
         self._maximised_to_fit = False  # maximised at start because the screen cannot hold it (`restore_geometry`)
+        self._kept_walk: ReviewWalk | None = None  # W's walk the last session left, until a W takes it up
 
         self.page_list = PageList()
         self.page_view = PageView()
@@ -364,6 +365,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_status_bar()
         self._connect()
+        self._take_up_the_list_and_the_walk()
         self._take_stock()
         self.review_panel.set_runs(self.project.runs.all(), annotators=self.project.annotators.names())
         self._update_title()
@@ -485,6 +487,7 @@ class MainWindow(QMainWindow):
     def _connect(self) -> None:
         self.page_list.page_chosen.connect(self.open_page)
         self.page_list.search_done.connect(lambda: self.page_view.view.setFocus())
+        self.page_list.narrowed.connect(self._remember_the_list)
         self.record_panel.find_done.connect(lambda: self.page_view.view.setFocus())
         self.page_view.element_clicked.connect(self.record_actions.on_element_clicked)
         self.page_view.hovered.connect(self._on_hovered)
@@ -703,9 +706,8 @@ class MainWindow(QMainWindow):
         self.record_actions.drop_stacks(gone)
         self.page_name = None
         self.refresh_pages()
-        if not self.page_list.names():
-            self.page_list.show_all()  # a filter that now hides every page is no reason to show none
-        names = self.page_list.names()
+        # A filter that now hides every page is no reason to show none: the project's first, listed while on show
+        names = self.page_list.names() or self.page_list.all_names()
         after = after if after in names else (names[0] if names else None)
         if after is not None:
             self.open_page(after)
@@ -800,7 +802,7 @@ class MainWindow(QMainWindow):
         self.record_panel.forget_finder()  # what was looked for on the last page, not on this one
         self.record_actions.arm_new = False
         self.undo_group.setActiveStack(self.record_actions.stack(name))
-        self.page_list.select(name)
+        self.page_list.list_on_show(name)  # opened from elsewhere (W, a start): listed, the filter left as it is
         self.breadcrumb.setText(" ")
         self._hovered = ""  # an element of the last page: nothing of this one is under the pointer yet
         self._update_title()
@@ -813,11 +815,43 @@ class MainWindow(QMainWindow):
         self.settings.remember_page(self.project_key(), name)
         if self._stands_in_for is not None:  # the demo in place of a project that is gone: that one stays last
             self.settings.last_project = self._stands_in_for
+        self._remember_the_list_and_the_walk()  # W's page among them: where its walk stands goes with it
         self.save_where_the_user_was()
 
+    def _remember_the_list_and_the_walk(self) -> None:
+        """What narrows the page list (its status filter and search) and where W's walk stands, for the next start,
+        as the page on show is: a start comes back to the list as it was left, and W goes on where it was."""
+        key = self.project_key()
+        self.settings.remember_page_filter(key, *self.page_list.narrowing())
+        self.settings.remember_review_walk(key, self.reviewing.walk() or self._kept_walk)
+
+    def _remember_the_list(self) -> None:
+        """The user narrowed the page list: kept at once, as a page opened is."""
+        self._remember_the_list_and_the_walk()
+        self.save_where_the_user_was()
+
+    def _take_up_the_list_and_the_walk(self) -> None:
+        """The page list narrowed as the project's last session left it, and the walk W was on kept for the first
+        W on its run (`do_worst_page`). Not for a screenshot, which shows every page (and the rows it is asked
+        for), nor keeps anything of its own."""
+        key, kept = self.project_key(), self.saves_settings
+        self.page_list.narrow(*(self.settings.page_filter(key) if kept else (None, "")))
+        self._kept_walk = self.settings.review_walk(key) if kept else None
+
+    def do_worst_page(self) -> None:
+        """W (`ReviewController.do_worst_page`). Its first in a session on the run the last session's W walked goes
+        on with that walk, from the page after the last one it opened, as a start comes back on the page last
+        open: not from the run's worst page again."""
+        kept = self._kept_walk
+        if kept is not None and kept.run == self.reviewing.run_id and self.reviewing.walk() is None:
+            self.reviewing.take_up_walk(kept)
+            self._kept_walk = None
+        self.reviewing.do_worst_page()
+
     def jump_to_page(self, name: str) -> None:
-        if name not in self.page_list.names():
-            self.page_list.show_all()
+        """A page chosen elsewhere (W, the Review tab's worst pages): opened with the page list's filter and search
+        as the user left them, the page listed while on show (`show_page`). Clearing them would undo the user's
+        choice unasked, and unsaid."""
         self.open_page(name)
 
     def _on_loaded(self, ok: bool) -> None:
@@ -1189,6 +1223,7 @@ class MainWindow(QMainWindow):
         self.tools.hide_history()
         self.page_name = None
         self._changes_seen, self._arrivals, self._known_ends = 0, None, {}  # another project's: none carries over
+        self._take_up_the_list_and_the_walk()  # this project's, not the last one's
         self._take_stock()
         self.review_panel.set_runs(project.runs.all(), annotators=project.annotators.names())
         self._update_title()
@@ -1197,20 +1232,19 @@ class MainWindow(QMainWindow):
 
     def _open_first_page(self) -> None:
         """The page this project was left on (the settings remember it), else the first of the list, at the
-        project's zoom."""
+        project's zoom; listed whatever the list's filter (`show_page`), which stays as the last session left it."""
         self.zoom.restore()
-        if not self.page_list.names():
-            self.page_list.show_all()  # a filter that hides every page is no reason to show none
         if (name := self.start_page_name()) is not None:
             self.open_page(name)
         else:
             self._show_no_page()
 
     def start_page_name(self) -> str | None:
-        """The page a start opens: the one this project was left on, else the first of the list (None: no page)."""
-        names = self.page_list.names()
+        """The page a start opens: the one this project was left on, else the first the list shows, else the
+        project's first (a filter that hides every page is no reason to show none); None: no page."""
+        every = self.page_list.all_names()
         last = self.settings.last_page(self.project_key())
-        return (last if last in names else names[0]) if names else None
+        return last if last in every else next(iter(self.page_list.names() or every), None)
 
     def _show_no_page(self) -> None:
         """A project without pages (new, or its last one removed): nothing of a page on show, and what to do."""
@@ -1381,6 +1415,7 @@ class MainWindow(QMainWindow):
         if widths is not None:  # dragged in this session (else what an earlier one kept stays, unchanged)
             self.settings.remember_panel_widths(widths)
         self.reviewing.remember_rows()
+        self._remember_the_list_and_the_walk()
         self.save_where_the_user_was()
 
     def restore_geometry(self) -> bool:

@@ -822,7 +822,7 @@ class RecordActions:
 
     def do_find_record(self) -> None:
         panel = self.window.record_panel
-        self.window.tabs.setCurrentWidget(panel)
+        self.window.reviewing.show_tab(panel)  # from Review too, the page left where it is
         panel.finder.setFocus()
         panel.finder.selectAll()
 

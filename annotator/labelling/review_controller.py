@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, QTimer
+from PySide6.QtWidgets import QApplication, QWidget
 
 from ...core.errors import RecordLensError
 from ...core.page import natural_key
@@ -49,7 +50,7 @@ from ...core.store import (
 )
 from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
-from ..settings import ReviewRows
+from ..settings import ReviewRows, ReviewWalk
 from . import decision_words as words
 from .recent import Recent
 from .record_actions import records_named
@@ -57,6 +58,7 @@ from .review_panel import (
     ANNOTATOR,
     DATA_ROLE,
     NO_RUN,
+    SCORE,
     ReviewPanel,
     annotator_of,
     overlay_records,
@@ -82,6 +84,8 @@ Labelled = Callable[[], frozenset[str]]
 # The project's rejected records of a page that are a record (its XPaths), in page order; none when it rejected
 # none such.
 RejectedAs = Callable[[Sequence[str]], "Sequence[Label]"]
+# The page's proposal that T accepts as a record of the annotator's (its XPaths); None when there is none such.
+ProposedAs = Callable[[Sequence[str]], "Label | None"]
 
 
 def _rejected_by(labels: Sequence[Label]) -> RejectedAs:
@@ -94,6 +98,34 @@ def _rejected_by(labels: Sequence[Label]) -> RejectedAs:
         if label.status == REJECTED:
             rejected.setdefault(record_key(label.xpaths), []).append(label)
     return lambda xpaths: rejected.get(record_key(xpaths), ())
+
+
+def _proposed_by(labels: Sequence[Label], keys: TextKeyIndex | None) -> ProposedAs:
+    """The proposal among `labels` (a page's, in any status) that T accepts as the annotator's record `xpaths`: the
+    first of the page's records that are that record (the same XPaths as the scorer normalises them), else the first
+    that covers its text under other XPaths (by the page's text `keys`), as `weigh_proposals` weighs a record
+    against the page, when every record of the page that is it or covers its text is a proposal. Accepted, it is
+    their record in the project (the same text is the same record to the score), so the disagreement is decided:
+    their record taken beside it would make a pair `labels check` calls duplicates, and left, the disagreement
+    would stay open. None when the page holds no such proposal, or holds the record or its text as a true or
+    rejected record too: a record held is said so, and a rejection is not overturned unseen (`_not_held`,
+    `_not_covered`)."""
+    if not any(label.status == "proposed" for label in labels):
+        return lambda _: None
+    by_key: dict[frozenset[str], list[Label]] = {}
+    by_text: dict[frozenset[str], list[Label]] = {}
+    for label in labels:
+        by_key.setdefault(record_key(label.xpaths), []).append(label)
+        if keys is not None and (text := keys.expand(label.xpaths)):  # its text, as the score reads it
+            by_text.setdefault(text, []).append(label)
+
+    def proposed_as(xpaths: Sequence[str]) -> Label | None:
+        same = by_key.get(record_key(xpaths), [])
+        alike = [label for label in (by_text.get(keys.expand(xpaths), []) if keys is not None else [])
+                 if label not in same]
+        found = same + alike
+        return found[0] if found and all(label.status == "proposed" for label in found) else None
+    return proposed_as
 
 
 @dataclass(frozen=True)
@@ -274,8 +306,9 @@ class _Shown:
 class _Decision:
     """One adjudication of one review record: the store change, and what it does in words."""
 
-    # "take" (their record added), "accept" (the project's rejected one accepted), "delete", "edit", "keep" (the
-    # project's version kept, as O keeps it: a merge that is the project's record)
+    # "take" (their record added), "accept" (the project's rejected one accepted), "accept proposed" (the project's
+    # proposal that is their record, or covers its text, accepted), "delete", "edit", "keep" (the project's version
+    # kept, as O keeps it: a merge that is the project's record)
     kind: str
     change: Callable[[], Change]
     record_id: int | None = None  # the project's record changed, accepted, deleted or kept (None: one added)
@@ -349,8 +382,9 @@ class ReviewController:
         self._choose_first_open: str | None = None
         # The page W opened in a run's review, and where it stands in W's walk: said once the page is shown
         self._w_opened_of_run: tuple[str, str] | None = None
-        # The (run, page) whose rows the last quit had chosen were chosen again on (`_choose_the_kept_rows`): the
-        # page is then brought to them, not to its first mistake (`show_first_error`), once
+        # The (run, page) whose rows the last quit had chosen were chosen again on (`_choose_the_kept_rows`), or
+        # whose run was chosen again with rows chosen (`_choose`): the page is then brought to them, not to its
+        # first mistake (`show_first_error`), once
         self._rows_restored: tuple[object, str] | None = None
         self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
         # The page on show's review, by run (or annotator) chosen on it, of the runs reviewed last.
@@ -411,7 +445,7 @@ class ReviewController:
         annotator's comparison; with nothing to review, it says how to get something."""
         tabs = self.window.tabs
         if tabs.currentWidget() is not self.window.record_panel:
-            tabs.setCurrentWidget(self.window.record_panel)
+            self.show_tab(self.window.record_panel)
             return
         if self.run_id == NO_RUN:
             chosen = self._remembered_run()
@@ -430,7 +464,18 @@ class ReviewController:
                                 "one (an offline Propose gives the page records to judge with A / R, not a run); "
                                 "or `recordlens extract` then `runs --add`, or another annotator's labels "
                                 "(`recordlens import --annotator NAME`)", 15000)
-        tabs.setCurrentWidget(self.panel)
+        self.show_tab(self.panel)
+
+    def show_tab(self, page: QWidget) -> None:
+        """The tab `page` on show, the keys held inside the tab it hides let go first: hidden with them, Qt hands
+        them on along the window's Tab chain to Chromium's page, which takes keys come by Tab as a Tab into it,
+        focusing its first link and scrolling the page to it, away from the place labelling or review had it at.
+        Whoever shows the tab gives the keys to its control after (F6: the review's list, or the record list)."""
+        tabs, focus = self.window.tabs, QApplication.focusWidget()
+        leaving = tabs.currentWidget()
+        if leaving is not page and leaving is not None and focus is not None and leaving.isAncestorOf(focus):
+            focus.clearFocus()
+        tabs.setCurrentWidget(page)
 
     def _take_up_last_review(self) -> None:
         """The project opens with the classes shown as its last session left them; the run it reviewed is kept for
@@ -644,7 +689,7 @@ class ReviewController:
             self._set_runs(run_id, labelled)
             self._show(labelled)
         else:
-            self.window.tabs.setCurrentWidget(self.panel)
+            self.show_tab(self.panel)
         self._bring_the_first_error_into_view()
         self._say_which_run(run_id)
 
@@ -710,14 +755,16 @@ class ReviewController:
         annotator compared with the project's labels on every page (the page is drawn by `_show`). The rows chosen
         in another run's review are not chosen in this one's: it opens at its first mistake, where the page is
         scrolled (`show_first_error`), and a row of the same record left chosen would be drawn selected far from
-        it."""
+        it. The run under review chosen again keeps its rows chosen, and the page is brought to them as it is
+        placed, not to the first mistake (with none chosen, there): the rows chosen and the page never disagree."""
         if run_id != self.run_id:
             self.panel.records.clearSelection()
             self.panel.records.setCurrentRow(-1)
+        self._rows_restored = (run_id, self.window.page_name) if run_id == self.run_id and \
+            self.panel.chosen_indices() else None
         self.run_id = run_id
-        self._rows_restored = None  # a run chosen opens at its first mistake
         self._remember()
-        self._worst_order = []  # another run (or annotator): W starts from its worst page
+        self._worst_order = []  # W starts from the run's (or annotator's) worst page
         if run_id == NO_RUN:  # no run: none of the last one's rows stay behind
             self.review = None
             self.panel.show_page(None)
@@ -770,9 +817,9 @@ class ReviewController:
 
     def _bring_the_restored_rows_into_view(self) -> bool:
         """The rows the last quit had chosen, chosen again on the page on show (a start, or the first F6 after
-        it): the page brought to them (the current row's record, else the first chosen), where the reviewer left
-        them, not to the page's first mistake, which would put the page and the rows chosen at odds. Once; whether
-        it was so."""
+        it), or those of the run under review chosen again: the page brought to them (the current row's record,
+        else the first chosen), where the reviewer left them, not to the page's first mistake, which would put the
+        page and the rows chosen at odds. Once; whether it was so."""
         restored, self._rows_restored = self._rows_restored, None
         if restored != (self.run_id, self.window.page_name) or self.review is None or not self.active():
             return False
@@ -1262,8 +1309,8 @@ class ReviewController:
         name, review, page, chosen, labels, kept = decidable
         truth = [label for label in labels if label.is_true]
         records = [review.records[i] for i in chosen]
-        rejected_as = _rejected_by(labels)
-        decisions = [self._decision(r, truth, name, merge, rejected_as, kept) for r in records]
+        rejected_as, proposed_as = _rejected_by(labels), _proposed_by(labels, window.page_texts().keys)
+        decisions = [self._decision(r, truth, name, merge, rejected_as, proposed_as, kept) for r in records]
         decisions, held = self._not_held(page, decisions)
         decisions, covered = self._not_covered(page, decisions)  # as take-all leaves them out, and in its words
         left_out = "; ".join(([self._held_words(name, held)] if held else [])
@@ -1292,8 +1339,9 @@ class ReviewController:
                 f"{self._overridden_words(decisions)}")
         if left_out:
             said += f"; {left_out}: not taken again"
+        # The records added, and those a decision made their record in place (edited, or accepted)
         touched = [label.id for label in window.labels if label.id not in before] + [
-            d.record_id for d in decisions if d.kind in ("edit", "accept") and d.record_id is not None]
+            d.record_id for d in decisions if d.kind != "take" and d.makes and d.record_id is not None]
         self._say_taken(said, touched, len(decisions) > 1, row)
 
     def do_take_all(self) -> None:
@@ -1393,11 +1441,12 @@ class ReviewController:
         return name
 
     def _decision(self, record: ReviewRecord, truth: Sequence[Label], name: str, merge: bool,
-                  rejected_as: RejectedAs, kept: frozenset[Kept]) -> _Decision:
+                  rejected_as: RejectedAs, proposed_as: ProposedAs, kept: frozenset[Kept]) -> _Decision:
         """What T (or Shift+T, `merge`) does with one review record. A decision that changes the project's records
-        is made on them as read (`truth`, `rejected_as`), and on the record's disagreement as the review showed it
-        (kept or open, `kept`): refused where another writer changed one since, or made the record it adds or
-        makes a record of the page (which it would list twice)."""
+        is made on them as read (`truth`, `rejected_as`, `proposed_as`), and on the record's disagreement as the
+        review showed it (kept or open, `kept`): refused where another writer changed one since, or made the record
+        it adds or makes a record of the page (which it would list twice). Their record the page holds only as a
+        proposal is that proposal accepted: the row is then decided, as O decides it the other way."""
         project, page = self.window.project, self.window.page_name
         assert page is not None
         as_read = functools.partial(self._as_read, page=page, decides=disagreement(record, name), kept=kept)
@@ -1406,6 +1455,10 @@ class ReviewController:
             return _Decision("accept", as_read(rejected, lambda ids, by: self._accept_rejected(ids, name, by),
                                                makes=[record.xpaths]),
                              rejected[0].id, makes=record.xpaths, copies=len(rejected) - 1)
+        proposal = proposed_as(record.xpaths) if record.kind == SPURIOUS else None
+        if proposal is not None:
+            return _Decision("accept proposed", as_read(proposal, lambda i, by: project.accept(
+                i, by, adjudicated=name), makes=[proposal.xpaths]), proposal.id, makes=proposal.xpaths)
         if record.kind == SPURIOUS:
             return _Decision("take", as_read([], lambda _, by: project.add_record(
                 page, record.xpaths, Provenance.person(name), status="accepted", by=by, adjudicated=name),
@@ -1512,10 +1565,22 @@ class ReviewController:
                 covering.update(numbers[label.id] for label in alone.covered_by[0] if label.id in numbers)
             elif alone.new:
                 repeated += 1  # new to the page, but the text of another decision of the step
+            elif shown := self._numbers_holding(decision.makes, keys):
+                # The page holds it (a proposal whose text a true or rejected record covers too, which T does not
+                # accept, `_proposed_by`) as the window shows it: covered, not made elsewhere since
+                covered += 1
+                covering.update(shown)
             else:
                 fresh.append(decision)  # the same XPaths, made elsewhere since: its write refuses it
         return fresh, _LeftOut(kept=0, held=0, proposed=0, covered=covered, covering=tuple(sorted(covering)),
                                repeated=repeated, rejected=0)
+
+    def _numbers_holding(self, xpaths: Sequence[str], keys: TextKeyIndex) -> list[int]:
+        """The numbers of the page's records, as the window shows them, that are the record `xpaths` (the same
+        XPaths as the scorer normalises them) or cover its text."""
+        key, text = record_key(xpaths), keys.expand(xpaths)
+        return [k + 1 for k, label in enumerate(self.window.labels)
+                if record_key(label.xpaths) == key or (text and keys.expand(label.xpaths) == text)]
 
     @staticmethod
     def _held_words(name: str, held: Sequence[int | None]) -> str:
@@ -1550,6 +1615,8 @@ class ReviewController:
     def _decision_text(decision: _Decision, name: str, merge: bool) -> str:
         if decision.kind == "accept":
             return words.accept_rejected(name)
+        if decision.kind == "accept proposed":
+            return words.accept_proposed(name)
         if decision.kind == "take":
             return words.take(name)
         if decision.kind == "keep":
@@ -1560,16 +1627,21 @@ class ReviewController:
 
     def _numbered(self, decision: _Decision, text: str) -> str:
         """The decision as the status bar and undo say it: a deletion with the number the record had ("delete the
-        record bea did not make (record 4)"), which undo gives it again; the history names it in its own column."""
-        label = self.window.label(decision.record_id) if decision.kind == "delete" and decision.record_id else None
+        record bea did not make (record 4)"), which undo gives it again, and a proposal accepted with its number
+        (their record is another's XPaths, or a row of another class, in the Records tab); the history names the
+        record in its own column."""
+        numbered = decision.kind in ("delete", "accept proposed")
+        label = self.window.label(decision.record_id) if numbered and decision.record_id else None
         return f"{text} (record {self.window.labels.index(label) + 1})" if label is not None else text
 
     @staticmethod
     def _what_decisions_did(decisions: Sequence[_Decision]) -> str:
-        """"2 added, 1 deleted, 1 changed" (the parts that happened)."""
-        words = {"take": "added", "accept": "accepted", "delete": "deleted", "edit": "changed", "keep": "kept"}
-        return ", ".join(f"{n} {word}" for kind, word in words.items()
-                         if (n := sum(1 for d in decisions if d.kind == kind)))
+        """"2 added, 1 deleted, 1 changed" (the parts that happened; a rejected record or a proposal accepted, as
+        accepted)."""
+        words = {"added": ("take",), "accepted": ("accept", "accept proposed"), "deleted": ("delete",),
+                 "changed": ("edit",), "kept": ("keep",)}
+        return ", ".join(f"{n} {word}" for word, kinds in words.items()
+                         if (n := sum(1 for d in decisions if d.kind in kinds)))
 
     def _changed_underneath(self, name: str, page: str) -> bool:
         """Whether the annotator's labels of the page (or the project's, or the decisions kept with them on it) are
@@ -1631,6 +1703,17 @@ class ReviewController:
             words.append(f"holds {records_named(holds)}")
         return words
 
+    def walk(self) -> ReviewWalk | None:
+        """Where W's walk stands (None: W opened no page since its run was chosen): what a restart goes on with, as
+        the page on show is kept."""
+        if not self._worst_order or self.run_id == NO_RUN or not isinstance(self.run_id, int | str):
+            return None
+        return ReviewWalk(self.run_id, tuple(self._worst_order), self._worst_at)
+
+    def take_up_walk(self, walk: ReviewWalk) -> None:
+        """W going on with `walk` (of the run under review): its next W opens the page after `walk.at`."""
+        self._worst_order, self._worst_at = list(walk.order), walk.at
+
     def do_worst_page(self) -> None:
         window = self.window
         if self.run_id == NO_RUN:
@@ -1647,7 +1730,8 @@ class ReviewController:
             window.message(self._nothing_open_words(other), 15000)
             return
         if not ranked:
-            window.message("this run is not scored yet")
+            window.message(f"this run is not scored yet: W goes through its pages from the worst once it is "
+                           f"({SCORE}, in the Review tab)")
             return
         # The worst page first, in the order of that moment; then on through that order, which a fix made on the
         # way (the page's F1 rising) does not reshuffle under the reviewer. A look elsewhere (PgDn to the page

@@ -672,7 +672,7 @@ class ReviewPanel(QWidget):
         if run and stale:
             lines.append(f"⚠ {why_stale or counted(stale, 'page') + ' changed since it was scored'}")
         self.run_figures.setText("\n".join(lines))
-        self.score_button.setVisible(run is not None and (run.scored_pages == 0 or stale > 0))
+        self._offer_score(run is not None and (run.scored_pages == 0 or stale > 0))
         self.score_button.setText(SCORE_AGAIN if run is not None and run.scored_pages else SCORE)
         self.score_button.setToolTip(SCORE_TIPS[self.score_button.text()])
         self.worst.clear()
@@ -680,6 +680,14 @@ class ReviewPanel(QWidget):
             item = QListWidgetItem(f"page {name}   F1 {f1:.3f}")
             item.setData(DATA_ROLE, name)
             self.worst.addItem(item)
+
+    def _offer_score(self, offered: bool) -> None:
+        """The Score button shown while the run has something to score. Hidden with the keys on it (pressed: the
+        run is scored), the keys go to the review's list (or its run chooser), not where Qt would hand them on, the
+        next tick box: Space there hid a class's records unasked."""
+        if not offered and self.score_button.hasFocus():
+            self.first_control().setFocus(Qt.FocusReason.OtherFocusReason)
+        self.score_button.setVisible(offered)
 
     @classmethod
     def _means(cls, run: RunInfo, stale: int, unscored: int) -> str:

@@ -1,7 +1,8 @@
 """T (and Shift+T) on one Review row weighs the annotator's record against what the page holds as take-all (Ctrl+T)
 and Propose do (`weigh_proposals`): T compared XPaths only, so it added, accepted, a record whose text a record of
 the page already covered under other XPaths (a pair `labels check` calls duplicates), or covered rejected (a
-rejection overturned unseen). Such a record is left out now, in take-all's words; one the page lacks is taken."""
+rejection overturned unseen). Such a record is left out now, in take-all's words; one the page lacks is taken. (One
+whose text only a proposal covers accepts that proposal: test_t_on_a_record_the_page_holds_proposed.py.)"""
 
 from __future__ import annotations
 
@@ -46,19 +47,10 @@ def records(window: MainWindow) -> list[tuple[str, list[str]]]:
 
 
 @pytest.mark.parametrize("keys", ["T", "Shift+T"])
-def test_their_record_whose_text_a_proposal_of_the_page_covers_is_not_taken(qtbot, window: MainWindow,
-                                                                            keys: str) -> None:
-    before = records(window)
-    window.review_panel.records.setCurrentRow(row_of(window, ITEM.format(3)))
-    QTest.keySequence(window, keys)
-    assert records(window) == before
-    assert said(window) == "page p: left out 1 whose text the project's record 3 covers already: nothing taken"
-
-
-def test_their_record_whose_text_the_project_rejected_is_not_taken(qtbot, window: MainWindow) -> None:
+def test_their_record_whose_text_the_project_rejected_is_not_taken(qtbot, window: MainWindow, keys: str) -> None:
     before = records(window)
     window.review_panel.records.setCurrentRow(row_of(window, ITEM.format(4)))
-    QTest.keySequence(window, "T")
+    QTest.keySequence(window, keys)
     assert records(window) == before and before[3][0] == "rejected"
     assert said(window) == "page p: left out 1 whose text the project's record 4 covers already: nothing taken"
 
@@ -81,8 +73,8 @@ def test_of_several_rows_chosen_the_covered_one_is_left_out_and_said(qtbot, wind
     before = records(window)
     rows = window.review_panel.records
     rows.setCurrentRow(row_of(window, FOOTER))
-    rows.item(row_of(window, ITEM.format(3))).setSelected(True)
+    rows.item(row_of(window, ITEM.format(4))).setSelected(True)
     QTest.keySequence(window, "T")
     assert records(window) == [*before, ("accepted", [FOOTER])]
-    assert said(window).startswith("page p: take bea's record; left out 1 whose text the project's record 3 covers "
+    assert said(window).startswith("page p: take bea's record; left out 1 whose text the project's record 4 covers "
                                    "already: not taken again"), said(window)
