@@ -13,7 +13,6 @@ from ..path_text import shown_bytes
 from ..store.agreement import also_persons, unlike
 from ..store.label_sets import PERSON_PREFIX, SET_ASIDE, SetAside, SetPage, kept_set_asides
 from ..store.project import open_project
-from ..store.project_copy import open_to_read
 from ..store.removed_files import REMOVED
 from ..text_forms import visible, written
 from ..wording import counted, listed
@@ -43,7 +42,7 @@ def cmd_annotators(args: argparse.Namespace) -> int:
             kept = project.annotators.remove(args.remove, args.page)
         print(shown_bytes(_removed(kept, Path(args.project), whole=not args.page)))
         return 0
-    with open_to_read(args.project) as project:  # a project on read-only media is listed where it is
+    with open_project(args.project) as project:  # only reads: on read-only media, listed where it is
         pages = project.annotators.set_pages()
         people = {name: found for name in project.annotators.names() if (found := also_persons(project, name))}
     if args.json:

@@ -47,10 +47,9 @@ def label_checks(args: argparse.Namespace, *, scored_only: bool = False, unreada
     with a dataset: given what import would say of the same files (`dataset_labels`)."""
     if args.project:
         from ..store.db import refuse_damaged
-        from ..store.project import PROJECT_DB
-        from ..store.project_copy import open_to_read
+        from ..store.project import PROJECT_DB, open_project
 
-        with open_to_read(args.project) as project:  # a project on read-only media is checked where it is
+        with open_project(args.project) as project:  # only reads: on read-only media, checked where it is
             # SQLite's check first: a damaged index answers queries wrongly without an error (pages "not there")
             refuse_damaged(project.db, project.root / PROJECT_DB, stopped="no label was checked")
             yield from _project_checks(project, scored_only, unreadable)
@@ -191,9 +190,9 @@ def _nothing_labelled(project: str | None, pairs: list[tuple[str, str]]) -> str:
 def _in_progress(project_dir: str, checked: list[str]) -> list[str]:
     """Of the pages checked, those still in progress (not marked labelled or reviewed), which runs are not scored
     on."""
-    from ..store.project_copy import open_to_read
+    from ..store.project import open_project
     from ..store.scoring import labelled_page_names
 
-    with open_to_read(project_dir) as project:
+    with open_project(project_dir) as project:
         scored = set(labelled_page_names(project))
     return [name for name in checked if name not in scored]

@@ -37,7 +37,6 @@ from ..store.importer import ADD_IT_THEN, RunFolderImport, import_paths, import_
 from ..store.label_sets import check_annotator_name
 from ..store.page_removal import check_restorable
 from ..store.project import PROJECT_DB_FILES, init_project, open_project
-from ..store.project_copy import open_to_read
 from ..store.run_matching import MATCHING_ONLY
 from ..store.run_settings_check import refuse_a_folder_of_other_settings, refuse_a_stored_run_of_other_settings
 from ..store.runs import INTERRUPTED, RunInfo, folders_told_apart, method_settings, run_origin
@@ -450,7 +449,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     replacing = Replacing(export_file(args.out, args.format)) if args.format != "nexteval" else None
     reached = _Reached()
     say_imports_under_way(args.project, "the export is")
-    with open_to_read(args.project) as project:  # a project on read-only media exports where it is
+    with open_project(args.project) as project:  # only reads: on read-only media, exported where it is
         try:
             summary = export_project(project, args.format, args.out, all_pages=args.all_pages,
                                      progress=lambda items: reached.counting(progress(items, label="exporting",

@@ -13,6 +13,7 @@ with a clear error rather than silently misread; a file of the first format (one
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import hashlib
 import json
@@ -27,7 +28,7 @@ import numpy as np
 
 from ..command_hints import hint_path
 from ..errors import RecordLensError, system_words
-from ..file_kinds import read_regular_file, unreadable_kind
+from ..file_kinds import open_regular_file, unreadable_kind
 from ..incomplete_install import IncompleteInstall
 from ..resource_files import is_shipped
 from ..wording import json_problem, listed
@@ -41,6 +42,9 @@ FORMAT_FAMILY = FORMAT.rsplit("/", 1)[0] + "/"  # what every model file's "forma
 
 
 GZIP_MAGIC = b"\x1f\x8b"
+# The bytes of a file's start (decompressed, for a gzip file) read before the rest: enough to tell a model's JSON, which
+# begins with "{", from a file of another kind, which is then refused unread (a page archive, a database, a video).
+MODEL_START = 64
 
 
 class ModelError(RecordLensError):
@@ -431,6 +435,8 @@ class SelectorModel:
         named = hint_path(path)  # every refusal names the file as a hint does (`project_model` cuts it off)
         try:
             text = _model_bytes(path).decode("utf-8")
+        except NotAModelStart as refused:
+            raise ModelError(f"{named}: not a selector model ({refused})") from None
         except (EOFError, gzip.BadGzipFile, zlib.error) as error:
             raise ModelError(f"{named}: not a selector model (a damaged gzip file: {error})") from None
         except OSError as error:
@@ -468,10 +474,35 @@ def _features_problem(data: dict[str, Any]) -> str | None:
     return None if whole else "its 'features' entry is not the feature names of each stage"
 
 
+class NotAModelStart(ValueError):
+    """A file whose first bytes show it holds no model's JSON (`_model_bytes`): what they show, as a message says it
+    after "not a selector model"."""
+
+
 def _model_bytes(path: str | Path) -> bytes:
-    """A model file's JSON bytes, as written plain or gzip-compressed (the shipped model)."""
-    data = read_regular_file(path)
-    return gzip.decompress(data) if data[:2] == GZIP_MAGIC else data
+    """A model file's JSON bytes, as written plain or gzip-compressed (the shipped model), read through the guarded
+    reader (`open_regular_file`). A file whose first bytes (decompressed) cannot begin a model's JSON raises
+    NotAModelStart, the rest neither read nor decompressed: a large file of another kind given as a model is refused
+    at once, not read whole first."""
+    with open_regular_file(path) as stream:
+        gzipped = stream.read(len(GZIP_MAGIC)) == GZIP_MAGIC
+        stream.seek(0)
+        source = gzip.GzipFile(fileobj=stream, mode="rb") if gzipped else stream
+        start = source.read(MODEL_START)
+        if (problem := _no_model_start(start)) is not None:
+            raise NotAModelStart(problem)
+        return start + source.read()
+
+
+def _no_model_start(start: bytes) -> str | None:
+    """Why a file that begins with `start` holds no model's JSON (its bytes are not UTF-8 text, or its first
+    character other than white space is not "{"), None when it may."""
+    try:  # incremental: a character the start cuts in two is no fault
+        text = codecs.getincrementaldecoder("utf-8")().decode(start)
+    except UnicodeDecodeError:
+        return "not UTF-8 text"  # as a whole file's bytes are said (`SelectorModel.load`)
+    first = text.lstrip(" \t\n\r")[:1]  # JSON's white space
+    return None if first in ("", "{") else f"it begins with {first!r}, and a model's JSON begins with '{{'"
 
 
 def is_model_file(path: str | Path) -> bool:
@@ -481,7 +512,8 @@ def is_model_file(path: str | Path) -> bool:
     try:
         document = json.loads(_model_bytes(path))
     except (OSError, EOFError, zlib.error, ValueError, RecursionError):
-        return False  # unreadable or not a regular file, a damaged gzip file, not JSON (all OSErrors or ValueErrors)
+        # unreadable or not a regular file, a damaged gzip file, not JSON, or not from its start (NotAModelStart)
+        return False
     named = document.get("format") if isinstance(document, dict) else None
     return isinstance(named, str) and named.startswith(FORMAT_FAMILY)
 

@@ -76,7 +76,7 @@ from .evaluate import (
 )
 from .in_sample import InSample, PageDigests, in_sample
 from .page_loop import EndpointRow, failed_for_the_endpoint
-from .run_files import add_tokens, exit_status, model_calls
+from .run_files import add_tokens, call_settings, exit_status, model_calls
 from .runner import method_of  # what made a run, as its run.json says it
 
 LLM_FORMATS = ("flat", "hier", "slim", "outline")
@@ -672,7 +672,7 @@ def _stop_words(result: MethodResult, shared: tuple[list[str], Budget] | None,
 def _provenance(extractor: Extractor) -> dict[str, object]:
     """What made a method's figures, as a run's `_run/run.json` says it: method, version, parameters, settings."""
     # through JSON as run.json is written, so that the report holds only what JSON can
-    return json.loads(json.dumps({**method_of(extractor), "settings": getattr(extractor, "settings", {})},
+    return json.loads(json.dumps({**method_of(extractor), "settings": call_settings(extractor) or {}},
                                  default=str))
 
 

@@ -25,7 +25,6 @@ from ..command_hints import hint_path
 from ..errors import RecordLensError, system_words
 from ..extract.base import Extraction, ExtractionFailedError, Extractor
 from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE, PromptTemplate, prompt_from_file
-from ..file_kinds import not_a_file
 from ..llm.endpoint import endpoint_identity
 from ..llm.gemini import (
     GIVEN_UP,
@@ -143,11 +142,8 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
                     _record_stop(out, name, str(paid.get("reason") or "interrupted"), paid, summary)
                 raise
 
-    # kept with each page's answer: a run.json that cannot be read then still has pages that say their endpoint. Only
-    # a method without call settings has none: a settings property that fails is raised, not taken for none (its
-    # pages would say no endpoint, and a resume against another one would keep them without a word)
-    settings = extractor.settings if inspect.getattr_static(extractor, "settings", None) is not None else None
-    made_with = settings_said_by_pages(settings or {})
+    # kept with each page's answer: a run.json that cannot be read then still has pages that say their endpoint
+    made_with = settings_said_by_pages(call_settings(extractor) or {})
     if resume and held is None:
         held = ResumedRun.of(out, extractor)
     try:
@@ -708,6 +704,17 @@ def _settings_identity(settings: Mapping[str, object]) -> dict[str, object]:
     return kept
 
 
+def call_settings(extractor: object) -> dict[str, object] | None:
+    """The settings an extractor's model calls are made with (a Gemini one's `settings`, as a run records them), None
+    for a method that has none. Only a method without them has none: looked up without running a property
+    (`inspect.getattr_static`), then read, so that one that fails inside (an AttributeError of a caller not set up) is
+    raised, not taken for none, as `getattr` with a default takes it (the run would record no endpoint, and a resume
+    against another one would keep its pages without a word)."""
+    if inspect.getattr_static(extractor, "settings", None) is None:
+        return None
+    return extractor.settings  # type: ignore[attr-defined]
+
+
 def settings_said_by_pages(settings: Mapping[str, object]) -> dict[str, object]:
     """What a page's record (`_run/N.json`) keeps of its run's call settings (`settings`: the extractor's, as run.json
     records them): those that can change its answer (the endpoint, the JSON output mode), so that a run.json that
@@ -774,18 +781,23 @@ def _recorded_prompt_read(described: Mapping[str, object]) -> tuple[PromptTempla
     named = f"the prompt file the run names, {hint_path(path)},"
     if not path.exists() and not path.is_symlink():
         return None, f"{named} is gone (moved or deleted since)"
-    # a path the run names, not the user: its kind asked before any read, as a FIFO there would be waited on for ever
-    if (kind := not_a_file(path, "prompt file")) is not None:
-        return None, f"{named} cannot be read ({kind})"
-    try:
+    try:  # through the guarded reader: a FIFO there (a path the run names, not the user) is refused, not waited on
         prompt = prompt_from_file(path)
-    except (RecordLensError, OSError) as error:
-        return None, f"{named} cannot be read ({system_words(error)})"
+    except RecordLensError as error:
+        return None, _refused_as_named(error, path, named)
     if prompt.file_sha256 == parameters.get(PROMPT_SHA256):
         return prompt, None
     if prompt.text_sha256 == parameters.get(PROMPT_SHA256):
         return None, None
     return None, f"{named} holds other bytes since (SHA-256 {prompt.file_sha256})"
+
+
+def _refused_as_named(error: RecordLensError, path: Path, named: str) -> str:
+    """The refusal of the prompt file the run names (`prompt_from_file`'s), the file named once: "the prompt file
+    the run names, P, cannot be read (a FIFO (named pipe), not a regular file)" where it says why after naming the
+    file, else as it is ("the prompt file P is empty")."""
+    _, found, why = str(error).partition(f"{hint_path(path)}: ")
+    return f"{named} cannot be read ({why})" if found else str(error)
 
 
 def prompt_of(extractor: object) -> PromptTemplate | None:

@@ -41,6 +41,7 @@ from .run_files import (
     UNFINISHED,
     ResumedRun,
     RunSummary,
+    call_settings,
     extract_pages,
     extracted_before,
     holds_a_single_run,
@@ -447,7 +448,7 @@ def _refuse_another_method(out: Path, extractor: Extractor, warnings: list[str],
 
 def _endpoint_said(extractor: Extractor) -> str:
     """The endpoint a resume would ask, as a run records it (Google's own when no --base-url is given)."""
-    base_url = (getattr(extractor, "settings", None) or {}).get("base_url")
+    base_url = (call_settings(extractor) or {}).get("base_url")
     return str(base_url) if base_url else "Google's endpoint"
 
 
@@ -607,7 +608,7 @@ def _run_description(extractor: Extractor, model: str | None = None) -> dict[str
     described = method_of(extractor)
     if model is not None:
         described["parameters"] = {**described["parameters"], "model": model}  # type: ignore[dict-item]
-    return {**described, "settings": getattr(extractor, "settings", {}),
+    return {**described, "settings": call_settings(extractor) or {},
             "written": datetime.now(UTC).isoformat(timespec="seconds")}
 
 

@@ -12,7 +12,7 @@ part way leaves no folder that looks like a project (a killed one leaves its hid
 to that destination removes). A project that lacks a saved page is refused before anything is written.
 
 A copy never writes to the project it copies: a project on a read-only mount or medium (an archive, a shared
-folder) is read where it is (`open_to_read`, which `labels check` uses too), and its copy, in a folder
+folder) is read where it is (`open_to_read`), and its copy, in a folder
 that can be written, is the project to work in. A project of an earlier RecordLens is copied as it is, and the
 copy brought up to this schema (said by the command: `ProjectCopy.brought_up_from`), which that RecordLens
 cannot open.
