@@ -33,10 +33,11 @@ def start_files() -> list[Path]:
     """What the app reads as it starts, from its own folder: the scripts every page view injects, and the demo
     project's folders and pages (it opens the demo when no project was open before)."""
     from .labelling.demo_project import demo_dataset, demo_page_files, demo_synthetic
-    from .labelling.page_view import OVERLAY
+    from .labelling.page_view import FIELDS_TAKE_NO_KEYS, OVERLAY
     from .qt.page_scripts import BRIDGE, DOM_RULES, SHADOW_HOST
 
-    return [*(resource_path("js", name) for name in (DOM_RULES, BRIDGE, SHADOW_HOST, OVERLAY)),
+    return [*(resource_path("js", name) for name in (DOM_RULES, BRIDGE, SHADOW_HOST, OVERLAY,
+                                                                    FIELDS_TAKE_NO_KEYS)),
             demo_dataset(), demo_synthetic(), *demo_page_files()]
 
 

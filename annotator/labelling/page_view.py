@@ -1,9 +1,10 @@
 """The page view: one saved page rendered offline, its records drawn over it, clicks and hovers reported.
 
 `PageView` wraps an `OfflinePage` with a view and injects resources/js/overlay.js (with qwebchannel.js and
-dom_rules.js before it) into ApplicationWorld at document creation. Python draws through runJavaScript; the page
-talks back through a QWebChannel object named "recordlens": a real click reaches the script's capture-phase
-listener, which takes the element's XPath under the NEXT-EVAL rules and calls `_Bridge.clicked`.
+dom_rules.js before it) into ApplicationWorld at document creation, and fields_take_no_keys.js into every frame (no
+field of the page keeps the keys: a saved page is a record of a page, not an app to use). Python draws through
+runJavaScript; the page talks back through a QWebChannel object named "recordlens": a real click reaches the script's
+capture-phase listener, which takes the element's XPath under the NEXT-EVAL rules and calls `_Bridge.clicked`.
 
 The view decides nothing about records: it is given XPaths, colour indices, labels and states, and says where
 things are. The palette lives here so that other widgets (the record list's bullets) can show the same colours.
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QEventLoop, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QEventLoop, QObject, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QImage, QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWebEngineCore import QWebEngineScript
 from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QWidget
@@ -32,12 +33,13 @@ from ...core.store import content_hash
 from ..install_check import missing_file
 from ..qt.contrast import ink_on
 from ..qt.event_loop import run_until_quit, settled_grab
-from ..qt.page_loader import OfflinePage, ScriptBridge, script_slot
-from ..qt.page_scripts import document_script
+from ..qt.page_loader import OfflinePage, ScriptBridge, every_frame_script, script_slot
+from ..qt.page_scripts import document_script, read_script
 from ..qt.signals import emit
 from ..qt.widgets import web_input_widget
 
 OVERLAY = "overlay.js"
+FIELDS_TAKE_NO_KEYS = "fields_take_no_keys.js"  # in every frame: no field of the page keeps the focus
 CHANNEL_OBJECT = "recordlens"  # the name overlay.js looks the bridge up by
 _MHTML_SUFFIXES = (".mhtml", ".mht")
 FOCUS_FRAME = 2  # px around the page, in the highlight colour while the keys are in it
@@ -212,11 +214,13 @@ def _page_bytes(path: Path) -> bytes:
         raise SnapshotError(f"Cannot read {hint_path(path)}: {system_words(error)}.") from error
 
 
-def _overlay_script() -> QWebEngineScript:
-    """overlay.js and the scripts it needs, for every document of the page. They are read from the app's folder:
-    one missing there is an incomplete install, said in a line that names it (not a traceback)."""
+def _page_scripts() -> list[QWebEngineScript]:
+    """overlay.js and the scripts it needs, for every document of the page, and fields_take_no_keys.js for every
+    frame of it (the labelling keys are never typed into the page). They are read from the app's folder: one
+    missing there is an incomplete install, said in a line that names it (not a traceback)."""
     try:
-        return document_script("recordlens-overlay", OVERLAY)
+        return [document_script("recordlens-overlay", OVERLAY),
+                every_frame_script("recordlens-fields", read_script(FIELDS_TAKE_NO_KEYS))]
     except FileNotFoundError as error:
         raise missing_file(error.filename) from None
 
@@ -256,6 +260,18 @@ class _Bridge(ScriptBridge):
     scrolled = script_slot("scrolled", int)
 
 
+class _WindowKeysFirst(QObject):
+    """On the widget that takes the page's keys: a key the window has a shortcut for runs it, whatever the page has in
+    focus. Chromium claims every key (a ShortcutOverride accepted) for a page with the caret in a field, and then PgDn
+    scrolled the page and J was typed into a field the page focused itself (`autofocus`); its claim refused, the key
+    goes to Qt's shortcuts, and one that has none (an arrow, Space, Tab, Ctrl+C) still reaches the page. The page's
+    fields never keep the focus either (fields_take_no_keys.js), but Qt hears of one for a moment first, and of one
+    in a closed shadow root, which no script outside it sees, for good."""
+
+    def eventFilter(self, _watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        return event.type() == QEvent.Type.ShortcutOverride  # refused: filtered out, never accepted
+
+
 class PageView(QWidget):
     """A saved page with record overlays. Call `dispose()` before the QApplication goes away.
 
@@ -275,7 +291,7 @@ class PageView(QWidget):
         super().__init__(parent)
         # Read before the browser page is made: a script that cannot be read (an incomplete install) is said with no
         # page to close, which Qt would delete otherwise in the collector's order, its profile before it.
-        overlay = _overlay_script()
+        scripts = _page_scripts()
         self.offline = OfflinePage(with_view=True)
         self.view = self.offline.view
         # A file dropped on the page would be opened by Chromium in the snapshot's place: the window imports it.
@@ -300,7 +316,7 @@ class PageView(QWidget):
         self.offline.expose(CHANNEL_OBJECT, _Bridge(clicked=self._on_clicked, hovered=self._on_hovered,
                                                     painted=self._on_painted, framed=self._on_framed,
                                                     scrolled=self._on_scrolled))
-        self.offline.page.scripts().insert(overlay)
+        self.offline.page.scripts().insert(scripts)
         self.offline.loaded.connect(self._on_loaded)
         self.offline.request_blocked.connect(self._on_blocked)
 
@@ -318,6 +334,7 @@ class PageView(QWidget):
         self._waiting: QEventLoop | None = None
         self._zoom = 1.0
         self._framed_focus = False
+        self._window_keys_first = _WindowKeysFirst(self)
         QApplication.instance().focusChanged.connect(self._on_focus_changed)
 
     # -- the page -------------------------------------------------------------------------------------------
@@ -589,10 +606,12 @@ class PageView(QWidget):
     def has_focus_frame(self) -> bool:
         return self._framed_focus
 
-    def _on_focus_changed(self, _old: QWidget | None, _new: QWidget | None) -> None:
+    def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         if not Shiboken.isValid(self):
             return
         framed = self.holds_focus()
+        if framed and new is not None:  # Chromium's widget, made anew as pages load: watched from when it has the keys
+            new.installEventFilter(self._window_keys_first)  # once: installed again, it moves to the front
         if framed != self._framed_focus:
             self._framed_focus = framed
             self.update()

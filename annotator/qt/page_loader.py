@@ -257,11 +257,12 @@ class _LoggingPage(QWebEnginePage):
         _log.debug("page console (%s) %s:%s: %s", level.name, source, line, message)
 
 
-def _download_guard() -> QWebEngineScript:
-    """DOWNLOAD_GUARD for every document of a page, its frames' included, before the page can be clicked."""
+def every_frame_script(name: str, source: str) -> QWebEngineScript:
+    """`source`, run in ApplicationWorld for every document of a page, its frames' included, before the page can be
+    clicked or given a key."""
     script = QWebEngineScript()
-    script.setName("recordlens-download-guard")
-    script.setSourceCode(DOWNLOAD_GUARD)
+    script.setName(name)
+    script.setSourceCode(source)
     script.setInjectionPoint(QWebEngineScript.InjectionPoint.DocumentCreation)
     script.setWorldId(APPLICATION_WORLD)
     script.setRunsOnSubFrames(True)
@@ -343,7 +344,7 @@ class OfflinePage(QObject):
 
         self.page = _LoggingPage(self.profile)
         _lock_down(self.page.settings())
-        self.page.scripts().insert(_download_guard())
+        self.page.scripts().insert(every_frame_script("recordlens-download-guard", DOWNLOAD_GUARD))
         self.page.download_refused.connect(self._on_download_refused)
         self.profile.downloadRequested.connect(self._on_download_requested)
         self.view = None

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from recordlens.annotator.labelling.main_window import MainWindow
-from recordlens.annotator.labelling.page_view import OVERLAY, PageView
+from recordlens.annotator.labelling.page_view import FIELDS_TAKE_NO_KEYS, OVERLAY, PageView
 from recordlens.annotator.qt.page_scripts import BRIDGE, DOM_RULES, SHADOW_HOST, browser_dom, read_script
 from recordlens.core.page.dom import parse_html
 from tests.app.page_helpers import click_element, js
@@ -30,7 +30,7 @@ from tests.app.window_helpers import imported_project, open_window
 
 pytestmark = pytest.mark.app
 
-INJECTED = (DOM_RULES, BRIDGE, SHADOW_HOST, OVERLAY)  # what the labelling view runs in its world (page_view.py)
+INJECTED = (DOM_RULES, BRIDGE, SHADOW_HOST, OVERLAY, FIELDS_TAKE_NO_KEYS)  # what the labelling view runs in its world
 WORD = re.compile(r"[A-Za-z_$][\w$]*")
 HEAD = "<!doctype html><html><head><meta charset='utf-8'><title>forms</title></head><body><h1>Forms</h1>"
 
