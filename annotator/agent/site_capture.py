@@ -33,7 +33,8 @@ loads or settles is checked by the rules as a redirect is, followed (up to `MAX_
 page's --timeout; counted by the guard as each is asked, so that a 0-second meta refresh Chromium follows during the
 load counts as one a script starts later does, and the HTTP redirects between them do not, though the page's
 script edits its history entry while they come: `_Hops`), and recorded among its redirects with `"kind": "script or
-meta refresh"`; one to the page itself too (a check page that reloads itself once its cookie is set). A loop
+meta refresh"`; its script's reload of the page itself too (a check page that reloads itself once its cookie is
+set), but not its meta refresh to itself (below). A loop
 fails as one, on every run, whatever the timing: a navigation that goes round the page's chain (its redirects, meta
 refreshes, scripts' navigations) again is rejected when it is asked for ("it redirects in a loop (/a → /b → /a) …"):
 one that would request a URL of the chain a third time, or that leaves an address the chain came back to by the way
@@ -46,12 +47,17 @@ net::ERR_TOO_MANY_REDIRECTS).
 A meta refresh due within the settling time (`SETTLE_MS`: `content="0; url=…"`) that has not gone when it ends (a
 renderer slower than that, on a busy machine) is waited for, within the page's --timeout, and followed: the
 "Redirecting…" page it stands on is never saved before it goes (only, with a warning, one whose refresh had not gone
-by the end of its --timeout). A refresh that takes the page nowhere is none to wait for: one to the page's own
-fragment (`url=#top`) or to an address Chromium never sends a web page's top frame to by a refresh (`data:`, `file:`,
-`javascript:`). Chromium makes the first a reload of the page (not a move within it, as a link to `#top` is), and the
-page reloaded refreshes again, for ever: the guard rejects those reloads, so that the page is kept as first shown,
-whole, never read while it is loaded again (on a busy machine its tree, screenshot or saved page were of a reload's
-document not yet parsed) nor asked of its server dozens of times.
+by the end of its --timeout). A refresh that takes the page nowhere is none to wait for: one to an address Chromium
+never sends a web page's top frame to by a refresh (`data:`, `file:`, `javascript:`), and one to the page itself.
+A meta refresh to the page itself, whether it names no address (`content="0"`), the page's own (`url=/same`) or a
+fragment of it (`url=#top`), is one rule in one place (`_refreshes_itself`): it is not followed, and the page is
+captured as it loaded. Chromium makes each a reload of the very page (not a move within it, as a link to `#top`
+is), and the page reloaded refreshes again, for ever: followed, the page was read while a reload came (on a busy
+machine its tree, screenshot or saved page were of a reload's document not yet parsed), its server was asked for it
+again and again, and a refresh to its own URL failed as a loop (`/same → /same`) though the page was there to save.
+The guard cannot tell that reload from a script's as it is asked (both come as redirects, and the page cannot be
+read while the request waits): it holds every reload of the page shown, and `render` decides once the page has
+loaded, by its meta refresh (`_NavigationGuard.reload`).
 A page that `history.pushState`d another URL is kept under the URL it was served from (put back with
 `history.replaceState` before it is read), with a warning.
 
@@ -279,9 +285,13 @@ class ChromiumRenderer(OnlinePage):
         self.guard.on_navigation(request)
 
     def _on_load_finished(self, ok: bool) -> None:
-        # A reload the guard rejected (a refresh to `#top`) ends as a load that failed, often in the same turn of
-        # the event loop as the page's own load: not the page's end, which stays as it loaded
-        if not ok and self._finished and self.guard.reloads_rejected:
+        # A reload the guard held ends as a load that failed: not the page's failure. Asked once the page loaded
+        # (a meta refresh), it comes in the same turn of the event loop as the page's own load, or after it, which
+        # stays as it loaded; asked while the page was parsed (a script's), it ends the page's load there, and the
+        # page is as it is then (to be loaded again: `_reloads_by_its_script`)
+        if not ok and self.guard.reloads_held:
+            if self._finished is None:
+                self._finished = True
             return
         super()._on_load_finished(ok)
 
@@ -382,18 +392,54 @@ class ChromiumRenderer(OnlinePage):
         (or its navigation was refused: `_loaded` says so). A meta refresh due within that time that has not gone
         yet (a renderer slower than the settling, on a busy machine) is waited for, within the page's --timeout:
         the page it stands on is a "Redirecting…" page, never the one to save."""
+        if self._goes_within(min(SETTLE_MS / 1000, self._left())):
+            return True
+        if _due_while_settling(*self._meta_refresh()):
+            return self._goes_within(max(0.05, self._load_deadline - time.monotonic()))
+        return False
+
+    def _goes_within(self, seconds: float) -> bool:
+        """Whether the page begins to go elsewhere within `seconds` (or its navigation was refused). A reload of
+        itself it asks for meanwhile, held by the guard, goes when it is its script's (`_reloads_by_its_script`);
+        its meta refresh to itself does not, and the page is waited on."""
+        deadline = time.monotonic() + seconds
+
         def gone() -> bool:
             return self._finished is None or self.guard.halted
 
-        self._wait(gone, min(SETTLE_MS / 1000, self._left()))
-        if not gone() and _due_while_settling(self._meta_refresh(), self.page.url().toString()):
-            self._wait(gone, max(0.05, self._load_deadline - time.monotonic()))
-        return gone()
+        while self._wait(lambda: gone() or self.guard.reload is not None, max(0.0, deadline - time.monotonic())):
+            if gone() or self._reloads_by_its_script():
+                return True
+        return False
 
-    def _meta_refresh(self) -> str:
-        """The content of the page's meta refresh, "" when it has none (or its renderer, busy, did not say within
-        the time reading the page is given: the page is read, and fails if it still does not answer, next)."""
-        return str(self._js(_REFRESH_JS, min(10.0, self._left())) or "")
+    def _reloads_by_its_script(self) -> bool:
+        """Decide the reload of the page the guard holds: its meta refresh to itself (`_refreshes_itself`) is not
+        followed (False: the page is kept as it loaded); any other is its script's (a check page that reloads
+        once its cookie is set), asked again once the held one has ended, for the guard to judge as it judges
+        every navigation of the page (True: the page goes)."""
+        from PySide6.QtCore import QUrl
+
+        reload, self.guard.reload = self.guard.reload, None
+        if reload is None or _refreshes_itself(*self._meta_refresh()):
+            return False
+        self._end_last_load()  # (the held one's loadFinished(False), which must not end the next load's wait)
+        self._finished = None
+        self.guard.follow(reload)
+        self.page.load(QUrl(reload))
+        return True
+
+    def _meta_refresh(self) -> tuple[str, str]:
+        """The content of the page's meta refresh ("" when it has none, or its renderer, busy, did not say within
+        the time reading the page is given: the page is read, and fails if it still does not answer, next), and the
+        URL of the document it was read in: read together, since a busy renderer answers late, when the refresh
+        may have taken the page on (read apart, a refresh to /b read in /a was taken for /b's to itself). (Qt
+        gives a script's array as "": it comes as JSON.)"""
+        found = self._js(f"JSON.stringify([{_REFRESH_JS}, location.href])", min(10.0, self._left()))
+        try:
+            content, url = json.loads(found) if isinstance(found, str) else ("", "")
+        except (ValueError, TypeError):  # (an answer that is not the pair asked for: no refresh read)
+            return "", ""
+        return str(content or ""), str(url or "")
 
     def _halted(self) -> PageFailed:
         """The failure of a page whose navigation the guard rejected: one the rules refuse (a redirect refused,
@@ -881,8 +927,8 @@ class _NavigationGuard:
     page's own, and rejects those refused. `refused`: (URL, reason) of the first it rejected since `watch`;
     `asked`: every main-frame navigation's URL since then, in order; `loop`: the addresses of the loop it
     stopped ("" when none): a navigation that goes round the page's chain again (`_loop_closed`: a redirect, meta
-    refresh or script that leads back to where the page came from and on again the same way, the page refreshing
-    itself twice) is rejected then, whenever it comes, so that a loop is said as one on every run, never saved as
+    refresh or script that leads back to where the page came from and on again the same way, the page's script
+    reloading it twice) is rejected then, whenever it comes, so that a loop is said as one on every run, never saved as
     one of its pages. (Coming back once is let through: a page may come back, its cookie set, as a check page sends
     it, and go on elsewhere.)
     `hops`: the navigations of the page's script or meta refresh among them (`_Hops`), told from an HTTP
@@ -892,9 +938,13 @@ class _NavigationGuard:
     pushState, while the redirects of its navigation come) is of another, and no document shown. The one too many
     is rejected as it is asked (`too_long`: the chain to it), whenever it comes: a chain of meta refreshes Chromium
     follows during the load is held to the limit as a script's navigations after it are.
-    A navigation to the document shown but for its fragment is a reload of it (Chromium moves to a fragment without
-    asking): a meta refresh to `#top`, which the page reloaded does again, for ever. It is rejected, uncounted: the
-    page is kept as first shown.
+    A navigation to the page shown (its URL, or a fragment of it: `_the_page_itself`) is a reload of it: its meta
+    refresh to itself, or its script's reload (a check page, once its cookie is set). Which of the two it is, the
+    request does not say (both come as redirects), and the page's meta refresh cannot be read while the request
+    waits for its answer: it is rejected and held (`reload`), uncounted, for `render` to decide once the page has
+    loaded: a refresh to itself is not followed (`_refreshes_itself`), and the page is kept as it loaded; any other
+    reload is asked again (`follow`), and judged then as any navigation of the page is (a hop, and a loop when the
+    page reloads itself for ever).
     Between two pages (`watch("", None)`) every navigation but about:blank is rejected: what a page does once it
     was captured is no page of the capture's."""
 
@@ -915,7 +965,10 @@ class _NavigationGuard:
         self.loop = ""
         self.hops = _Hops()
         self.too_long: list[str] = []  # the chain, to the navigation rejected, when it went on past MAX_CLIENT_HOPS
-        self.reloads_rejected = 0  # reloads of the document shown (a refresh to `#top`) rejected
+        self.reload: str | None = None  # the URL of the reload of the page it holds, for `render` to decide
+        self.reloads_held = 0  # reloads of the page it held (each rejected, and ended as a load that failed)
+        self._following: str | None = None  # the held reload `render` asks again (`follow`): judged as any
+        self._watched_from = shown()[0]  # the entry shown before the page's own (the page before's)
         self._shown_when_asked = shown()[0]
         self._document_shown = False  # the document of the navigation asked last was shown since
 
@@ -924,6 +977,10 @@ class _NavigationGuard:
         """Whether it rejected a navigation that ends the page's capture (refused by the rules, a loop, or a chain
         too long)."""
         return self.refused is not None or bool(self.loop) or bool(self.too_long)
+
+    def follow(self, reload: str) -> None:
+        """The held reload `reload` is the page's script's: it is asked again now, and judged as any navigation."""
+        self._following = reload
 
     def note_shown(self) -> None:
         """Note whether the page shows the document of the navigation asked last: its entry is another than when
@@ -950,13 +1007,12 @@ class _NavigationGuard:
             if self.url == "" and not target.startswith("about:"):
                 request.reject()
             return
-        if _within_the_document(target, self.shown()[1]):
-            # Chromium moves within a document without asking (a link to `#top`, `location.hash`): what is asked is
-            # a reload of it (a meta refresh to `#top`, which the page reloaded does again, for ever): the same page,
-            # rejected so that it is read whole as first shown (no hop, no loop)
-            if self.asked:
-                request.reject()
-                self.reloads_rejected += 1
+        if self._following is not None and _same_url(target, [self._following]):
+            self._following = None  # a held reload asked again: the page's script's (`follow`)
+        elif self.asked and self.shown()[0] != self._watched_from and _the_page_itself(target, self.shown()[1]):
+            request.reject()  # a reload of the page: its meta refresh's, or its script's; `render` decides
+            self.reload = target
+            self.reloads_held += 1
             return
         sent_on = self._sent_on()
         if not self.asked and _same_url(target, [self.url]):
@@ -1149,18 +1205,36 @@ def _content_warnings(found: dict[str, Any], page_url: str) -> list[str]:
 
 def _refresh_delay(content: str, page_url: str) -> float | None:
     """The seconds after which a meta refresh (its content: "0; url=/next", "0; /next") of the page at `page_url`
-    sends it to the address it names; None for one that names none (a refresh of the page itself), one whose delay
-    is no number, or one that takes the page nowhere: none of those is followed. Chromium takes no web page's top
-    frame to a `javascript:`, `data:` or `file:` address by a refresh, and one to a fragment of the page
-    (`url=#top`) reloads the very page, which the guard rejects (`_NavigationGuard`)."""
-    found = re.match(r"\s*(\d+(?:\.\d*)?)[\s;,]+(.*)", content, re.DOTALL)
-    target = re.sub(r"^url\s*=\s*", "", found.group(2).strip(), flags=re.IGNORECASE).strip("'\" ") if found else ""
-    if not found or not target:
+    sends it elsewhere; None for one that is not followed: a refresh of the page itself (`_refreshes_itself`), one
+    that takes the page nowhere (Chromium takes no web page's top frame to a `javascript:`, `data:` or `file:`
+    address by a refresh), or a content that is no refresh (its delay no number)."""
+    refresh = _refresh_parts(content)
+    if refresh is None or _refreshes_itself(content, page_url):
         return None
-    address = urljoin(page_url, target)
-    if urlsplit(address).scheme.lower() in _NEVER_REFRESHED_TO or _within_the_document(address, page_url):
+    delay, target = refresh
+    return None if urlsplit(urljoin(page_url, target)).scheme.lower() in _NEVER_REFRESHED_TO else delay
+
+
+def _refresh_parts(content: str) -> tuple[float, str] | None:
+    """A meta refresh's delay in seconds and the address it names, as written ("" when it names none), from its
+    content ("0; url=/next", "0; /next", "0"); None for a content that is no refresh (no delay first)."""
+    found = re.fullmatch(r"\s*(\d+(?:\.\d*)?)(?:[\s;,]+(.*))?", content, re.DOTALL)
+    if found is None:
         return None
-    return float(found.group(1))
+    return float(found.group(1)), re.sub(r"^url\s*=\s*", "", (found.group(2) or "").strip(),
+                                          flags=re.IGNORECASE).strip("'\" ")
+
+
+def _refreshes_itself(content: str, page_url: str) -> bool:
+    """Whether a meta refresh (its content) of the page at `page_url` sends it to the page itself: it names no
+    address (`content="0"`), the page's own (`url=/same`) or a fragment of it (`url=#top`). The one rule for the
+    three: such a refresh is not followed, and the page is captured as it loaded (its reload held by the guard and
+    dropped: `_NavigationGuard.reload`), neither waited for nor warned of (`_refresh_delay`). Chromium makes each of
+    them a reload of the very page, whose document refreshes again, for ever: followed, the page was read while a
+    reload came (on a busy machine, a document not parsed yet), its server asked for it again and again, and the
+    chain failed as a loop (`/same → /same`) or the capture waited for a refresh that never went."""
+    refresh = _refresh_parts(content)
+    return refresh is not None and (not refresh[1] or _the_page_itself(urljoin(page_url, refresh[1]), page_url))
 
 
 def _due_while_settling(content: str, page_url: str) -> bool:
@@ -1206,10 +1280,11 @@ def _same_url(url: str, chain: list[str]) -> bool:
     return _url_key(url) in {_url_key(u) for u in chain}
 
 
-def _within_the_document(target: str, shown: str) -> bool:
-    """Whether `target` is the document at `shown` (the same URL but for a fragment that `target` names): a link to
-    it moves within the document, loading nothing; a refresh or a reload to it loads the document again."""
-    return bool(shown) and "#" in target and urldefrag(target)[0] == urldefrag(shown)[0]
+def _the_page_itself(target: str, shown: str) -> bool:
+    """Whether `target` is the page shown at `shown` (its URL, or a fragment of it, as the crawl compares URLs): a
+    navigation the page asks there loads it again (Chromium moves to a fragment of it without asking), be it its
+    meta refresh to itself or its script's reload."""
+    return bool(shown) and _url_key(target) == _url_key(shown)
 
 
 def _url_key(url: str) -> str:

@@ -161,18 +161,25 @@ class Page:
 
     def resolve(self, xpath: str) -> Element | None:
         """The element an absolute XPath names, after the reference's normalisation; None if nothing. A path
-        written with a trailing "/" names its element's descendants, as the score reads it (NEXT-EVAL-NOTES
-        §4.1): it resolves to that element, so that import, the app and `labels check` agree that it names
-        something."""
+        written with a trailing "/" resolves to the element whose descendants it names (`label_target`), so that
+        import, the app and `labels check` agree that it names something."""
+        return self.label_target(xpath)[0]
+
+    def label_target(self, xpath: str) -> tuple[Element | None, bool]:
+        """The element a label's XPath names (None if nothing), and whether the label names that element's
+        descendants only: written with a trailing "/" (`descendants_root`). The page's root (`/`, the empty
+        path) names every text, with nothing to write a "/" after."""
         from ..records.model import normalise_xpath
 
         path = normalise_xpath(xpath)
         if path in ("", ROOT_XPATH):
-            return self.root
+            return self.root, False
         found = self.by_xpath.get(path)
-        if found is None and len(path) > 1 and path.endswith("/") and not path.endswith("//"):
-            found = self.by_xpath.get(path[:-1])
-        return found
+        if found is not None:
+            return found, False
+        root = descendants_root(path)
+        found = self.by_xpath.get(root) if root is not None else None
+        return found, found is not None
 
     @property
     def body(self) -> Element | None:
@@ -193,6 +200,15 @@ class Page:
 
 class ParseError(RecordLensError):
     pass
+
+
+def descendants_root(path: str) -> str | None:
+    """Of a normalised label XPath written with a trailing "/" (`/body[1]/ul[1]/`), the XPath of the element whose
+    descendants it names, as the score reads it (NEXT-EVAL-NOTES §4.1): `/body[1]/ul[1]`. None for any other
+    path: one without it, the root's `/` (every text), or one ending in an empty step (`//`, which names nothing)."""
+    if len(path) > 1 and path.endswith("/") and not path.endswith("//"):
+        return path[:-1]
+    return None
 
 
 def within(element: Element | None, tags: frozenset[str] = frozenset(), roles: frozenset[str] = frozenset()) -> bool:

@@ -714,9 +714,12 @@ def _the_other_pages(other: Path, taken: Path, pages: dict[str, Path]) -> str:
         return f"{read}; {other.name}/ holds {same}, so it is not imported too"
     left = _left_in_one_folder(other, held.keys(), pages.keys())
     if left:
+        # Of an unfinished dataset, its own line says to run the same synth command again: not said twice
+        again = (", as it left the dataset unfinished" if unfinished_dataset(taken) is not None
+                 else ": running the same synth command again makes them whole")
         return (f"{read}; {other.name}/ holds the same pages as {taken.name}/ (synth writes each page to both), "
                 f"but for {counted(len(left), 'page')} a stopped synth run left in one of them only "
-                f"({listed(left, 8, total=True)}): running the same synth command again makes them whole")
+                f"({listed(left, 8, total=True)}){again}")
     extra = [name for name in held if name not in pages]
     beyond = f", {counted(len(extra), 'page')} not in {taken.name}/: {listed(extra, 8)}" if extra else ""
     return (f"{read}; {other.name}/ beside it ({counted(len(held), 'page')}{beyond}) is not looked into: import its "
@@ -1342,7 +1345,9 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     with project.writing():  # one transaction: a disk full part way leaves no run "running" for ever
         run_id = project.runs.add(method, parameters, started_at=started) if earlier is None else earlier.id
         project.runs.add_predictions(run_id, predictions, errors)  # a page's score goes only if it changed
-        project.runs.finish(run_id, cost=cost, ended_at=ended)
+        # a run carried on names this folder from now on: it holds what the run holds now (the first may not)
+        project.runs.finish(run_id, cost=cost, ended_at=ended,
+                            source=str(parameters["source"]) if earlier is not None else None)
     if earlier is None:
         return RunFolderImport(run_id, warnings, left_out=tuple(left_out))
     return RunFolderImport(run_id, warnings, left_out=tuple(left_out), carried_on_from=earlier.predicted_pages,

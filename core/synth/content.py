@@ -10,6 +10,10 @@ that a page keeps its look and its regularities while carrying none of the origi
   `Revised Aug 22, 2024`): both are read by one grammar (`_DATE_FORMS`, `_TIME_FORM`) and redrawn by one code
   (`ContentChanger.date`, `.time`); a duration's minutes stay below 60 (`2h 58m`); a number's unit (`10 kg`) and a
   time zone (`UTC`) stay, as currency codes do;
+- a month and day without a year (`4/13`) is a date only where its context says so (a time after it, a weekday
+  or a word that says when before it, another it makes a range with: `by 4/14`, `4/13 12:00`, `10/1-10/31`), and
+  becomes another valid one; written so anywhere else, it is as likely a fraction, a rating or a count (`3/4 cup`,
+  `9/10`, `24/7`), and its digits are redrawn as a number's (`_month_days_in`);
 - names become other names (Faker), with as many parts; e-mail addresses and URLs point to example domains;
 - words are swapped for English words of the same length and case, one fixed replacement per word and page, so
   that repeated labels ("Add to cart") stay repeated; letters of other scripts are redrawn within their block.
@@ -95,6 +99,19 @@ _DATES = [re.compile(f"^{p}$", re.IGNORECASE) for p in _DATE_FORMS]
 # run into its time (`2024-12-15T09:17`), and a time may follow one so.
 _DATES_INSIDE = [re.compile(rf"(?<![\w.]){p}(?:(?=T\d)|(?!\w|\.\d))", re.IGNORECASE) for p in _DATE_FORMS]
 _TIME_INSIDE = re.compile(rf"(?:(?<![\w:.])|(?<=\dT)){_TIME_FORM}(?!\w|:|\.\d)", re.IGNORECASE)
+# A month and day without a year (`4/13`, `Mon 4/13`), read as a date only where its context says it is one
+# (`_month_days_in`): alone, `3/4` or `9/10` is as likely a fraction, a rating or a page of a list.
+_MONTH_DAY_FORM = rf"{_WEEKDAY}(?P<first>\d{{1,2}})/(?P<second>\d{{1,2}})"
+_MONTH_DAY = re.compile(f"^{_MONTH_DAY_FORM}$", re.IGNORECASE)
+# Not a piece of a longer date, path, number or word (`4/13/2024`, `a/4/13`, `1.5/2`, `4/13px`)
+_MONTH_DAYS_INSIDE = re.compile(rf"(?<![\w/.:]){_MONTH_DAY_FORM}(?![\w/]|[.,:]\d)", re.IGNORECASE)
+# What makes a month/day a date (besides a weekday before it): a time after it (`4/13 12:00 PM`, `4/13, 9am`), a
+# word that says when before it (`by 4/14`, `ends 12/31`), or another month/day it makes a range with (`10/1-10/31`)
+_TIME_AFTER = re.compile(rf"\s*,?\s*(?:at\s+|@\s*)?{_TIME_FORM}(?!\w|:|\.\d)", re.IGNORECASE)
+_WHEN_BEFORE = re.compile(r"(?<!\w)(?:on|by|before|after|until|till|thru|through|from|since|due|ends?|ending|"
+                          r"expires?|expiring|begins?|beginning|starts?|starting)\.?:?\s+$", re.IGNORECASE)
+_RANGE_DASH = re.compile(r"\s*[-\u2013\u2014]\s*")
+_DASH_BEFORE = re.compile(r"[-\u2013\u2014]\s*$")  # `7-2/3`: a mixed number, where no month/day comes before
 # A duration in hours and minutes (`2h 58m`, `1 hr 5 min`): its minutes stay below 60.
 _DURATION_INSIDE = re.compile(r"(?<![\w.])\d+\s?h(?:rs?|ours?)?\s?(?P<m>\d{1,2})\s?m(?:ins?|inutes?)?(?!\w)",
                               re.IGNORECASE)
@@ -174,6 +191,7 @@ def _dates_and_times_in(text: str) -> list[tuple[int, int, str]]:
         return []
     found = [(m.start(), -m.end(), "date") for pattern in _DATES_INSIDE for m in pattern.finditer(text)
              if _date_fields_valid(m)]
+    found += [(m.start(), -m.end(), "date") for m in _month_days_in(text)]
     found += [(m.start(), -m.end(), "time") for m in _TIME_INSIDE.finditer(text) if _time_fields_valid(m)]
     found += [(m.start(), -m.end(), "duration") for m in _DURATION_INSIDE.finditer(text) if int(m["m"]) <= 59]
     spans: list[tuple[int, int, str]] = []
@@ -181,6 +199,27 @@ def _dates_and_times_in(text: str) -> list[tuple[int, int, str]]:
         if not spans or start >= spans[-1][1]:
             spans.append((start, -minus_end, kind))
     return spans
+
+
+def _month_days_in(text: str) -> list[re.Match[str]]:
+    """The months and days without a year inside a text that are dates: a valid month and day (in either order,
+    as `_date_fields_valid` reads a date's first two fields) whose context says it is a date: a weekday before it
+    (`Mon 4/13`), a time after it (`4/13 12:00`), a word that says when before it (`by 4/14`), or another such
+    month/day it makes a range with (`10/1 - 10/31`). Anything else written so is left a number (`3/4 cup`, `9/10`,
+    `24/7`, `page 1/45`): redrawn as its digits are, never made a date."""
+    found = [m for m in _MONTH_DAYS_INSIDE.finditer(text) if _date_fields_valid(m)]
+    pairs = list(zip(found, found[1:], strict=False))
+    in_ranges = {id(m) for a, b in pairs if _RANGE_DASH.fullmatch(text, a.end(), b.start()) for m in (a, b)}
+    return [m for m in found if id(m) in in_ranges or (not _DASH_BEFORE.search(text, 0, m.start())
+                                                       and _reads_as_a_date(text, m))]
+
+
+def _reads_as_a_date(text: str, month_day: re.Match[str]) -> bool:
+    """Whether a month/day (no range) stands where a date does: after a weekday or a word that says when, or
+    before a time."""
+    time = _TIME_AFTER.match(text, month_day.end())
+    return bool(month_day["weekday"] or (time is not None and _time_fields_valid(time))
+                or _WHEN_BEFORE.search(text, 0, month_day.start()))
 
 
 def _date_fields_valid(match: re.Match[str]) -> bool:
@@ -441,7 +480,7 @@ class ContentChanger:
 
     def date(self, text: str) -> str:
         """Another valid date in the same format: each field is rewritten in place, separators kept."""
-        match = _match_date(text)
+        match = _match_date(text) or _MONTH_DAY.match(text)  # (a month/day found a date by its context)
         assert match is not None
         new = date(2016, 1, 1) + timedelta(days=self.rng.randrange(366 * 12))
         groups = match.groupdict()

@@ -52,7 +52,7 @@ from ..page.dom import Element, Page, js_trim, parse_html
 from ..page.formats import RAW_TEXT_PARENTS, serialise
 from ..page.mhtml_writer import write_mhtml
 from ..page.snapshot import Snapshot, read_snapshot
-from ..records.model import load_records, normalise_xpath, save_records
+from ..records.model import load_records, save_records
 from ..wording import as_clause, below_one, counted, listed
 from .content import ContentChanger
 from .styles import page_style_sheets, saved_style_sheets
@@ -295,8 +295,9 @@ def _apply_one_that_changes(options: SynthOptions, tried: list[str], layout: Lay
 
 def _resolve(page: Page, records: Sequence[Sequence[str]]
              ) -> tuple[list[list[Element]], list[list[bool]], list[str], list[int]]:
-    """Each record's elements, and for each whether its XPath names the element's descendants only
-    (`_names_descendants`); XPaths that name nothing and records left empty are dropped and reported."""
+    """Each record's elements, and for each whether its XPath names the element's descendants only (written with
+    a trailing "/": `Page.label_target`, whose element's new XPath gets the "/" back, so that the label means what
+    it meant); XPaths that name nothing and records left empty are dropped and reported."""
     resolved: list[list[Element]] = []
     descendants: list[list[bool]] = []
     dropped_xpaths: list[str] = []
@@ -305,25 +306,18 @@ def _resolve(page: Page, records: Sequence[Sequence[str]]
         elements: list[Element] = []
         slashes: list[bool] = []
         for xpath in record:
-            element = page.resolve(xpath)
+            element, descendants_only = page.label_target(xpath)
             if element is None:
                 dropped_xpaths.append(xpath)
             else:
                 elements.append(element)
-                slashes.append(_names_descendants(element, xpath))
+                slashes.append(descendants_only)
         if elements:
             resolved.append(elements)
             descendants.append(slashes)
         else:
             dropped_records.append(number)
     return resolved, descendants, dropped_xpaths, dropped_records
-
-
-def _names_descendants(element: Element, xpath: str) -> bool:
-    """Whether `xpath` is written with a trailing "/": `Page.resolve` reads it as its element's, the score as what
-    lies below that element (NEXT-EVAL-NOTES §4.1); the element's new XPath gets the "/" back, so that the label
-    means what it meant. The page's root (`/`, the empty path) has no XPath to add one to: it names every text."""
-    return bool(element.xpath) and normalise_xpath(xpath) == element.xpath + "/"
 
 
 def _stamp(records: list[list[Element]]) -> dict[int, tuple[str, Element]]:
@@ -442,7 +436,7 @@ def _mark_text_breaks(root: Element) -> tuple[list[Element], int]:
 def _follow(records: list[list[Element]], stamped: dict[int, tuple[str, Element]], located: dict[str, str],
             descendants: list[list[bool]]) -> tuple[list[list[str]], list[str]]:
     """Each record's XPaths in the written page, each written as its label was: with the trailing "/" of one that
-    names its element's descendants only (`_names_descendants`)."""
+    names its element's descendants only (`Page.label_target`)."""
     out: list[list[str]] = []
     warnings: list[str] = []
     for record, slashes in zip(records, descendants, strict=True):

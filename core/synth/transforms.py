@@ -410,8 +410,13 @@ def _chrome_parents(layout: Layout) -> list[Element]:
     return [node for node in sorted(seen.values(), key=lambda e: e.order) if not layout.within_record(node)]
 
 
+# The document's own, wherever a parser put it: no page chrome to remove or move. A page whose head is cut short (an
+# iframe or a text in it) has its title parsed into the body, where it is a text of the page's text map still.
+NOT_CHROME = frozenset({"head", "title"})
+
+
 def _chrome_children(parent: Element, holders: set[int]) -> list[Element]:
-    return [c for c in parent.element_children() if id(c) not in holders and c.tag != "head"]
+    return [c for c in parent.element_children() if id(c) not in holders and c.tag not in NOT_CHROME]
 
 
 def remove_chrome(layout: Layout, rng: random.Random) -> Applied:

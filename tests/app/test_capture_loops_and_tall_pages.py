@@ -1,8 +1,9 @@
 """Pages that never settle and pages too tall for a screenshot, served on 127.0.0.1 and captured with the real
-command: a meta-refresh loop (A → B → A, three pages round, a page refreshing itself), a script that reloads its
-page for ever and an HTTP redirect loop each fail as a loop that names its addresses, the same on every run (they
-failed as "the page failed to load" or were saved as a "Redirecting…" page, depending on timing), while a page that
-reloads itself once (a check page that sets a cookie) is saved as what it then shows; a page taller than the
+command: a meta-refresh loop (A → B → A, three pages round), a script that reloads its page for ever and an HTTP
+redirect loop each fail as a loop that names its addresses, the same on every run (they failed as "the page failed
+to load" or were saved as a "Redirecting…" page, depending on timing), while a page that reloads itself once (a
+check page that sets a cookie) is saved as what it then shows, and a page whose meta refresh is to itself is saved as
+it loaded, no loop (test_capture_refresh_to_the_page_itself.py); a page taller than the
 screenshot limit says its screenshot was cut (warning and meta.json), and a page of too many elements says, in a
 whole sentence, what is kept."""
 
@@ -45,7 +46,6 @@ PAGES = {
 }
 LOOPS = {  # root: the loop its failure names
     "/meta-a": "/meta-a → /meta-b → /meta-a",
-    "/meta-self": "/meta-self → /meta-self",
     "/tri-a": "/tri-a → /tri-b → /tri-c → /tri-a",
     "/reloading": "/reloading → /reloading",
     "/loop-a": "/loop-a → /loop-b → /loop-a",
@@ -84,7 +84,7 @@ def captured(tmp_path_factory) -> Iterator[tuple[list[tuple[dict, str, Path]], s
     """The loops captured twice, in two orders (one with a loop before each page: a loop's last, rejected
     navigation must not end the next page's load), then the tall pages: ([(summary, stderr, site folder), ...],
     the server's base URL)."""
-    roots = [*LOOPS, "/checked"]
+    roots = [*LOOPS, "/checked", "/meta-self"]
     with loopback.serve(_Site) as server:
         base = base_url(server)
         runs = []
@@ -114,6 +114,12 @@ def test_a_page_that_reloads_itself_once_is_saved_as_it_then_shows(captured) -> 
     for summary, _, folder in runs[:2]:
         assert base + "/checked" in summary["saved"], summary
         assert _meta(folder, base + "/checked")["title"] == "Real page"
+
+
+def test_a_page_whose_meta_refresh_is_to_itself_is_saved_as_it_loaded_on_every_run(captured) -> None:
+    runs, base = captured
+    for summary, _, _folder in runs[:2]:
+        assert base + "/meta-self" in summary["saved"], summary
 
 
 def test_a_screenshot_cut_at_the_limit_is_said_in_its_warning_and_meta(captured) -> None:

@@ -67,7 +67,8 @@ def test_a_stopped_run_moved_and_resumed_brings_the_stored_run_up_to_date_and_a_
             "went on since: run 1 now holds what the folder holds") in err, err
     shutil.copytree(moved, copy)
     err = _add(capsys, project, copy)
-    assert (f"{copy} is stored already, as run 1 (added from {first.resolve()}, the same run by its pages' records in "
+    # the run names the folder it was brought up to date from: the first one is gone (moved)
+    assert (f"{copy} is stored already, as run 1 (added from {moved.resolve()}, the same run by its pages' records in "
             "_run/: same method, parameters and predictions); nothing stored") in err, err
     (stored,) = _runs(capsys, project)
     assert (stored["id"], stored["status"], stored["pages_with_records"]) == (1, "finished", 4)
