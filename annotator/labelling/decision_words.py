@@ -24,6 +24,12 @@ def accept_proposed(name: str) -> str:
     return f"accept the project's proposed record as {name}'s"
 
 
+def accepting_proposed(records: str) -> str:
+    """How take-all takes the records of theirs the page holds as proposals, as T does (`accept_proposed`): "by
+    accepting the project's proposed record 3" (`records`: "record 3", "records 3, 5")."""
+    return f"by accepting the project's proposed {records}"
+
+
 def keep(name: str) -> str:
     """O: the project's version kept over theirs."""
     return f"keep the project's version over {name}'s"

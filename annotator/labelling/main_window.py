@@ -24,7 +24,7 @@ import warnings
 from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QPoint, QSize, Qt, QTimer, SignalInstance
+from PySide6.QtCore import QByteArray, QEvent, QObject, QPoint, QSize, Qt, QTimer, SignalInstance
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -35,6 +35,7 @@ from PySide6.QtGui import (
     QShortcut,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -166,6 +167,29 @@ class Breadcrumb(QLabel):
     def _elide(self) -> None:
         width = max(0, self.contentsRect().width() - 4)
         super().setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, width))
+
+
+class SideTabs(QTabWidget):
+    """The right panel's tabs (Records, Review). A tab hidden while a widget of it holds the keys lets them go
+    first: hidden with them, Qt hands them on along the window's Tab chain, to Chromium's page among others, which
+    takes keys come by Tab as a Tab into it, focusing its first link and scrolling the page to it, away from the
+    place labelling or review had it at. One home for every switch (a click on a tab, F6, /, a start in Review):
+    the tab shown then takes the keys as Qt gives them (to the control of it that had them last), or as whoever
+    showed it gives them (F6: the review's list, or the record list)."""
+
+    def tabInserted(self, index: int) -> None:  # noqa: N802 (Qt override)
+        super().tabInserted(index)
+        self.widget(index).installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        # Hidden as another tab is shown (not the window minimised, nor hidden with a parent): before Qt moves on
+        # the keys it holds
+        if event.type() == QEvent.Type.Hide and not event.spontaneous() and isinstance(watched, QWidget) \
+                and watched.isHidden():
+            focus = QApplication.focusWidget()
+            if focus is not None and watched.isAncestorOf(focus):
+                focus.clearFocus()
+        return super().eventFilter(watched, event)
 
 
 # px of page a window keeps when it is made small. With the side panels' least widths (the page list's ~104, the
@@ -340,6 +364,7 @@ class MainWindow(QMainWindow):
         self._refused: str | None = None  # why the last edit, undo or redo was not saved (a full disk)
         # The last message that tells a selection, and the records selected then (`_unsay_a_gone_selection`).
         self._said_of: tuple[str, tuple[int, ...]] | None = None
+        self._said_of_page: tuple[str, str] | None = None  # the last message that tells of a page on show, and it
         self._terminating = False  # closing on SIGTERM (`close_on_terminate`): no question asked
         self._maximised_to_fit = False  # maximised at start because the screen cannot hold it (`restore_geometry`)
         self._kept_walk: ReviewWalk | None = None  # W's walk the last session left, until a W takes it up
@@ -349,7 +374,7 @@ class MainWindow(QMainWindow):
         self.breadcrumb = Breadcrumb()
         self.record_panel = RecordPanel()
         self.review_panel = ReviewPanel()
-        self.tabs = QTabWidget()
+        self.tabs = SideTabs()
         self.tabs.addTab(self.record_panel, "Records")
         self.tabs.addTab(self.review_panel, "Review")
         self.undo_group = EditGroup(self, refused=self.not_saved)
@@ -543,15 +568,17 @@ class MainWindow(QMainWindow):
         """One change per item of `ids`, as one undo step (see RecordActions.edit_each)."""
         return self.record_actions.edit_each(text, ids, change)
 
-    def message(self, text: str, ms: int = 6000, *, of_selection: bool = False) -> None:
+    def message(self, text: str, ms: int = 6000, *, of_selection: bool = False, of_page: str | None = None) -> None:
         """One line in the status bar for `ms`, kept in full in the message log (the bar cuts a long one).
         `of_selection`: it tells which records are selected now ("record 3 selected: …"), true only while that
-        selection holds (`_unsay_a_gone_selection`)."""
+        selection holds (`_unsay_a_gone_selection`); `of_page`: it tells of that page as on show ("W: page 7, …
+        open here"), true only while it is (`_unsay_a_gone_page`)."""
         self.messages.add(text)
         self.tools.refresh_messages()
         self.statusBar().showMessage(text, ms)
         self.statusBar().setToolTip(f"{text}\n\n(Recent messages: {self.messages_keys()})")
         self._said_of = (text, tuple(self.record_panel.selected_ids())) if of_selection else None
+        self._said_of_page = (text, of_page) if of_page is not None else None
 
     def _unsay_a_gone_selection(self) -> None:
         """The message on show goes when it tells a selection that is no longer the one (Esc, a click on the
@@ -560,7 +587,19 @@ class MainWindow(QMainWindow):
         if self._said_of is None or tuple(self.record_panel.selected_ids()) == self._said_of[1]:
             return
         text, self._said_of = self._said_of[0], None
-        if self.statusBar().currentMessage() == text:  # not replaced meanwhile, nor gone with its time
+        self._unsay(text)
+
+    def _unsay_a_gone_page(self, name: str) -> None:
+        """The message on show goes when it tells of a page on show and page `name` opens in its place (the arrow
+        keys in the page list, PgDn): "W: page 7, the first is chosen" read on page 8 is a lie."""
+        if self._said_of_page is None or self._said_of_page[1] == name:
+            return
+        text, self._said_of_page = self._said_of_page[0], None
+        self._unsay(text)
+
+    def _unsay(self, text: str) -> None:
+        """The status bar's message `text` gone, unless replaced meanwhile or gone with its time."""
+        if self.statusBar().currentMessage() == text:
             self.statusBar().clearMessage()
             self.statusBar().setToolTip(f"(Recent messages: {self.messages_keys()})")  # its tip told it in full
 
@@ -797,6 +836,7 @@ class MainWindow(QMainWindow):
             # the store's error may name the page already (`Project.snapshot_file`): said once
             raise PageNotShown(f"page {name} cannot be shown: {str(error).removeprefix(f'page {name}: ')}"
                                ) from error
+        self._unsay_a_gone_page(name)
         self.page_name = name
         self.page_loaded = False
         self.record_panel.forget_finder()  # what was looked for on the last page, not on this one
@@ -1300,8 +1340,7 @@ class MainWindow(QMainWindow):
                         "snapshots. Undo cannot bring the page back; `recordlens project restore-page` can, from that "
                         "copy (the status bar names it once the page is removed)."):
             return
-        self.page_list.show_all()  # the page to go to next is the next of the project, not of a search
-        after = self.page_list.neighbour(name, 1) or self.page_list.neighbour(name, -1)
+        after = self.page_list.page_after(name)  # the list's filter and search kept, as the user left them
         self._know_the_changes_of(name)  # its history comes back with restore-page: that page is said restored
         try:
             removed = remove_page(self.project, name)

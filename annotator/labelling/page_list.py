@@ -292,6 +292,17 @@ class PageList(QWidget):
         index = names.index(name) + step
         return names[index] if 0 <= index < len(names) else None
 
+    def page_after(self, name: str) -> str | None:
+        """The page to show in place of page `name` once it goes (removed): the next the list shows, else the one
+        before it there, the filter and the search as the user left them; else the project's next, or the one
+        before it, listed while on show (`list_on_show`). None when `name` is the project's only page."""
+        listed = self.neighbour(name, 1) or self.neighbour(name, -1)
+        if listed is not None and listed != name:
+            return listed
+        every = self.all_names()
+        at = every.index(name) if name in every else len(every)
+        return next(iter([*every[at + 1:], *reversed(every[:at])]), None)
+
     def _narrow_as_asked(self) -> None:
         """The user changed the filter, or paused in the search: the list as they ask, said to the window."""
         self._fill()

@@ -7,6 +7,7 @@ review, caches its predictions and shows the result. The window owns it as `wind
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import importlib
 import sys
@@ -17,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, QTimer
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QWidget
 
 from ...core.errors import RecordLensError
 from ...core.page import natural_key
@@ -134,11 +135,14 @@ class _LeftOut:
 
     kept: int  # their disagreement with the project's version kept (O): decided already
     held: int  # true records of the project already (the same XPaths)
-    proposed: int  # proposals of the page already (the same XPaths): A accepts them
     covered: int  # records of the page cover their text already, under other XPaths: taken, a pair of one text
     covering: tuple[int, ...]  # the numbers of those records
     repeated: int  # repeating another of theirs (the same XPaths or the same text)
     rejected: int  # rejected in the project (the same XPaths): T accepts them, naming the rejection
+
+    @property
+    def count(self) -> int:
+        return self.kept + self.held + self.covered + self.repeated + self.rejected
 
     def words(self) -> str:
         """"2 kept (O), 1 in the project already, 2 whose text the project's records 3, 4 cover already, 1 repeated
@@ -146,8 +150,6 @@ class _LeftOut:
         T's words follow)."""
         parts = [f"{self.kept} kept (O)"] if self.kept else []
         parts += [f"{self.held} in the project already"] if self.held else []
-        parts += [f"{self.proposed} proposed in the project already (A accepts "
-                  f"{'it' if self.proposed == 1 else 'them'} in the Records tab)"] if self.proposed else []
         if self.covered:
             by = (f"the project's {records_named(self.covering)} cover{'s' if len(self.covering) == 1 else ''}"
                   if self.covering else "the project's records cover")
@@ -156,6 +158,37 @@ class _LeftOut:
         parts += [f"{self.rejected} rejected in the project; T accepts {'it' if self.rejected == 1 else 'them'}"
                   ] if self.rejected else []
         return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class _Take:
+    """What the take-all button takes of the annotator's records the project lacks on the page (`_to_take`): those
+    it adds, and the page's proposals it accepts as theirs (their record, or one covering its text, as T accepts
+    it: `_proposed_by`), with their records those decide; and what it leaves out."""
+
+    adds: Records
+    accepts: tuple[Label, ...]
+    accepted_as: Records  # their record each proposal of `accepts` is accepted as
+    accepted_numbers: tuple[int, ...]  # the numbers of `accepts` in the Records tab (those it shows)
+    left_out: _LeftOut
+
+    @property
+    def count(self) -> int:
+        return len(self.adds) + len(self.accepts)
+
+    def decides(self, name: str) -> list[Kept]:
+        """The disagreements with `name` the step decides: their records it adds or accepts a proposal as."""
+        return [Kept(name, tuple(record), None) for record in (*self.adds, *self.accepted_as)]
+
+    def accepting(self) -> str:
+        """"1 by accepting the project's proposed record 3" (without the count when every record it takes is so):
+        how it takes those of their records the page holds as proposals; "" when none."""
+        if not self.accepts:
+            return ""
+        named = (records_named(self.accepted_numbers) if len(self.accepted_numbers) == len(self.accepts)
+                 else counted(len(self.accepts), "record"))
+        how = words.accepting_proposed(named)
+        return how if len(self.accepts) == self.count else f"{len(self.accepts)} {how}"
 
 
 def not_compared(annotator: str, project_labelled: bool) -> str:
@@ -467,15 +500,10 @@ class ReviewController:
         self.show_tab(self.panel)
 
     def show_tab(self, page: QWidget) -> None:
-        """The tab `page` on show, the keys held inside the tab it hides let go first: hidden with them, Qt hands
-        them on along the window's Tab chain to Chromium's page, which takes keys come by Tab as a Tab into it,
-        focusing its first link and scrolling the page to it, away from the place labelling or review had it at.
-        Whoever shows the tab gives the keys to its control after (F6: the review's list, or the record list)."""
-        tabs, focus = self.window.tabs, QApplication.focusWidget()
-        leaving = tabs.currentWidget()
-        if leaving is not page and leaving is not None and focus is not None and leaving.isAncestorOf(focus):
-            focus.clearFocus()
-        tabs.setCurrentWidget(page)
+        """The tab `page` on show; the tabs let go of the keys held inside the one they hide (`SideTabs`), so that
+        Chromium's page does not take them. Whoever shows the tab gives the keys to its control after (F6: the
+        review's list, or the record list)."""
+        self.window.tabs.setCurrentWidget(page)
 
     def _take_up_last_review(self) -> None:
         """The project opens with the classes shown as its last session left them; the run it reviewed is kept for
@@ -845,7 +873,7 @@ class ReviewController:
             here = f"{found} here; the first is in view"
         else:
             here = f"{found} here; none of them is shown: tick their classes above the list"
-        self.window.message(f"W: page {page}, {walk}: {here}", 15000)
+        self.window.message(f"W: page {page}, {walk}: {here}", 15000, of_page=page)
 
     def _forget_a_choice_not_shown(self, ok: bool) -> None:
         """A page that failed to load is not shown (`show_first_error` is not reached): W's choice for it goes, so
@@ -877,14 +905,14 @@ class ReviewController:
             return
         still = self.panel.open_count()
         if not still:  # decided elsewhere since W ranked the pages
-            self.window.message(f"W: page {page}{self._none_left_words(name, page)}", 15000)
+            self.window.message(f"W: page {page}{self._none_left_words(name, page)}", 15000, of_page=page)
             return
         kept = sum(1 for record in review.records if record.kind != MATCHED) - still
         kept_words = f" ({kept} kept)" if kept else ""
         then = ("the first is chosen: T takes theirs, Shift+T merges, O keeps the project's" if chosen else
                 "none of them is shown: tick their classes above the list")
         self.window.message(f"W: page {page}, {counted(still, 'disagreement')} with {name} open here{kept_words}; "
-                            f"{then}", 15000)
+                            f"{then}", 15000, of_page=page)
 
     def _none_left_words(self, name: str, page: str) -> str:
         """", no disagreement with bea left open on page 2: W opens the next of 3 pages with one" (or none is left
@@ -1019,8 +1047,9 @@ class ReviewController:
                              kept=kept, merged=merged, failure=failure or "", whole=texts.whole)
         if other is not None:
             # Of the labels just read: the action reads them again (`do_take_all`)
-            to_take, left_out = self._to_take(self.review, name, window.labels, texts.keys)
-            self.panel.offer_take_all(other, len(to_take), left_out.words())
+            take = self._to_take(self.review, name, window.labels, texts.keys)
+            self.panel.offer_take_all(other, take.count, take.left_out.words(), accepting=take.accepting(),
+                                      left=take.left_out.count)
         else:
             self.panel.offer_take_all(None, 0)
         self.panel.offer_keep(other)
@@ -1346,7 +1375,8 @@ class ReviewController:
 
     def do_take_all(self) -> None:
         """Every record of the annotator's that the project lacks on the page (the review's spurious ones), taken
-        in one step: on a page only they labelled, all their records."""
+        in one step: on a page only they labelled, all their records. Those the page holds as proposals (the same
+        XPaths, or a proposal covering their text) are taken as T takes them: the proposal accepted."""
         window = self.window
         on_show = self._page_under_adjudication("open a page to take records from")
         if on_show is None:
@@ -1357,51 +1387,84 @@ class ReviewController:
         assert self._shown is not None  # as the look found it
         kept = self._shown.kept
         # On the page's labels as they are now, as the decision is taken
-        theirs, left_out = self._to_take(review, page, window.project.labels(page), window.page_texts().keys)
-        if not theirs:
-            left = left_out.words()
+        take = self._to_take(review, page, window.project.labels(page), window.page_texts().keys)
+        left = take.left_out.words()
+        if not take.count:
             window.message(f"page {page}: nothing left to take of {name}'s records the project lacks: {left}" if left
                            else f"page {page}: the project has a record for every one {name} made: nothing to take")
             return
         project, person, before = window.project, window.person, {label.id for label in window.labels}
+        text = f"take all of {name}'s records the project lacks"
         # Judged inside the write as the review showed the page: none of them made a record since (in any status),
-        # nor kept (O) since
-        change = window.edit(f"take all of {name}'s records the project lacks", lambda: judge_as_shown(
-            project, [], lambda _, by: project.add_records(page, theirs, Provenance.person(name), status="accepted",
-                                                           by=by, adjudicated=name),
-            person, page=page, adds=theirs, decides=[Kept(name, tuple(r), None) for r in theirs], kept=kept))
+        # nor kept (O) since, and the proposals it accepts still as they were
+        change = window.edit(text, lambda: judge_as_shown(
+            project, list(take.accepts), lambda ids, by: self._take_all(page, name, ids, take.adds, by, text),
+            person, page=page, adds=take.adds, decides=take.decides(name), kept=kept,
+            makes=[proposal.xpaths for proposal in take.accepts]))
         window.reload_labels()
         if change is None:
             return
-        added = [label.id for label in window.labels if label.id not in before]
-        what = (f"page {page}: took {name}'s only record the project lacked" if len(theirs) == 1 else
-                f"page {page}: took all {len(theirs)} of {name}'s records the project lacked, as one step")
-        left = left_out.words()
-        self._say_taken(what + (f"; left out {left}" if left else ""), added, True, 0)
+        touched = [label.id for label in window.labels if label.id not in before] + [
+            proposal.id for proposal in take.accepts]
+        how = take.accepting()
+        what = (f"page {page}: took {name}'s only record the project lacked" if take.count == 1 else
+                f"page {page}: took all {take.count} of {name}'s records the project lacked, as one step")
+        what += f", {how}" if how else ""
+        self._say_taken(what + (f"; left out {left}" if left else ""), touched, True, 0)
 
-    def _to_take(self, review: PageReview, page: str, labels: Sequence[Label], keys: TextKeyIndex | None
-                 ) -> tuple[Records, _LeftOut]:
+    def _take_all(self, page: str, name: str, accepts: Sequence[int], adds: Records, by: Provenance, step: str
+                  ) -> Change:
+        """The proposals `accepts` accepted as the annotator's records and their records `adds` added, as one step
+        of work (the history shows one)."""
+        project = self.window.project
+        changes: list[Change] = []
+        # Several changes: one step in the history, as one undo step (an add alone is one change, left as it was)
+        with project.one_step(step) if accepts else contextlib.nullcontext():
+            changes += [project.accept(record_id, by, adjudicated=name) for record_id in accepts]
+            if adds:
+                changes.append(project.add_records(page, adds, Provenance.person(name), status="accepted", by=by,
+                                                   adjudicated=name))
+        return changes[-1]
+
+    def _to_take(self, review: PageReview, page: str, labels: Sequence[Label], keys: TextKeyIndex | None) -> _Take:
         """What the take-all button takes: the annotator's records the project lacks on the page (the review's
         spurious ones), weighed against the page's records `labels` in any status as Propose weighs its proposals
         (`Project.weigh_proposals`, on the page's text `keys`), and what it leaves out (`_LeftOut`). A record the
-        project rejected (the same XPaths) is left to T, which accepts it naming the rejection: a rejection is a
-        decision that one step over the whole page does not undo unseen; nor does it by taking a record of the same
-        text under other XPaths, left out as covered."""
+        page holds only as a proposal (the same XPaths, or a proposal covering its text) is that proposal accepted,
+        as T accepts it (`_proposed_by`). A record the project rejected (the same XPaths) is left to T, which
+        accepts it naming the rejection: a rejection is a decision that one step over the whole page does not undo
+        unseen; nor does it by taking a record of the same text under other XPaths, left out as covered."""
         spurious = [i for i, record in enumerate(review.records) if record.kind == SPURIOUS]
         open_ = [list(review.records[i].xpaths) for i in spurious if i not in self.panel.kept]
-        rejected_as = _rejected_by(labels)
+        rejected_as, proposed_as = _rejected_by(labels), _proposed_by(labels, keys)
         rejected = {record_key(record) for record in open_ if rejected_as(record)}
-        rest = [record for record in open_ if record_key(record) not in rejected]
+        accepts: dict[int, tuple[Label, list[str]]] = {}  # a proposal's id -> it, and their record it is accepted as
+        rest: Records = []
+        for record in open_:
+            if record_key(record) in rejected:
+                continue
+            proposal = proposed_as(record)
+            if proposal is None:
+                rest.append(record)
+            elif proposal.id not in accepts:  # else their record repeats one of theirs already taken so
+                accepts[proposal.id] = (proposal, record)
         weighed = self.window.project.weigh_proposals(page, rest, keys)
-        status = {record_key(label.xpaths): label.status for label in labels if label.status != REJECTED}
-        held = sum(1 for record in rest if status.get(record_key(record)) in TRUE_LABEL_STATUSES)
-        proposed = sum(1 for record in rest if status.get(record_key(record)) == "proposed")
+        true_keys = {record_key(label.xpaths) for label in labels if label.status in TRUE_LABEL_STATUSES}
+        proposed_keys = {record_key(label.xpaths) for label in labels if label.status == "proposed"} - true_keys
+        held = sum(1 for record in rest if record_key(record) in true_keys)
+        # A proposal's very XPaths not accepted (`_proposed_by`: a true or rejected record covers its text too, so
+        # only with the page's text read): as T leaves it, covered
+        unaccepted = [record for record in rest if record_key(record) in proposed_keys]
         numbers = {label.id: k + 1 for k, label in enumerate(self.window.labels)}
-        covering = sorted({numbers[label.id] for by in weighed.covered_by for label in by if label.id in numbers})
-        covered = len(weighed.covered_by)
-        repeated = len(open_) - len(rejected) - len(weighed.new) - held - proposed - covered
-        return weighed.new, _LeftOut(len(spurious) - len(open_), held, proposed, covered, tuple(covering), repeated,
-                                     len(rejected))
+        covering = {numbers[label.id] for by in weighed.covered_by for label in by if label.id in numbers}
+        covering.update(n for record in unaccepted if keys is not None for n in self._numbers_holding(record, keys))
+        covered = len(weighed.covered_by) + len(unaccepted)
+        repeated = len(open_) - len(rejected) - len(accepts) - len(weighed.new) - held - covered
+        proposals = [proposal for proposal, _ in accepts.values()]
+        return _Take(weighed.new, tuple(proposals), [record for _, record in accepts.values()],
+                     tuple(sorted(numbers[p.id] for p in proposals if p.id in numbers)),
+                     _LeftOut(len(spurious) - len(open_), held, covered, tuple(sorted(covering)), repeated,
+                              len(rejected)))
 
     def do_keep_project(self) -> None:
         """O: the chosen disagreements (one row, or several selected) decided for the project's version, in one
@@ -1550,8 +1613,7 @@ class ReviewController:
         takes = [decision.makes for decision in decisions if decision.kind == "take"]
         keys, project = self.window.page_texts().keys, self.window.project
         if not takes or keys is None:
-            return list(decisions), _LeftOut(kept=0, held=0, proposed=0, covered=0, covering=(), repeated=0,
-                                             rejected=0)
+            return list(decisions), _LeftOut(kept=0, held=0, covered=0, covering=(), repeated=0, rejected=0)
         new = {record_key(record) for record in project.weigh_proposals(page, takes, keys).new}
         numbers = {label.id: k + 1 for k, label in enumerate(self.window.labels)}
         fresh: list[_Decision] = []
@@ -1572,8 +1634,8 @@ class ReviewController:
                 covering.update(shown)
             else:
                 fresh.append(decision)  # the same XPaths, made elsewhere since: its write refuses it
-        return fresh, _LeftOut(kept=0, held=0, proposed=0, covered=covered, covering=tuple(sorted(covering)),
-                               repeated=repeated, rejected=0)
+        return fresh, _LeftOut(kept=0, held=0, covered=covered, covering=tuple(sorted(covering)), repeated=repeated,
+                               rejected=0)
 
     def _numbers_holding(self, xpaths: Sequence[str], keys: TextKeyIndex) -> list[int]:
         """The numbers of the page's records, as the window shows them, that are the record `xpaths` (the same

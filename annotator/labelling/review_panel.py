@@ -557,14 +557,25 @@ class ReviewPanel(QWidget):
                                    QItemSelectionModel.SelectionFlag.ClearAndSelect)
         return True
 
-    def offer_take_all(self, annotator: str | None, count: int, left_out: str = "") -> None:
+    def offer_take_all(self, annotator: str | None, count: int, left_out: str = "", *, accepting: str = "",
+                       left: int = 0) -> None:
         """The button that takes every record of the annotator's that the project lacks on the page (`count`),
-        shown while there are such records; `left_out` says those it leaves (kept with O, held already)."""
-        self.take_all_offer.setVisible(annotator is not None and count > 0)
-        if annotator is not None and count:
-            left = f" (left out: {left_out})" if left_out else ""
-            words = (f"{count} of {annotator}'s records the project lacks on this page{left}" if count > 1
-                     else f"{annotator}'s record the project lacks on this page{left}")
+        shown while there are such records; `accepting` says how it takes those the page holds as proposals (it
+        accepts them), `left_out` the `left` records it leaves (kept with O, held already). With nothing to take,
+        what it leaves is said still, the button hidden: a reviewer learns of them without pressing its keys."""
+        offered = annotator is not None and count > 0
+        said = annotator is not None and (offered or bool(left_out))
+        self.take_all_offer.setVisible(said)
+        self.take_all.setVisible(offered)
+        if annotator is not None and not count and left_out:
+            self.take_all_words.setText(f"nothing to take: {counted(left, 'record')} of {annotator}'s left out "
+                                        f"({left_out})")
+        elif annotator is not None and count:
+            notes = [accepting] if accepting else []
+            notes += [f"left out: {left_out}"] if left_out else []
+            how = f" ({'; '.join(notes)})" if notes else ""
+            words = (f"{count} of {annotator}'s records the project lacks on this page{how}" if count > 1
+                     else f"{annotator}'s record the project lacks on this page{how}")
             self.take_all_words.setText(words)
             self.take_all.setText(f"Take all {count}" if count > 1 else "Take it")
             self.take_all.setToolTip(f"Take {'all ' if count > 1 else ''}{words} ({TAKE_ALL_KEYS})")

@@ -76,7 +76,8 @@ class LabellingWindow(Protocol):
 
     def edit_each(self, text: str, ids: Sequence[int], change: Callable[[int], Change]) -> int | None: ...
 
-    def message(self, text: str, ms: int = 6000) -> None: ...
+    def message(self, text: str, ms: int = 6000, *, of_page: str | None = None) -> None:
+        """One line in the status bar; `of_page`: it tells of that page as on show, and goes when another opens."""
 
     def messages_keys(self) -> str: ...
 
