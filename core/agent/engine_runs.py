@@ -5,16 +5,28 @@ reads by path; its Gemini caller shares one budget with every other worker. The 
 trajectory as it arrives (the project database is written by one process only) and stops handing out
 episodes once one stops on the model budget or on a failing model endpoint, as the local loop does (the
 episodes in flight then are kept; a failing endpoint then fails the run, `ModelEndpointError`, and so does the
-shared budget's actor dying under the run, `SharedBudgetDiedError`). The QtWebEngine browser lives in the app
-process and is not shipped: Ray runs `--browser text` only.
+shared budget's actor dying under the run, `SharedBudgetDiedError`). Stopped (Ctrl+C, SIGTERM), the run stores
+what finished and the episodes under way as they stood, cut as interrupted with the model calls they had paid for,
+as a local run stores them (`loop.stopped_now`). The QtWebEngine browser lives in the app process and is
+not shipped: Ray runs `--browser text` only.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 
-from ..runs.engines import Engine, LostWithWorkers, UnitFailedError, shared_budget_died, told_of_lost_calls
+from ..llm.gemini import carry_paid
+from ..runs.engines import (
+    CutShort,
+    Engine,
+    LostWithWorkers,
+    UnitFailedError,
+    shared_budget_died,
+    told_of_cut_units,
+    told_of_lost_calls,
+)
 from .loop import AgentSettings, Caller, ModelEndpointError, run_episode, run_seed, seed_caller
 from .model import Browser, Task, Trajectory
 from .sites import Site
@@ -45,7 +57,24 @@ class EpisodeUnit:
         run, task = episode
         # Each unit holds its own copy of the caller, so setting run r's seed here touches no other episode.
         seed_caller(self.caller, run_seed(self.seed, run), self.seed is not None)
-        return run_episode(task, self.browser_factory(self.site), self.caller, self.settings, run=run)
+        so_far = _SoFar()
+        try:
+            return run_episode(task, self.browser_factory(self.site), self.caller, self.settings, run=run,
+                               on_call=so_far)
+        except KeyboardInterrupt as stop:  # the run's stop: the episode as it stood goes with it, to be stored
+            if so_far.trajectory is not None:
+                carry_paid(stop, so_far.trajectory)
+            raise
+
+
+class _SoFar:
+    """An episode as it stood after its last model call (`loop.stopped_now`: cut as interrupted), once it made one."""
+
+    def __init__(self) -> None:
+        self.trajectory: Trajectory | None = None
+
+    def __call__(self, trajectory: Trajectory) -> None:
+        self.trajectory = trajectory
 
 
 def episode_key(episode: Episode) -> str:
@@ -77,23 +106,41 @@ def run_agent_on_engine(engine: Engine, tasks: Sequence[Task], site: Site,
             stored.append(trajectory)
             on_trajectory(trajectory)
 
+    def store_what_finished() -> None:
+        for episode in episodes[len(stored):]:  # after a stop: what finished, still in order
+            trajectory = finished.get(episode_key(episode))
+            if trajectory is not None:
+                stored.append(trajectory)
+                on_trajectory(trajectory)
+
+    def under_way_at_a_stop(episode: Episode, kept: object) -> None:
+        # finished meanwhile, or cut short as it stood (its model calls paid for and read): stored as a local run's
+        trajectory = kept.carried if isinstance(kept, CutShort) else kept
+        if isinstance(trajectory, Trajectory):
+            finished[episode_key(episode)] = trajectory
+
     unit = EpisodeUnit(caller, site, browser_factory, settings, seed)
     with engine.shipping(unit) as shipped:
         told = {} if lost is None else told_of_lost_calls(
             engine, lambda episode, reason, requests: lost.told(episode_key(episode), requests))
-        for episode, result in engine.map(shipped, list(episodes), key=episode_key,
-                                          stop_when=lambda t: t.stop in ("model budget", "model error"), **told):
-            if isinstance(result, UnitFailedError):
-                on_failure(episode_key(episode), str(result))
-                finished[episode_key(episode)] = None
-            else:
-                finished[episode_key(episode)] = result
-            store_in_order()  # after a stop no episode starts; those in flight are kept
-    for episode in episodes[len(stored):]:  # after a stop: what finished, still in order
-        trajectory = finished.get(episode_key(episode))
-        if trajectory is not None:
-            stored.append(trajectory)
-            on_trajectory(trajectory)
+        told |= told_of_cut_units(engine, under_way_at_a_stop)
+        try:
+            # closed on a stop met here too (not only in the engine's wait): the episodes under way are told at once
+            with closing(engine.map(shipped, list(episodes), key=episode_key,  # every engine's map is a generator
+                                    stop_when=lambda t: t.stop in ("model budget", "model error"), **told)) as results:
+                for episode, result in results:
+                    if isinstance(result, UnitFailedError):
+                        on_failure(episode_key(episode), str(result))
+                        finished[episode_key(episode)] = None
+                    else:
+                        finished[episode_key(episode)] = result
+                    store_in_order()  # after a stop no episode starts; those in flight are kept
+        except Exception:  # an error (a lost cluster, whose Ray is asked nothing more): as stored so far
+            raise
+        except BaseException:  # Ctrl+C, SIGTERM, stdout gone: what finished is kept, and what was under way
+            store_what_finished()
+            raise
+    store_what_finished()
     if getattr(engine, "budget_lost", False):  # its episodes in flight stopped on it as on a spent budget
         raise SharedBudgetDiedError()
     failed = next((t for t in stored if t.stop == "model error"), None)  # the first in the local loop's order

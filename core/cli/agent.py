@@ -336,8 +336,8 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
             raise
         except ClusterLostError as error:  # the run stays without an end time, as interrupted: resumed later
             spent.record(project, run_id)  # the cost last written: the lost cluster kept the episodes in flight's
-            print(f"recordlens: error: agent run {run_id} stopped: the Ray cluster at {error.address} was lost (its "
-                  f"head no longer answers); its finished episodes are kept (its recorded cost counts their model "
+            print(f"recordlens: error: agent run {run_id} stopped: the Ray cluster at {error.address} was lost "
+                  f"({error.stopped}); its finished episodes are kept (its recorded cost counts their model "
                   f"calls, not those of the episodes cut short): once the cluster is back, finish it with "
                   f"{_resume_command(args, run_id, key)}", file=sys.stderr)
             return error.exit_status

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from importlib.util import find_spec
 
 from ..errors import RecordLensError
-from ..runs.engine_choice import make_engine
+from ..runs.engine_choice import check_options, make_engine
 from ..runs.engines import ENGINES, Engine, EngineOptions
 from ..wording import below_one
 
@@ -75,6 +75,7 @@ def _ray_address(args: argparse.Namespace) -> str | None:
 @contextmanager
 def engine_for(args: argparse.Namespace) -> Iterator[Engine]:
     options = engine_options(args)
+    check_options(options)  # refused options are the one line said
     if options.name == "ray" and not getattr(args, "quiet", False) and find_spec("ray") is not None:
         # Ray takes seconds to start or join: say so, on stderr (stdout may hold a --json document)
         where = f"connecting to Ray at {options.address}" if options.address else "starting a local Ray instance"

@@ -18,7 +18,15 @@ from .. import atomic
 from ..command_hints import hint_path
 from ..extract.base import Extractor
 from ..llm.gemini import GIVEN_UP, UNCOUNTED, Budget, budget_used_up, lost_with_a_worker_said, requests_of_call
-from .engines import ClusterLostError, Engine, UnitFailedError, told_of_lost_calls, worker_name
+from .engines import (
+    ClusterLostError,
+    CutShort,
+    Engine,
+    UnitFailedError,
+    told_of_cut_units,
+    told_of_lost_calls,
+    worker_name,
+)
 from .page_loop import ENDPOINT_FAILURES_IN_A_ROW, EndpointRow
 from .run_files import (
     DONE,
@@ -60,6 +68,8 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
     tells = getattr(engine, "tells_lost_calls", False)
     kept_lost = functools.partial(_keep_calls_lost_with_a_worker, out, resume, summary)
     told = told_of_lost_calls(engine, lambda item, reason, lost: kept_lost(_name_of(item), reason, lost))
+    cut: list[str] = []  # the pages a stop (Ctrl+C, SIGTERM) cut short part way, their paid calls in their records
+    told |= told_of_cut_units(engine, functools.partial(_kept_at_a_stop, out, by_content, parts, cut))
     recorded = (functools.partial(_calls_recorded, out, parts),) if tells else ()
     try:
         with engine.shipping(extractor, *recorded) as shipped:
@@ -77,13 +87,11 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
                     if isinstance(result, UnitFailedError):  # its worker died: failed as a page that raised is
                         part = RunSummary(out)
                         record_failure(out, name, str(result), {}, part)
-                    elif by_content:
-                        part = _write_shipped(out, name, *result)
                     else:
-                        part = result
+                        part = _part_of(out, by_content, name, result)
                     parts[name] = part
             except ClusterLostError as lost:  # the pages its workers wrote, whether or not their results came back
-                raise ClusterLostError(lost.address, _pages_written_since(out, written_before)) from None
+                raise lost.with_finished(_pages_written_since(out, written_before)) from None
         # The budget is shared: no page starts after the first stop; the pages in flight finish (their requests are
         # paid for) or meet the same limit. The run's stop is said once they all have, as a local run says it.
         _note_the_stop(summary, todo, parts, _budget_of(extractor))
@@ -92,6 +100,26 @@ def extract_on_engine(engine: Engine, extractor: Extractor, files: dict[str, Pat
             stop_for_the_endpoint(summary, watch.row.stop())
     finally:  # an interrupted run's summary holds the pages done before it too, as a local run's does
         _add_parts(summary, todo, parts)
+        # and names the page it stopped on part way, as a local run's does: the first in order of those cut short
+        summary.stopped_on = summary.stopped_on or next((name for name in todo if name in cut), None)
+
+
+def _part_of(out: Path, by_content: bool, name: str, result: object) -> RunSummary:
+    """Page `name`'s small summary from its unit's result: its files written here first when they came back as
+    bytes (`by_content`)."""
+    return _write_shipped(out, name, *result) if by_content else result  # type: ignore[misc, return-value]
+
+
+def _kept_at_a_stop(out: Path, by_content: bool, parts: dict[str, RunSummary], cut: list[str], item: object,
+                    kept: object) -> None:
+    """A page that was under way as the run stopped (Ctrl+C, SIGTERM), as the engine hands it on (`Interrupted`):
+    finished meanwhile, kept as a page that finished is; cut short after calls on it were paid for, which its worker
+    kept in its record, noted in `cut` (a shipped page's record stayed in its worker's folder: not noted)."""
+    name = _name_of(item)
+    if not isinstance(kept, CutShort):
+        parts[name] = _part_of(out, by_content, name, kept)
+    elif isinstance(kept.carried, dict) and not by_content:
+        cut.append(name)
 
 
 def _add_parts(summary: RunSummary, todo: list[str], parts: dict[str, RunSummary]) -> None:

@@ -20,6 +20,7 @@ from pathlib import PurePath
 from typing import Protocol, TypeVar
 
 from ..errors import RecordLensError
+from ..llm.gemini import paid_carried
 from ..wording import counted
 
 T = TypeVar("T")
@@ -29,6 +30,19 @@ Progress = Callable[[Iterable[str]], Iterable[str]]
 # Told of a unit whose worker died, before it runs again: the item, why, and the model requests the dead worker
 # reserved for it (paid for, their answers lost with it; None when they cannot be told)
 Retried = Callable[[T, str, int | None], None]
+
+
+@dataclass(frozen=True)
+class CutShort:
+    """A unit a stop (Ctrl+C, SIGTERM) cut short part way, and what its interrupt carried of the work it had paid
+    for (`llm.gemini.carry_paid`: a page's calls, an episode as it stood), or None."""
+
+    carried: object | None = None
+
+
+# Told, as a map stops (Ctrl+C, SIGTERM, an error, a caller that stopped reading), of each unit that was under way:
+# the item, and its result when it finished meanwhile, else `CutShort` (what it kept)
+Interrupted = Callable[[T, object], None]
 # What a run's units recorded of their model calls: requests, tokens, answers without token counts, and of them the
 # answers given up at --timeout-s (as a shared budget counts them: `shared_budget.Counts`)
 Recorded = Callable[[], tuple[int, int, int, int]]
@@ -114,23 +128,38 @@ def told_of_lost_calls(engine: object, retried: Retried) -> dict[str, Retried]:
     return {"retried": retried} if getattr(engine, "tells_lost_calls", False) else {}
 
 
+def told_of_cut_units(engine: object, interrupted: Interrupted) -> dict[str, Interrupted]:
+    """`interrupted` as `Engine.map`'s keyword, for an engine that tells of the units a stop cut short
+    (`tells_cut_units`); {} for one that does not (an engine of a test's may not take it)."""
+    return {"interrupted": interrupted} if getattr(engine, "tells_cut_units", False) else {}
+
+
 class EngineError(RecordLensError):
     """An engine could not start, or is missing (Ray not installed)."""
 
 
+HEAD_LOST = "its head no longer answers"  # what a lost cluster says stopped answering, unless told otherwise
+
+
 class ClusterLostError(EngineError):
-    """The joined Ray cluster's head stopped answering while a run waited on it. What finished is written and
-    kept, and the same command goes on from there: as a model endpoint that failed for good, something the run
-    depends on failed, and the run stops early to be run again (not the budget's 3, which no repair changes)."""
+    """The joined Ray cluster stopped answering while a run waited on it: its head, or the raylet of the node this
+    process joined it through, without which no task runs (`stopped` says which, as the error words it). What
+    finished is written and kept, and the same command goes on from there: as a model endpoint that failed for
+    good, something the run depends on failed, and the run stops early to be run again (not the budget's 3, which
+    no repair changes)."""
 
     exit_status = 4
 
-    def __init__(self, address: str, finished: int) -> None:
+    def __init__(self, address: str, finished: int, stopped: str = HEAD_LOST) -> None:
         self.address = address
+        self.stopped = stopped
         super().__init__(
-            f"the Ray cluster at {address} was lost (its head no longer answers); {finished} page(s) finished "
-            "before are kept: run the same command again once the cluster is back to go on (or drop "
-            "--ray-address to run here)")
+            f"the Ray cluster at {address} was lost ({stopped}); {finished} page(s) finished before are kept: run "
+            "the same command again once the cluster is back to go on (or drop --ray-address to run here)")
+
+    def with_finished(self, finished: int) -> ClusterLostError:
+        """The same loss, said with `finished` pages kept (a caller that counts them itself: the pages written)."""
+        return ClusterLostError(self.address, finished, self.stopped)
 
 
 def shared_budget_died(unit: str) -> str:
@@ -157,20 +186,23 @@ class EngineOptions:
 
 class Engine(Protocol):
     """`retried` and `recorded` are heeded by an engine whose units may die alone (Ray's), which says so with
-    `tells_lost_calls = True`; a caller passes them only to such an engine (an engine of a test's may not take them)."""
+    `tells_lost_calls = True`; a caller passes them only to such an engine (an engine of a test's may not take them).
+    Likewise `interrupted`, with `tells_cut_units = True` (`told_of_cut_units`)."""
 
     name: str
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
             progress: Progress = lambda names: names,
             stop_when: Callable[[R], bool] = lambda result: False,
-            retried: Retried = lambda item, reason, requests: None) -> Iterator[tuple[T, R | UnitFailedError]]:
+            retried: Retried = lambda item, reason, requests: None,
+            interrupted: Interrupted = lambda item, kept: None) -> Iterator[tuple[T, R | UnitFailedError]]:
         """Yield `(item, fn(item))` for every item, in completion order; `progress` sees `key(item)` as each
         completes. A unit that died where it ran is run again (once, on Ray: said on stderr), `retried` told first
         (`Retried`); one that dies again yields a `UnitFailedError` instead of its result; an exception `fn`
         raises is raised here. Once a result meets `stop_when` (a used-up budget), no further item is started,
         and the units already running are waited for and yielded (their work, and the requests it paid for, are
-        kept)."""
+        kept). Stopped (Ctrl+C, SIGTERM, an error), each unit under way is told to `interrupted` (`Interrupted`)
+        before the stop goes on, so that the caller keeps what it paid for, as it keeps what finished."""
         ...
 
     def shipping(self, extractor: T, recorded: Recorded | None = None) -> AbstractContextManager[T]:
@@ -187,15 +219,21 @@ class LocalEngine:
     """In this process, in the items' order: what every command did before engines existed."""
 
     name = "local"
+    tells_cut_units = True  # map's `interrupted` is heeded
 
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
             progress: Progress = lambda names: names,
             stop_when: Callable[[R], bool] = lambda result: False,
-            retried: Retried = lambda item, reason, requests: None) -> Iterator[tuple[T, R | UnitFailedError]]:
+            retried: Retried = lambda item, reason, requests: None,
+            interrupted: Interrupted = lambda item, kept: None) -> Iterator[tuple[T, R | UnitFailedError]]:
         by_key = {key(item): item for item in items}  # in this process: no unit dies alone, none is run again
         for name in progress(list(by_key)):
             item = by_key[name]
-            result = fn(item)
+            try:
+                result = fn(item)
+            except KeyboardInterrupt as stop:  # Ctrl+C, SIGTERM: the unit under way, with what it paid for
+                interrupted(item, CutShort(paid_carried(stop)))
+                raise
             yield item, result
             if stop_when(result):
                 return

@@ -42,17 +42,18 @@ Imported only for `--engine ray` (Ray is the optional extra `ray`: `pip install 
 - **A lost cluster is said.** When a joined cluster's head dies, Ray's C++ code waits 60 s for its GCS and then
   ends the process itself, before any Python `finally` runs. So while no task finishes the driver asks the GCS's
   port, and the port of the raylet of the node it joined through (without which no task runs, whatever other node
-  lives), every few seconds, and after `LOST_AFTER` refusals in a row raises `ClusterLostError` (what finished is
-  written and kept); a unit whose worker died meanwhile is not said to run again. `close()` then leaves Ray's
-  shutdown to its exit handler, after the command has said it. Ray's core worker would also end the process at
-  once (exit 1, its words only: "The connection to the plasma store is failed") on recovering an object this
-  process owns that was lost with the dead node's store, which it writes to: this process owns none there (the
-  unit of work is the keeper's; results are small, and taken as they come).
+  lives), every few seconds, and after `LOST_AFTER` refusals in a row raises `ClusterLostError`, naming which of the
+  two stopped answering (what finished is written and kept); a unit whose worker died meanwhile is not said to run
+  again. `close()` then leaves Ray's shutdown to its exit handler, after the command has said it. Ray's core worker
+  would also end the process at once (exit 1, its words only: "The connection to the plasma store is failed") on
+  recovering an object this process owns that was lost with the dead node's store, which it writes to: this process
+  owns none there (the unit of work is the keeper's; results are small, and taken as they come).
 - **A stop is a stop.** Ctrl+C, SIGTERM or an error in the driver stops the map's units (`stop_the_rest`): the
   driver meets it within WAIT_SLICE_S and tells a small actor of the engine's (`_StopSignal`); a unit not begun
   does nothing, and one under way is interrupted where it is (`_StopWatch`: a KeyboardInterrupt in its worker, as
   Ctrl+C in a local run), keeps what it paid for in its page's record ("not finished", its calls) and makes no
-  further request. The driver waits for them, at most STOP_GRACE_S, before Ray is shut down or left.
+  further request. The driver waits for them, at most STOP_GRACE_S, before Ray is shut down or left, and tells the
+  caller of each (map's `interrupted`: what its interrupt carried, an episode as it stood), as a local stop does.
 - **Requests per minute as the server counts them.** One limiter for every worker (`shared_budget.Limiter`), whose
   minute for a request begins when the request leaves for the server (`Budget.request_sent`), not when it was
   reserved: a fresh worker's first request leaves a second or more after its reservation.
@@ -80,7 +81,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import RecordLensError
-from ..llm.gemini import LOST_WITH_A_WORKER, WAIT_NOTICE_S, Answer, Budget, GeminiCaller
+from ..llm.gemini import LOST_WITH_A_WORKER, WAIT_NOTICE_S, Answer, Budget, GeminiCaller, paid_carried
 from ..llm.shared_budget import (
     WINDOW_S,
     Counts,
@@ -93,9 +94,12 @@ from ..llm.shared_budget import (
 from ..signals_held import signals_held
 from ..wording import counted, shortened
 from .engines import (
+    HEAD_LOST,
     ClusterLostError,
     CompletedNames,
+    CutShort,
     EngineError,
+    Interrupted,
     Progress,
     Recorded,
     Retried,
@@ -131,6 +135,7 @@ STOP_SIGNAL = signal.SIGUSR2
 class RayEngine:
     name = "ray"
     tells_lost_calls = True  # map's `retried` and shipping's `recorded` are heeded (`engines.Engine`)
+    tells_cut_units = True  # and map's `interrupted`
     rate_window_s = WINDOW_S  # the window --requests-per-minute counts in: a minute (a test's may be shorter)
 
     def __init__(self, *, owns_instance: bool, max_retries: int = 1, requests_per_minute: int | None = None,
@@ -151,7 +156,9 @@ class RayEngine:
         # (`ship`), not by this process: see `_Keeper`
         self._keeper: object | None = None
         self._keeps = self.head_address is not None and not str(watches_head).startswith("ray://")
-        self.lost = False  # its head stopped answering: Ray must not be asked anything more (it would hang)
+        # what of the joined cluster stopped answering (its head, this node's raylet: `not_answering`), once it has:
+        # Ray must not be asked anything more (it would hang)
+        self.lost_as: str | None = None
         self._notices: object | None = None  # the actor the workers tell their waits to, started with a first map
         self._stop_signal: object | None = None  # the actor a stopped map's units are told by (`_StopSignal`)
         self._notices_asked = 0.0  # when the driver last asked it
@@ -204,15 +211,16 @@ class RayEngine:
     def map(self, fn: Callable[[T], R], items: Sequence[T], *, key: Callable[[T], str] = str,
             progress: Progress = lambda names: names,
             stop_when: Callable[[R], bool] = lambda result: False,
-            retried: Retried = lambda item, reason, requests: None) -> Iterator[tuple[T, R | UnitFailedError]]:
+            retried: Retried = lambda item, reason, requests: None,
+            interrupted: Interrupted = lambda item, kept: None) -> Iterator[tuple[T, R | UnitFailedError]]:
         done: dict[str, tuple[T, R | UnitFailedError]] = {}
-        finished = _Completions(self, fn, items, key, done, stop_when, retried)
+        finished = _Completions(self, fn, items, key, done, stop_when, retried, interrupted)
         # The caller may stop reading (an error, Ctrl+C): the tasks in flight are not cancelled (Ray's cancel races a
         # task that is finishing and can end this process with a check failure of Ray's own), but told to stop
         # (`stop_the_rest`): those not begun do nothing, those under way are interrupted where they are and keep what
-        # they paid for, as a local run's page does. The rest end with the job (`close()`: Ray kills a finished job's
-        # workers), and a page one of them finishes meanwhile is written whole (`core/atomic.py`), so the next run
-        # skips it.
+        # they paid for, as a local run's page does, and the caller is told of each (`interrupted`). The rest end with
+        # the job (`close()`: Ray kills a finished job's workers), and a page one of them finishes meanwhile is written
+        # whole (`core/atomic.py`), so the next run skips it.
         try:
             for name in progress(CompletedNames(iter(finished), len(items))):
                 yield done.pop(name)
@@ -329,14 +337,31 @@ class RayEngine:
         for message in said:
             _say_on_stderr(message)
 
-    def cluster_answers(self) -> bool:
-        """Whether the joined cluster's head, and the raylet of the node this process joined it through, still
-        accept a connection (always so for an instance not watched). Without that raylet no task runs, whatever
-        other node lives: a unit whose worker died with it would be said to run again, and wait forever."""
+    @property
+    def lost(self) -> bool:
+        """Whether the joined cluster was lost (`lost_as`): Ray is then asked nothing more."""
+        return self.lost_as is not None
+
+    def not_answering(self) -> str | None:
+        """What of the joined cluster no longer accepts a connection, said as a lost cluster says it: its head, or
+        the raylet of the node this process joined it through (without it no task runs, whatever other node lives:
+        a unit whose worker died with it would be said to run again, and wait forever); None while both do, and
+        always for an instance not watched."""
         host, port = _host_and_port(self.head_address or "")
         if host is None:
-            return True
-        return _answers(host, port) and (self._raylet is None or _answers(*self._raylet))
+            return None
+        if not _answers(host, port):
+            return HEAD_LOST
+        if self._raylet is not None and not _answers(*self._raylet):
+            raylet_host, raylet_port = self._raylet
+            return (f"the raylet of the node this process joined it through, at {raylet_host}:{raylet_port}, no "
+                    "longer answers, though its head still does")
+        return None
+
+    def cluster_lost(self, stopped: str, finished: int) -> ClusterLostError:
+        """The joined cluster taken for lost, `stopped` answering (`not_answering`), with `finished` units done."""
+        self.lost_as = stopped
+        return ClusterLostError(self.head_address or "?", finished, stopped)
 
     def ship(self, unit: object) -> list[object]:
         """A map's unit of work in the object store, for its tasks to read (`_unit_of_work`), as its reference in a
@@ -376,9 +401,9 @@ class _Completions:
 
     def __init__(self, engine: RayEngine, fn: Callable[[T], R], items: Sequence[T], key: Callable[[T], str],
                  done: dict[str, tuple[T, R | UnitFailedError]], stop_when: Callable[[R], bool],
-                 retried: Retried) -> None:
+                 retried: Retried, interrupted: Interrupted) -> None:
         self._engine, self._items, self._key, self._done = engine, items, key, done  # read lazily
-        self._fn, self._stop_when, self._retried = fn, stop_when, retried
+        self._fn, self._stop_when, self._retried, self._interrupted = fn, stop_when, retried, interrupted
         self.pending: dict[object, T] = {}
         self._runs: dict[str, int] = {}  # unit -> the times it was run again after its worker died
         self._map = engine.next_map()  # its units' requests counted apart from another map's of the same pages
@@ -387,8 +412,8 @@ class _Completions:
     def __iter__(self) -> Iterator[str]:
         import ray
 
-        if self._engine.lost:  # a later map of the command (bench's next method): Ray would wait for its 60 s
-            raise ClusterLostError(self._engine.head_address or "?", 0)
+        if self._engine.lost_as is not None:  # a later map of the command (bench's next method): Ray would wait 60 s
+            raise self._engine.cluster_lost(self._engine.lost_as, 0)
         engine = self._engine
         # A worker's death is met here, not by Ray's own retry (which is silent, and would run the unit again before
         # the requests its dead worker paid for are told): said, told to the caller, then run again
@@ -419,19 +444,19 @@ class _Completions:
             if not ready:  # nothing finished meanwhile: a slow page (its waits said), or a head gone
                 if time.monotonic() - idle_since >= WAIT_S:
                     idle_since = time.monotonic()
-                    refusals = 0 if engine.cluster_answers() else refusals + 1
-                    if refusals >= LOST_AFTER:
-                        engine.lost = True
-                        raise ClusterLostError(engine.head_address or "?", finished)
+                    stopped = engine.not_answering()
+                    refusals = 0 if stopped is None else refusals + 1
+                    if stopped is not None and refusals >= LOST_AFTER:
+                        raise engine.cluster_lost(stopped, finished)
                 if not refusals:  # a head that does not answer is asked nothing else
                     engine.say_notices(now=False)
                 continue
             refusals, idle_since = 0, time.monotonic()
             item = self.pending.pop(ready[0])
             result = _result_of(ready[0])
-            if isinstance(result, UnitFailedError) and self._cluster_lost():  # no unit runs again on it
-                engine.lost = True
-                raise ClusterLostError(engine.head_address or "?", finished)
+            stopped = self._cluster_lost() if isinstance(result, UnitFailedError) else None
+            if stopped is not None:  # no unit runs again on it
+                raise engine.cluster_lost(stopped, finished)
             if isinstance(result, UnitFailedError) and self._run_again(item, result):
                 submit(item)
                 continue
@@ -449,8 +474,9 @@ class _Completions:
     def stop_the_rest(self) -> None:
         """The map stopped early (Ctrl+C, SIGTERM, an error, a caller that stopped reading): its units not begun do
         nothing, and those under way are interrupted where they are (`_StopWatch`) and keep what they paid for in
-        their records, as a local run's page does; waited for at most STOP_GRACE_S (a second Ctrl+C ends the wait).
-        A map without a stop signal (no unit calls Gemini: none pays) or whose cluster is lost is left as before."""
+        their records, as a local run's page does; waited for at most STOP_GRACE_S (a second Ctrl+C ends the wait),
+        then told to the caller (`_tell_the_interrupted`). A map without a stop signal (no unit calls Gemini: none
+        pays) or whose cluster is lost is left as before."""
         import ray
 
         if not self.pending or self._stop_signal is None or self._engine.lost:
@@ -458,18 +484,38 @@ class _Completions:
         with suppress(Exception):  # a signal not told, or a wait that fails, costs the wait only
             ray.get(self._stop_signal.stop.remote(self._map), timeout=NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
             ray.wait(list(self.pending), num_returns=len(self.pending), timeout=STOP_GRACE_S, fetch_local=False)
+        self._tell_the_interrupted()
 
-    def _cluster_lost(self) -> bool:
-        """Whether the joined cluster's head no longer answers, asked as a unit's worker died (its node may have
-        been the head's): LOST_AFTER refusals in a row, WAIT_S apart, as the wait for a task asks. A unit is not
-        said to run again, nor are its lost requests asked of an actor that died with the head (a wait of Ray's).
-        Never so for an instance that is not watched."""
+    def _tell_the_interrupted(self) -> None:
+        """Each unit that was under way as the map stopped, told to the caller (`interrupted`) with what it kept: its
+        result, when it finished meanwhile, else what its interrupt carried (`CutShort`), as a local run's stop hands
+        it on. A unit that had not begun, whose worker died, that raised, or that is not back yet, is told nothing."""
+        import ray
+
+        refs = list(self.pending)
+        with suppress(Exception):  # nothing back: nothing to tell
+            refs, _ = ray.wait(refs, num_returns=len(refs), timeout=0)
+        for ref in refs:
+            try:
+                kept = ray.get(ref, timeout=NOTICE_TIMEOUT_S)
+            except Exception:  # noqa: BLE001 - a unit that failed kept nothing to hand on
+                continue
+            if kept is not None:
+                self._interrupted(self.pending[ref], kept)
+
+    def _cluster_lost(self) -> str | None:
+        """What of the joined cluster no longer answers (`RayEngine.not_answering`), asked as a unit's worker died
+        (its node may have been the head's): LOST_AFTER refusals in a row, WAIT_S apart, as the wait for a task
+        asks; None when it answers. A unit is not said to run again, nor are its lost requests asked of an actor
+        that died with the head (a wait of Ray's). Never lost for an instance that is not watched."""
+        stopped: str | None = None
         for asked in range(LOST_AFTER):
-            if self._engine.cluster_answers():
-                return False
+            stopped = self._engine.not_answering()
+            if stopped is None:
+                return None
             if asked + 1 < LOST_AFTER:
                 time.sleep(WAIT_S)
-        return True
+        return stopped
 
     def _run_again(self, item: T, death: UnitFailedError) -> bool:
         """Whether `item`, whose worker died, is to run again (once, as `max_retries` says); if so it is said on
@@ -541,9 +587,13 @@ class BudgetLostError(ClusterLostError):
 
     def __init__(self) -> None:
         self.address = "the run's shared budget"
+        self.stopped = "its Ray actor died"
         EngineError.__init__(  # not ClusterLostError's: its words are of a cluster's head
             self, f"{shared_budget_died('page')}: the pages finished before are kept, with what the pages it stopped "
                   "had paid for; run the same command again to go on")
+
+    def with_finished(self, finished: int) -> ClusterLostError:
+        return self  # its words count no pages
 
 
 class _DriverBudget(CountsAsked):
@@ -958,12 +1008,12 @@ def _holds_something(path: Path) -> bool:
 
 
 def _run_unit(fn_box: list[object], keys: _Keys, notices: object, stop_signal: object, folder: str, unit: Tally,
-              item: T) -> R | None:
+              item: T) -> R | CutShort | None:
     """One task: the unit of work (`_unit_of_work`) run on `item` in the command's `folder`; what it says of its
     waits goes to `notices` (the driver prints it), and each request it reserves is told there as `unit`'s (its
     map's number and its name). Its map stopped (`stop_signal`, `_StopWatch`): nothing is done if it had not
-    begun, and one interrupted part way has kept what it paid for, as a local run's page does (None: no driver
-    reads it)."""
+    begun (None), and one interrupted part way has kept what it paid for, as a local run's page does, and hands on
+    what its interrupt carried (`CutShort`: an episode as it stood), for the driver to tell its caller."""
     global _told
     if stop_signal is not None and _STOP_WATCH.stopped_before(stop_signal, unit[0]):
         return None
@@ -972,10 +1022,10 @@ def _run_unit(fn_box: list[object], keys: _Keys, notices: object, stop_signal: o
     try:
         with _in_the_commands_folder(folder), _STOP_WATCH.watching(stop_signal, unit[0]):
             return fn(item)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         if _STOP_WATCH.stopped(unit[0]):  # the driver's stop, met part way: what was paid for is in its record
             _STOP_WATCH.ended()
-            return None
+            return CutShort(paid_carried(stop))
         raise
     finally:
         _told = None
