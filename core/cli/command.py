@@ -24,6 +24,7 @@ from ..store.db import database_problem
 from ..store.project import PROJECT_DB, reading_as_it_is
 from ..version import version_line
 from . import agent, agreement, annotators, demo, evaluation, extraction, labels, pages, project, synth, train
+from .argument_advice import CommandParser, advise_among
 from .output import OutputLost, command_streams, end_on_lost_output, warn
 
 Handler = Callable[[argparse.Namespace], int]
@@ -41,26 +42,16 @@ def _say_waiting() -> None:
 _terminated: list[int] = []  # SIGTERM met while the command runs (Ray's waits re-raise an interruption as Ctrl+C's)
 
 
-class _CommandParser(argparse.ArgumentParser):
-    """A command's parser (and its actions'), which refuses an option it does not know itself, with its own usage
-    line (argparse leaves it to the top parser, whose usage line names no command)."""
-
-    def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001, ANN201 - argparse's own signature
-        parsed, extras = super().parse_known_args(args, namespace)
-        if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
-        return parsed, extras
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="recordlens",
         description="Label, extract and score web data records on saved pages (NEXT-EVAL compatible).")
     parser.add_argument("--version", action="version", version=version_line("recordlens"))
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=_CommandParser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, parser_class=CommandParser)
     for group in (pages, evaluation, extraction, train, labels, demo, project, agreement, annotators, agent, synth):
         group.register(sub)
     _described(parser)
+    advise_among(parser)
     return parser
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Siz
 from pathlib import Path
 from typing import TypeVar
 
-from ..command_hints import hint_option, hint_path, hint_words
+from ..command_hints import hint_option, hint_path
 from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..page.dataset import UNFINISHED_EXPORT
@@ -49,45 +49,11 @@ from .output import COMMAND_STOPS, Replacing, print_json
 Progress = Callable[[Sequence[str]], Iterable[str]]
 
 
-class _DashedNamesParser(argparse.ArgumentParser):
-    """A `project` action's parser, whose error shows how to give a name that begins with a dash (a page
-    `-leading-dash`), which argparse reads as an option and then says only that PAGE is missing: after `--`."""
-
-    def parse_known_args(self, args=None, namespace=None):  # noqa: ANN001, ANN201 - argparse's own signature
-        self._given = list(args or ())
-        return super().parse_known_args(args, namespace)
-
-    def error(self, message: str):  # noqa: ANN201 - never returns
-        given = getattr(self, "_given", [])
-        options = [(i, a, action) for i, a in enumerate(given) if (action := self._option(a)) is not None]
-        taken = {i for i, _, _ in options} | {i + 1 for i, a, action in options if "=" not in a
-                                              and action.nargs != 0}
-        dashed = [a for i, a in enumerate(given) if i not in taken and a.startswith("-") and a != "--"]
-        if dashed and "--" not in given:
-            names = [a for i, a in enumerate(given) if i not in taken]
-            flags = [a for i, a in enumerate(given) if i in taken]
-            message += (f" (a name that begins with a dash reads as an option: give it after `--`, as in "
-                        f"`{hint_words([*self.prog.split(), *flags, '--', *names])}`)")
-        super().error(message)
-
-    def _option(self, given: str) -> argparse.Action | None:
-        """The option `given` names as argparse reads it: the whole option string, before any `=`, or a long
-        option's unambiguous abbreviation (`--proj` for `--project`)."""
-        name = given.split("=", 1)[0]
-        if name in self._option_string_actions:
-            return self._option_string_actions[name]
-        if not (self.allow_abbrev and name.startswith("--") and len(name) > 2):
-            return None
-        meant = {action for option, action in self._option_string_actions.items() if option.startswith(name)}
-        return meant.pop() if len(meant) == 1 else None
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("project", help="create a project, a folder with project.db and snapshots/ (init); copy a "
                                        "whole one (copy); take a page out of one and put it back (remove-page, "
                                        "restore-page)")
-    actions = p.add_subparsers(dest="project_action", metavar="ACTION", required=True,
-                               parser_class=_DashedNamesParser)
+    actions = p.add_subparsers(dest="project_action", metavar="ACTION", required=True)
     q = actions.add_parser("init", help="create an empty project in DIR")
     q.add_argument("dir", metavar="DIR", help="the project's folder, made if it is not there (one that holds other "
                                               "files is taken, and said)")
