@@ -36,7 +36,7 @@ from urllib.parse import parse_qsl, quote, quote_plus, urlsplit, urlunsplit
 from .. import atomic
 from ..command_hints import hint_path
 from ..errors import AgentError, SnapshotError, system_words
-from ..file_kinds import read_regular_file, read_start, unreadable_kind
+from ..file_kinds import not_a_page_file, read_regular_file, unreadable_kind
 from ..page.dataset import PAGE_SUFFIXES
 from ..page.snapshot import DEFAULT_URL, read_snapshot
 from ..resource_files import is_shipped, never_changed
@@ -357,24 +357,11 @@ def load_site(folder: str | Path) -> Site:
     if outside:
         raise SiteError(f"{hint_path(index)} lists files outside the site folder ({_paths(outside[:3])}); they are "
                         f"not read. Rebuild the index with `recordlens site build {hint_path(root)}`")
-    unreadable = [f"{hint_path(p.file)}: {why}" for p in pages if (why := _not_a_page_file(root / p.file))]
+    unreadable = [f"{hint_path(p.file)}: {why}" for p in pages if (why := not_a_page_file(root / p.file))]
     if unreadable:
         raise SiteError(f"{hint_path(index)} lists page files that cannot be read ({'; '.join(unreadable[:3])}); "
                         f"rebuild it with `recordlens site build {hint_path(root)}`")
     return Site(root=root, name=name, pages=pages, warnings=warnings, start=start)
-
-
-def _not_a_page_file(path: Path) -> str | None:
-    """None for a page file of a site's index that is a regular file; else what it is, as every reader of a file
-    says it (`unreadable_kind`): "no such page file", "a FIFO (named pipe), not a regular file", "a folder, not a
-    page file". The guarded reader asks its mode first: a FIFO is refused unopened, not waited on."""
-    if path.is_file():
-        return None
-    try:
-        read_start(path, 0)
-    except OSError as error:
-        return unreadable_kind(path, error, "page file") or system_words(error)
-    return None  # a regular file since it was asked
 
 
 def _paths(files: list[str]) -> str:

@@ -286,8 +286,9 @@ def _refuse_unreadable_copies(project: Project, truth_pages: Sequence[str]) -> N
 
 
 def _still_scored(project: Project, run: RunInfo, labelled: set[str]) -> dict[str, PageScore]:
-    """The stored scores of the run that still say what scoring the page again would: the labels and mark of
-    the page unchanged since (`stale_pages`), and its saved copy still the bytes it was stored as; a page whose
+    """The stored scores of the run that still say what scoring the page again would: the page's labels unchanged
+    since, and it still among the pages scored (`stale_pages`: its mark moved between labelled and reviewed is no
+    change), and its saved copy still the bytes it was stored as; a page whose
     predictions changed since has none (`add_predictions` drops it). A run still running may add some while this
     reads them: scored again whole."""
     # The labels, the run and the page reader that made the score are looked at, not how records were matched: a

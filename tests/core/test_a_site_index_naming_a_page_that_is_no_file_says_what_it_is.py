@@ -49,6 +49,6 @@ def test_a_page_gone_or_a_link_to_nothing_is_said_so(tmp_path: Path) -> None:
     (folder / files[1]).unlink()
     (folder / files[1]).symlink_to("moved.html")
     assert _refusal(folder) == (
-        f"{folder / 'site.json'} lists page files that cannot be read ({files[0]}: no such page file; {files[1]}: a "
-        "symbolic link to a file that does not exist (moved.html)); rebuild it with "
+        f"{folder / 'site.json'} lists page files that cannot be read ({files[0]}: no such file or folder; "
+        f"{files[1]}: a symbolic link to a file that does not exist (moved.html)); rebuild it with "
         f"`recordlens site build {folder}`")
