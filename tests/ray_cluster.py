@@ -13,12 +13,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
 from recordlens.core.llm.gemini import KEY_VARIABLES
+from tests.ctrl_c import with_ctrl_c
 
 START_TIMEOUT_S = 120.0  # a busy 2-core machine: Ray's head takes 5-20 s
 
@@ -43,17 +44,22 @@ def cluster_environment() -> dict[str, str]:
     return env
 
 
+def head_start(port: int, folder: Path) -> list[str]:
+    """`ray start --head` of a node of 1 CPU on `port`, with `folder` its temp folder, a small object store, no
+    dashboard and no usage statistics (without --block: a caller that wants it adds it)."""
+    return [str(Path(sys.executable).with_name("ray")), "start", "--head", f"--port={port}", f"--temp-dir={folder}",
+            "--num-cpus=1", "--object-store-memory=100000000", "--include-dashboard=false", "--disable-usage-stats",
+            "--node-ip-address=127.0.0.1"]
+
+
 @contextmanager
 def ray_cluster() -> Iterator[Cluster]:
-    ray_cli = Path(sys.executable).with_name("ray")
     folder = Path(tempfile.mkdtemp(prefix="rlc-", dir="/tmp"))  # short: Ray's socket paths have a length limit
     port = free_port()
     log = folder / "head.log"
     with log.open("wb") as said:
         head = subprocess.Popen(
-            [str(ray_cli), "start", "--head", "--block", f"--port={port}", f"--temp-dir={folder}", "--num-cpus=1",
-             "--object-store-memory=100000000", "--include-dashboard=false", "--disable-usage-stats",
-             "--node-ip-address=127.0.0.1"],
+            [*head_start(port, folder), "--block"],
             stdout=said, stderr=subprocess.STDOUT, env=cluster_environment(), cwd=folder, start_new_session=True)
     try:
         deadline = time.monotonic() + START_TIMEOUT_S
@@ -110,9 +116,30 @@ def recordlens(args: Sequence[str], *, env: dict[str, str], timeout_s: float = 3
 
 
 def recordlens_started(args: Sequence[str], *, env: dict[str, str]) -> subprocess.Popen[str]:
-    """The command line started in a process of its own, not waited for (something is done to it meanwhile)."""
-    return subprocess.Popen([sys.executable, "-c", _COMMAND, *args], env=env, stdout=subprocess.PIPE,
+    """The command line started in a process of its own, not waited for (something is done to it meanwhile: a
+    signal, its cluster lost); it meets Ctrl+C as from a terminal, however the suite was started."""
+    return subprocess.Popen(with_ctrl_c([sys.executable, "-c", _COMMAND, *args]), env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True)
+
+
+@contextmanager
+def recordlens_running(args: Sequence[str], *, env: dict[str, str]) -> Iterator[subprocess.Popen[str]]:
+    """`recordlens_started`, killed after the block whatever it left (a failed test leaves nothing running)."""
+    running = recordlens_started(args, env=env)
+    try:
+        yield running
+    finally:
+        running.kill()
+
+
+def wait_while_running(running: subprocess.Popen[str], until: Callable[[], bool], *, poll_s: float = 0.05,
+                       timeout_s: float = 240.0) -> None:
+    """Wait until `until()` holds (for `timeout_s` at most: a busy machine), the command still running then; if it
+    ended before, what it said is the failure's message."""
+    deadline = time.monotonic() + timeout_s
+    while not until() and running.poll() is None and time.monotonic() < deadline:
+        time.sleep(poll_s)
+    assert running.poll() is None, running.communicate()
 
 
 def kill_head(cluster: Cluster) -> list[int]:

@@ -6,6 +6,8 @@ with the keys as before."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -15,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from tests.app.page_helpers import click_element, js
-from tests.app.window_helpers import imported_project, open_window
+from tests.app.window_helpers import imported_project, open_page_loaded, open_window
 
 pytestmark = pytest.mark.app
 
@@ -45,15 +47,20 @@ TYPED_IN_THE_PAGE = """(() => {
 })()"""
 
 
-def window_on(qtbot, tmp_path: Path, second: str, second_after: str = "") -> MainWindow:
+@contextmanager
+def window_on(qtbot, tmp_path: Path, second: str, second_after: str = "") -> Iterator[MainWindow]:
     """The window on three pages, the second with `second` before its records and `second_after` after them; the
-    first one on show."""
+    first one on show. Closed after."""
     folder = imported_project(tmp_path, {
         "html/1.html": page("page one"), "gt/1.json": TRUTH,
         "html/2.html": page("page two", second, second_after), "gt/2.json": TRUTH,
         "html/3.html": page("page three"), "gt/3.json": TRUTH,
     })
-    return open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
+    window = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
+    try:
+        yield window
+    finally:
+        window.close()
 
 
 def keys_in_the_page(qtbot, window: MainWindow) -> None:
@@ -78,6 +85,18 @@ def next_page(qtbot, window: MainWindow, name: str) -> None:
     qtbot.waitUntil(window.page_view.holds_focus, timeout=5_000)
 
 
+def typed_in_the_page(window: MainWindow) -> list[str]:
+    """What the fields of the page on show hold that its markup did not: what the keys typed into them."""
+    return js(window.page_view, TYPED_IN_THE_PAGE)
+
+
+def typed_once_back_from_page_3(qtbot, window: MainWindow) -> list[str]:
+    """PgDn to page 3, then page 2 opened again: what its fields hold once it has loaded."""
+    next_page(qtbot, window, "3")
+    open_page_loaded(window, "2")
+    return typed_in_the_page(window)
+
+
 def selects_another_record(qtbot, window: MainWindow, key: Qt.Key = Qt.Key.Key_J) -> None:
     """J (the next record), or `key`, with the keys in the page: another record selected."""
     before = window.record_panel.selected_ids()
@@ -87,40 +106,29 @@ def selects_another_record(qtbot, window: MainWindow, key: Qt.Key = Qt.Key.Key_J
 
 @pytest.mark.parametrize("second", [AUTOFOCUS, EDITABLE, FRAMED], ids=["field", "contenteditable", "frame"])
 def test_a_field_the_page_focuses_on_load_takes_no_labelling_key(qtbot, tmp_path, second):
-    window = window_on(qtbot, tmp_path, second)
-    try:
+    with window_on(qtbot, tmp_path, second) as window:
         keys_in_the_page(qtbot, window)
         next_page(qtbot, window, "2")
         selects_another_record(qtbot, window)
         press(window, Qt.Key.Key_X)  # no command's key: it goes nowhere either
-        next_page(qtbot, window, "3")
-        window.open_page("2")
-        assert window.page_view.wait_until_loaded(30_000)
-        assert js(window.page_view, TYPED_IN_THE_PAGE) == []
-    finally:
-        window.close()
+        assert typed_once_back_from_page_3(qtbot, window) == []
 
 
 def test_a_field_focused_after_the_load_takes_no_labelling_key(qtbot, tmp_path):
-    window = window_on(qtbot, tmp_path, AUTOFOCUS.replace(" autofocus", ""))
-    try:
+    with window_on(qtbot, tmp_path, AUTOFOCUS.replace(" autofocus", "")) as window:
         keys_in_the_page(qtbot, window)
         next_page(qtbot, window, "2")
         # As a page's script would, long after the load (a saved page's own scripts never run: the app's world,
         # whose timers do not run either, stands in for them)
         js(window.page_view, "(document.querySelector('input').focus(), true)")
         selects_another_record(qtbot, window)
-        assert js(window.page_view, TYPED_IN_THE_PAGE) == []
+        assert typed_in_the_page(window) == []
         next_page(qtbot, window, "3")
-    finally:
-        window.close()
 
 
 def test_a_field_tabbed_to_or_clicked_types_nothing_and_e_acts_on_it(qtbot, tmp_path):
-    window = window_on(qtbot, tmp_path, "", FIELDS)
-    try:
-        window.open_page("2")
-        assert window.page_view.wait_until_loaded(30_000)
+    with window_on(qtbot, tmp_path, "", FIELDS) as window:
+        open_page_loaded(window, "2")
         keys_in_the_page(qtbot, window)
         focused = lambda: js(window.page_view, "__recordlens.overlay.focusedPath()")  # noqa: E731
         for element in ("/body[1]/p[1]/a[1]", FIELD, "/body[1]/p[1]/a[2]"):  # Tab goes on from the field
@@ -134,50 +142,36 @@ def test_a_field_tabbed_to_or_clicked_types_nothing_and_e_acts_on_it(qtbot, tmp_
         click_element(window.page_view, FIELD)
         press(window, Qt.Key.Key_X)
         selects_another_record(qtbot, window, Qt.Key.Key_K)
-        assert js(window.page_view, TYPED_IN_THE_PAGE) == []
-    finally:
-        window.close()
+        assert typed_in_the_page(window) == []
 
 
 def test_a_field_of_a_frame_tabbed_to_takes_no_labelling_key(qtbot, tmp_path):
-    window = window_on(qtbot, tmp_path, "", FRAMED.replace(" autofocus", ""))
-    try:
-        window.open_page("2")
-        assert window.page_view.wait_until_loaded(30_000)
+    with window_on(qtbot, tmp_path, "", FRAMED.replace(" autofocus", "")) as window:
+        open_page_loaded(window, "2")
         keys_in_the_page(qtbot, window)
         press(window, Qt.Key.Key_Tab)  # into the frame, to its field
         qtbot.waitUntil(lambda: js(window.page_view, "document.activeElement.tagName") == "IFRAME", timeout=5_000)
         selects_another_record(qtbot, window)
-        next_page(qtbot, window, "3")
-        window.open_page("2")
-        assert window.page_view.wait_until_loaded(30_000)
-        assert js(window.page_view, TYPED_IN_THE_PAGE) == []
-    finally:
-        window.close()
+        assert typed_once_back_from_page_3(qtbot, window) == []
 
 
 def test_the_page_with_a_field_it_focused_still_scrolls_with_the_keys(qtbot, tmp_path):
-    window = window_on(qtbot, tmp_path, AUTOFOCUS)
-    try:
+    with window_on(qtbot, tmp_path, AUTOFOCUS) as window:
         keys_in_the_page(qtbot, window)
         next_page(qtbot, window, "2")
         for _ in range(3):
             press(window, Qt.Key.Key_Down)
         press(window, Qt.Key.Key_Space)
         qtbot.waitUntil(lambda: js(window.page_view, "scrollY") > 200, timeout=5_000)
-        assert js(window.page_view, TYPED_IN_THE_PAGE) == []
-    finally:
-        window.close()
+        assert typed_in_the_page(window) == []
 
 
 def test_the_windows_keys_win_over_a_field_the_page_cannot_be_asked_about(qtbot, tmp_path):
     """Whatever the page has in focus, a key the window has a shortcut for is the window's: here a field in a closed
     shadow root (markup alone makes one), which no script outside it sees, so it keeps the caret that Qt is told
     of; and every field for a moment, between its focus and its blur in the page."""
-    window = window_on(qtbot, tmp_path, "", CLOSED_FIELD)
-    try:
-        window.open_page("2")
-        assert window.page_view.wait_until_loaded(30_000)
+    with window_on(qtbot, tmp_path, "", CLOSED_FIELD) as window:
+        open_page_loaded(window, "2")
         keys_in_the_page(qtbot, window)
         press(window, Qt.Key.Key_Tab)  # into the shadow root, to its field
         qtbot.waitUntil(lambda: QApplication.focusWidget().inputMethodQuery(Qt.InputMethodQuery.ImEnabled) is True,
@@ -185,5 +179,3 @@ def test_the_windows_keys_win_over_a_field_the_page_cannot_be_asked_about(qtbot,
         selects_another_record(qtbot, window)
         press(window, Qt.Key.Key_PageDown)
         qtbot.waitUntil(lambda: window.page_name == "3", timeout=10_000)
-    finally:
-        window.close()

@@ -36,6 +36,28 @@ def focus_seen(window: MainWindow) -> list[str]:
     return seen
 
 
+@pytest.fixture
+def seen_from_the_review_list(qtbot, window: MainWindow) -> list[str]:
+    """The window in Review, its page scrolled to PLACE, the keys in its list of runs; the widgets they go to from
+    then on. No place of labelling's to put back, as after a start that reopened in Review (or W opening another
+    page)."""
+    window.start_review(half_run(window.project))
+    window.page_view.wait_until_drawn()
+    window.reviewing._labelling_place = None
+    scrolled_to(qtbot, window, PLACE)
+    keys_in(qtbot, window, window.review_panel.runs)
+    return focus_seen(window)
+
+
+def page_left_in_place(qtbot, window: MainWindow, seen: list[str], keys_at) -> None:
+    """The page still at PLACE a moment later (a scroll of the page's own comes within it), the keys at `keys_at`,
+    never in Chromium's widget on the way."""
+    qtbot.wait(1_000)
+    assert window.page_view.scroll_y == PLACE
+    assert window.focusWidget() is keys_at
+    assert "QWidget" not in seen, seen
+
+
 def test_f6_from_the_record_list_to_review_leaves_the_page_where_labelling_had_it(qtbot, window: MainWindow) -> None:
     window.start_review(half_run(window.project))
     window.page_view.wait_until_drawn()
@@ -47,41 +69,18 @@ def test_f6_from_the_record_list_to_review_leaves_the_page_where_labelling_had_i
 
     QTest.keySequence(window, "F6")
     assert window.tabs.currentWidget() is window.review_panel
-    qtbot.wait(1_000)  # a scroll of the page's own comes within this
-    assert window.page_view.scroll_y == PLACE
-    assert window.focusWidget() is window.review_panel.first_control()
-    assert "QWidget" not in seen, seen  # Chromium's widget never had the keys
+    page_left_in_place(qtbot, window, seen, window.review_panel.first_control())
 
 
-def test_f6_from_the_review_list_to_labelling_leaves_the_page_where_review_had_it(qtbot, window: MainWindow) -> None:
-    window.start_review(half_run(window.project))
-    window.page_view.wait_until_drawn()
-    # No place of labelling's to put back, as after a start that reopened in Review (or W opening another page)
-    window.reviewing._labelling_place = None
-    scrolled_to(qtbot, window, PLACE)
-    keys_in(qtbot, window, window.review_panel.runs)
-    seen = focus_seen(window)
-
+def test_f6_from_the_review_list_to_labelling_leaves_the_page_where_review_had_it(
+        qtbot, window: MainWindow, seen_from_the_review_list: list[str]) -> None:
     QTest.keySequence(window, "F6")
     assert window.tabs.currentWidget() is window.record_panel
-    qtbot.wait(1_000)
-    assert window.page_view.scroll_y == PLACE
-    assert window.focusWidget() is window.record_panel.list
-    assert "QWidget" not in seen, seen
+    page_left_in_place(qtbot, window, seen_from_the_review_list, window.record_panel.list)
 
 
 def test_slash_from_the_review_list_to_the_record_finder_leaves_the_page_where_review_had_it(
-        qtbot, window: MainWindow) -> None:
-    window.start_review(half_run(window.project))
-    window.page_view.wait_until_drawn()
-    window.reviewing._labelling_place = None
-    scrolled_to(qtbot, window, PLACE)
-    keys_in(qtbot, window, window.review_panel.runs)
-    seen = focus_seen(window)
-
+        qtbot, window: MainWindow, seen_from_the_review_list: list[str]) -> None:
     QTest.keySequence(window, "/")
     assert window.tabs.currentWidget() is window.record_panel
-    qtbot.wait(1_000)
-    assert window.page_view.scroll_y == PLACE
-    assert window.focusWidget() is window.record_panel.finder
-    assert "QWidget" not in seen, seen
+    page_left_in_place(qtbot, window, seen_from_the_review_list, window.record_panel.finder)

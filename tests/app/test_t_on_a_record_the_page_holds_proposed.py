@@ -16,36 +16,19 @@ from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
 from tests.app.review_helpers import review_bea
-from tests.app.test_take_all_weighs_what_the_page_holds import FOOTER, ITEM, MDR, PAGE, WRAPPER  # the same page
-from tests.app.window_helpers import imported_project, open_window, said
+from tests.app.window_helpers import said
+from tests.app.wrapped_items_page import FOOTER, ITEM, MDR, WRAPPER, row_of, statuses, t_on, window_on_the_page
 
 pytestmark = pytest.mark.app
 
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path):
-    """Page p: items 1 and 2 labelled at their wrappers (accepted), item 3's wrapper proposed, item 4's rejected;
-    bea labelled item 3 at the `li` (the wrapper's text), item 4 at the `li` and the footer; not yet reviewed."""
-    folder = imported_project(tmp_path, {"html/p.html": PAGE,
-                                         "gt/p.json": f'[["{WRAPPER.format(1)}"], ["{WRAPPER.format(2)}"]]'})
-    win = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
-    project = win.project
-    project.add_records("p", [[WRAPPER.format(3)], [WRAPPER.format(4)]], MDR)
-    project.reject(project.labels("p")[3].id, win.person)
-    project.annotators.set_page("bea", "p", [[WRAPPER.format(1)], [WRAPPER.format(2)], [ITEM.format(3)],
-                                             [ITEM.format(4)], [FOOTER]])
-    win.reload_labels()
-    yield win
-    win.close()
-
-
-def row_of(window: MainWindow, xpath: str) -> int:
-    """The Review row of bea's record `xpath` (every class is shown: rows are the review's order)."""
-    return next(i for i, r in enumerate(window.review.records) if r.kind == "spurious" and list(r.xpaths) == [xpath])
-
-
-def statuses(window: MainWindow) -> list[tuple[str, list[str]]]:
-    return [(label.status, list(label.xpaths)) for label in window.project.labels("p")]
+    """The page of five items (`wrapped_items_page`), bea's records items 1 and 2 at their wrappers, item 3 at the
+    `li` (the wrapper's text), item 4 at the `li`, and the footer; not yet reviewed."""
+    with window_on_the_page(qtbot, tmp_path, [[WRAPPER.format(1)], [WRAPPER.format(2)], [ITEM.format(3)],
+                                              [ITEM.format(4)], [FOOTER]]) as win:
+        yield win
 
 
 def kind_of(window: MainWindow, xpath: str) -> str:
@@ -60,8 +43,7 @@ def test_their_record_whose_text_a_proposal_covers_accepts_the_proposal(qtbot, w
     panel = window.review_panel
     open_before = panel.open_count()
     before = statuses(window)
-    panel.records.setCurrentRow(row_of(window, ITEM.format(3)))
-    QTest.keySequence(window, keys)
+    t_on(window, ITEM.format(3), keys)
 
     assert statuses(window) == [*before[:2], ("accepted", [WRAPPER.format(3)]), *before[3:]]
     assert kind_of(window, ITEM.format(3)) == "matched"  # decided: no longer an open disagreement
@@ -80,8 +62,7 @@ def test_their_record_of_a_proposals_very_xpaths_accepts_it_not_refused_as_made_
     window.project.annotators.set_page("bea", "p", [[WRAPPER.format(1)], [WRAPPER.format(2)], [WRAPPER.format(3)]])
     review_bea(qtbot, window)
     before = statuses(window)
-    window.review_panel.records.setCurrentRow(row_of(window, WRAPPER.format(3)))
-    QTest.keySequence(window, "T")
+    t_on(window, WRAPPER.format(3))
 
     assert statuses(window) == [*before[:2], ("accepted", [WRAPPER.format(3)]), *before[3:]]
     assert kind_of(window, WRAPPER.format(3)) == "matched"
@@ -92,8 +73,7 @@ def test_their_record_of_a_proposals_very_xpaths_accepts_it_not_refused_as_made_
 def test_their_record_whose_text_a_rejected_record_covers_is_still_left_to_o(qtbot, window: MainWindow) -> None:
     review_bea(qtbot, window)
     before = statuses(window)
-    window.review_panel.records.setCurrentRow(row_of(window, ITEM.format(4)))
-    QTest.keySequence(window, "T")
+    t_on(window, ITEM.format(4))
     assert statuses(window) == before
     assert said(window) == "page p: left out 1 whose text the project's record 4 covers already: nothing taken"
 
@@ -123,7 +103,6 @@ def test_their_record_proposed_whose_text_an_accepted_record_covers_too_is_left_
     window.reload_labels()
     review_bea(qtbot, window)
     before = statuses(window)
-    window.review_panel.records.setCurrentRow(row_of(window, ITEM.format(1)))
-    QTest.keySequence(window, "T")
+    t_on(window, ITEM.format(1))
     assert statuses(window) == before
     assert said(window) == "page p: left out 1 whose text the project's records 1, 5 cover already: nothing taken"

@@ -17,41 +17,21 @@ import pytest
 from PySide6.QtTest import QTest
 
 from recordlens.annotator.labelling.main_window import MainWindow
-from recordlens.core.store import Provenance, history_steps
+from recordlens.core.store import history_steps
 from tests.app.review_helpers import kinds, review_bea
-from tests.app.window_helpers import imported_project, open_window, said
+from tests.app.window_helpers import said
+from tests.app.wrapped_items_page import FOOTER, ITEM, WRAPPER, statuses, window_on_the_page
 
 pytestmark = pytest.mark.app
-
-# Five items whose texts sit in one wrapper each, and a footer apart.
-ITEMS = "".join(f"<li><div><b>Item {k}</b> <i>{k}.50</i></div></li>" for k in range(1, 6))
-PAGE = (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>t</title></head><body><ul>{ITEMS}</ul>"
-        "<p><span>Contact</span></p></body></html>")
-ITEM = "/body[1]/ul[1]/li[{}]"
-WRAPPER = ITEM + "/div[1]"
-FOOTER = "/body[1]/p[1]/span[1]"
-MDR = Provenance.extractor("mdr", "0.3", "html")
 
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path):
-    """Page p: items 1 and 2 labelled at their wrappers (accepted), item 3's wrapper proposed, item 4's rejected;
-    bea labelled every item at the `li` (item 5 at its wrapper too) and the footer."""
-    folder = imported_project(tmp_path, {"html/p.html": PAGE,
-                                         "gt/p.json": f'[["{WRAPPER.format(1)}"], ["{WRAPPER.format(2)}"]]'})
-    win = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
-    project = win.project
-    project.add_records("p", [[WRAPPER.format(3)], [WRAPPER.format(4)]], MDR)
-    project.reject(project.labels("p")[3].id, win.person)
-    project.annotators.set_page("bea", "p", [[ITEM.format(k)] for k in range(1, 6)]
-                                + [[WRAPPER.format(5)], [FOOTER]])
-    win.reload_labels()
-    yield win
-    win.close()
-
-
-def statuses(window: MainWindow) -> list[tuple[str, tuple[str, ...]]]:
-    return [(label.status, tuple(label.xpaths)) for label in window.project.labels("p")]
+    """The page of five items (`wrapped_items_page`), bea's records every item at the `li` (item 5 at its wrapper
+    too) and the footer."""
+    with window_on_the_page(qtbot, tmp_path, [[ITEM.format(k)] for k in range(1, 6)]
+                            + [[WRAPPER.format(5)], [FOOTER]]) as win:
+        yield win
 
 
 def test_take_all_leaves_out_what_the_page_covers_already_and_says_so(qtbot, window: MainWindow) -> None:
@@ -89,8 +69,7 @@ def test_take_all_accepts_a_record_the_page_holds_proposed_as_t_does(qtbot, wind
     assert window.review_panel.take_all_words.text() == (
         "2 of bea's records the project lacks on this page (1 by accepting the project's proposed record 3)")
     QTest.keySequence(window, "Ctrl+T")
-    assert statuses(window) == [*before[:2], ("accepted", (WRAPPER.format(3),)), *before[3:],
-                                ("accepted", (FOOTER,))]
+    assert statuses(window) == [*before[:2], ("accepted", [WRAPPER.format(3)]), *before[3:], ("accepted", [FOOTER])]
     assert said(window).startswith("page p: took all 2 of bea's records the project lacked, as one step, 1 by "
                                    "accepting the project's proposed record 3"), said(window)
     history = window.project.history("p")

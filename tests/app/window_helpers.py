@@ -1,6 +1,6 @@
 """The main window as the app tests open it: on a project imported from a few files, with a key store of the
-test's own; what the tests do to it: click an element of its page, press keys, wait for its labels; and what it
-says: in its status bar and in its recent messages."""
+test's own; what the tests do to it: open a page, click an element of its page, press keys, wait for its labels;
+and what it says: in its status bar and in its recent messages."""
 
 from __future__ import annotations
 
@@ -99,6 +99,12 @@ def window_on_page(qtbot, folder: Path, page: str, truth: Sequence[Sequence[str]
         yield window
     finally:
         window.close()
+
+
+def open_page_loaded(window: MainWindow, name: str, timeout_ms: int = 30_000) -> None:
+    """Open page `name` in the window, as the page list does, and wait until it has loaded."""
+    window.open_page(name)
+    assert window.page_view.wait_until_loaded(timeout_ms), f"page {name} did not load"
 
 
 def record_rows(window: MainWindow) -> list[str]:

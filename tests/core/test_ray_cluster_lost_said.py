@@ -14,7 +14,6 @@ installed (`make test-ray` installs it)."""
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -26,17 +25,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
-from tests.core.ray_helpers import KEY, require_ray, slow_answer, small_copy
-from tests.fake_gemini import FakeGemini, answer_with
+from tests.core.ray_helpers import assert_said_lost_and_resumed, extract_on_a_cluster_lost_part_way, require_ray
 from tests.ray_cluster import (
     START_TIMEOUT_S,
     Cluster,
     cluster_environment,
     free_port,
+    head_start,
     processes_of,
     ray_cluster,
-    recordlens,
-    recordlens_started,
 )
 
 
@@ -45,14 +42,10 @@ def _cluster_that_outlives_its_raylet() -> Iterator[Cluster]:
     """A cluster of one node as `ray start --head` leaves it without --block (the way one is run by hand): nothing
     watches its processes, so its GCS goes on when its raylet dies (`ray start --block` would stop them all). Stopped
     by its own processes' ids, found by its folder."""
-    ray_cli = Path(sys.executable).with_name("ray")
     folder = Path(tempfile.mkdtemp(prefix="rlu-", dir="/tmp"))  # short: Ray's socket paths have a length limit
     port = free_port()
-    started = subprocess.run(
-        [str(ray_cli), "start", "--head", f"--port={port}", f"--temp-dir={folder}", "--num-cpus=1",
-         "--object-store-memory=100000000", "--include-dashboard=false", "--disable-usage-stats",
-         "--node-ip-address=127.0.0.1"],
-        env=cluster_environment(), cwd=folder, capture_output=True, text=True, timeout=START_TIMEOUT_S)
+    started = subprocess.run(head_start(port, folder), env=cluster_environment(), cwd=folder, capture_output=True,
+                             text=True, timeout=START_TIMEOUT_S)
     try:
         assert started.returncode == 0, started.stdout[-3000:] + started.stderr[-3000:]
         yield Cluster(f"127.0.0.1:{port}", folder, None)  # type: ignore[arg-type] - no `ray start` process stays
@@ -84,44 +77,21 @@ def _kill_the_raylet(cluster: Cluster) -> list[int]:
     return killed
 
 
+def _lose_the_raylet_alone(cluster: Cluster) -> list[int]:
+    """The cluster's raylet killed, its GCS still up a second later; the raylet's id."""
+    killed = _kill_the_raylet(cluster)
+    time.sleep(1.0)
+    assert _running(cluster, b"gcs_server")  # the head's GCS goes on
+    return killed
+
+
 def test_a_cluster_whose_only_node_dies_is_said_lost_at_once_and_never_ends_the_command_silently(
         tmp_path: Path) -> None:
     require_ray()
-    data = small_copy(tmp_path / "data", 24)
-    out = tmp_path / "run"
-    env = {**cluster_environment(), "GEMINI_API_KEY": KEY}
-    with FakeGemini(default=answer_with(slow_answer)) as server:
-        command = ["extract", "-m", "gemini", "-f", "flat", "--pages", str(data / "html"), "--out", str(out),
-                   "--base-url", server.url, "-q", "--engine", "ray"]
-        with _cluster_that_outlives_its_raylet() as first:
-            running = recordlens_started([*command, "--ray-address", first.address], env=env)
-            try:
-                deadline = time.monotonic() + 240
-                while len(list(out.glob("*.json"))) < 3 and running.poll() is None and time.monotonic() < deadline:
-                    time.sleep(0.2)
-                assert running.poll() is None, running.communicate()
-                assert _kill_the_raylet(first)
-                killed_at = time.monotonic()
-                time.sleep(1.0)
-                assert _running(first, b"gcs_server")  # the head's GCS goes on
-                _, err = running.communicate(timeout=120)
-            finally:
-                running.kill()
-            said_after = time.monotonic() - killed_at
-        kept = {page.name: page.read_bytes() for page in out.glob("*.json")}
-        assert running.returncode == 4, err[-3000:]  # not Ray's own end (exit 1), nor a wait for ever
-        assert f"recordlens: error: the Ray cluster at {first.address} was lost" in err, err[-3000:]
-        assert "running it again" not in err, err[-3000:]  # no node is left to run anything
-        assert "plasma store" not in err and "Attempting to recover" not in err, err[-3000:]
-        assert "Unhandled error" not in err, err[-3000:]  # Ray's own words of the units lost, after RecordLens's
-        assert said_after < 30, said_after
-        assert 3 <= len(kept) < 24
-        assert all(json.loads(text) == [["/body[1]"]] for text in kept.values())
-
-        with ray_cluster() as second:
-            again = recordlens([*command, "--ray-address", second.address], env=env)
-    assert again.returncode == 0, again.stderr[-3000:]
-    assert f"{24 - len(kept)} extracted, {len(kept)} already there, 0 failed" in again.stdout
+    lost = extract_on_a_cluster_lost_part_way(tmp_path, _cluster_that_outlives_its_raylet, _lose_the_raylet_alone)
+    assert_said_lost_and_resumed(lost)
+    assert "plasma store" not in lost.err and "Attempting to recover" not in lost.err, lost.err[-3000:]
+    assert "Unhandled error" not in lost.err, lost.err[-3000:]  # Ray's own words of the units lost, after RecordLens's
 
 
 # In a process of its own: Ray reads its authentication mode once per process, and the test cluster asks for none

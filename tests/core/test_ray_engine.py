@@ -13,7 +13,6 @@ import re
 import shutil
 import socket
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -26,7 +25,16 @@ from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.runner import run_extractor
 from tests import ray_units
 from tests.conftest import SHARED_DATA, require_shared
-from tests.core.ray_helpers import FOLDERS, KEY, local_ray_instance, require_ray, slow_answer, small_copy
+from tests.core.ray_helpers import (
+    FOLDERS,
+    KEY,
+    assert_said_lost_and_resumed,
+    engine_on_the_instance,
+    extract_on_a_cluster_lost_part_way,
+    local_ray_instance,
+    require_ray,
+    small_copy,
+)
 from tests.fake_gemini import FakeGemini, answer, answer_with, status
 from tests.ray_cluster import (
     Cluster,
@@ -35,7 +43,6 @@ from tests.ray_cluster import (
     kill_head,
     ray_cluster,
     recordlens,
-    recordlens_started,
 )
 
 DEMO_PAGES = resource_path("demo", "dataset", "html")  # 4 pages
@@ -48,13 +55,7 @@ def ray_instance() -> Iterator[Path]:
         yield temp
 
 
-@pytest.fixture
-def engine(ray_instance: Path):  # noqa: ANN201 - a RayEngine
-    from recordlens.core.runs.ray_engine import RayEngine
-
-    engine = RayEngine.connect()  # joins the module's instance, and leaves it running on close()
-    yield engine
-    engine.close()
+engine = engine_on_the_instance  # a fixture: a RayEngine joined to `ray_instance` for a test
 
 
 def _files(run: Path) -> dict[str, bytes]:
@@ -495,39 +496,8 @@ def test_a_cluster_whose_head_dies_is_said_in_seconds_and_the_same_command_resum
     what to do, the command exits 4 (as on a failed model endpoint: stopped early, to be run again), and the pages
     written are kept; the same command on a new cluster does the rest only."""
     require_ray()
-    data = small_copy(tmp_path / "data", 24)
-    out = tmp_path / "run"
-    env = {**cluster_environment(), "GEMINI_API_KEY": KEY}
-    with FakeGemini(default=answer_with(slow_answer)) as server:
-        command = ["extract", "-m", "gemini", "-f", "flat", "--pages", str(data / "html"), "--out", str(out),
-                   "--base-url", server.url, "-q", "--engine", "ray"]
-        with ray_cluster() as first:
-            running = recordlens_started([*command, "--ray-address", first.address], env=env)
-            deadline = time.monotonic() + 240
-            while len(list(out.glob("*.json"))) < 3 and running.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.2)
-            assert running.poll() is None, running.communicate()
-            assert kill_head(first)
-            killed_at = time.monotonic()
-            try:
-                _, err = running.communicate(timeout=120)
-            finally:
-                running.kill()
-            said_after = time.monotonic() - killed_at
-        kept = {page.name: page.read_bytes() for page in out.glob("*.json")}
-        assert running.returncode == 4, err[-3000:]
-        assert (f"recordlens: error: the Ray cluster at {first.address} was lost (its head no longer answers); "
-                in err), err[-3000:]
-        assert "run the same command again once the cluster is back to go on (or drop --ray-address" in err
-        # the pages in flight on the head's node died with it: none is said to run again on a cluster that is gone
-        assert "running it again" not in err, err[-3000:]
-        assert said_after < 30, said_after  # Ray's own end comes after 60 s
-        assert 3 <= len(kept) < 24
-        assert all(json.loads(text) == [["/body[1]"]] for text in kept.values())
-
-        with ray_cluster() as second:
-            again = recordlens([*command, "--ray-address", second.address], env=env)
-    assert again.returncode == 0, again.stderr[-3000:]
-    assert f"{24 - len(kept)} extracted, {len(kept)} already there, 0 failed" in again.stdout
-    assert {name: (out / name).read_bytes() for name in kept} == kept
-    assert len(list(out.glob("*.json"))) == 24
+    lost = extract_on_a_cluster_lost_part_way(tmp_path, ray_cluster, kill_head)
+    assert_said_lost_and_resumed(lost)
+    assert (f"recordlens: error: the Ray cluster at {lost.address} was lost (its head no longer answers); "
+            in lost.err), lost.err[-3000:]
+    assert "run the same command again once the cluster is back to go on (or drop --ray-address" in lost.err

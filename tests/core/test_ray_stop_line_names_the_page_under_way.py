@@ -10,8 +10,6 @@ from __future__ import annotations
 import json
 import re
 import signal
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -21,13 +19,11 @@ import pytest
 
 from recordlens.core.page.dataset import page_files
 from tests.core.ray_helpers import KEY, small_copy
-from tests.ctrl_c import with_ctrl_c
 from tests.fake_gemini import FakeGemini, answer_with
-from tests.ray_cluster import cluster_environment
+from tests.ray_cluster import cluster_environment, recordlens_running, wait_while_running
 
 pytest.importorskip("ray")
 
-_COMMAND = "import sys; from recordlens.core.cli.command import main; sys.exit(main(sys.argv[1:]))"
 STOP_AFTER = 4  # requests the server has had when the run is stopped: the pages asked last are under way
 STOPPED_ON = re.compile(r", stopped on page (\S+) \(its paid calls kept in _run/(\S+)\.json\); run the same command "
                         r"again for the rest")
@@ -50,19 +46,11 @@ def test_a_stopped_extraction_names_the_page_it_stopped_on(engine: str, stop: si
     with FakeGemini(default=answer_with(slow)) as server:
         args = ["extract", "-m", "gemini", "-f", "flat", "--pages", str(data / "html"), "--out", str(out),
                 "--base-url", server.url, "-q", "--engine", engine, *on_ray]
-        running = subprocess.Popen(with_ctrl_c([sys.executable, "-c", _COMMAND, *args]),
-                                   env={**cluster_environment(), "GEMINI_API_KEY": KEY},
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 240
-            while len(arrived) < STOP_AFTER and running.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert running.poll() is None, running.communicate()
+        with recordlens_running(args, env={**cluster_environment(), "GEMINI_API_KEY": KEY}) as running:
+            wait_while_running(running, lambda: len(arrived) >= STOP_AFTER)
             time.sleep(0.3)  # the last request asked is under way at the server
             running.send_signal(stop)
             _, err = running.communicate(timeout=120)
-        finally:
-            running.kill()
     assert running.returncode == 128 + stop, err[-3000:]
     said = STOPPED_ON.search(err)
     assert said is not None and said[1] == said[2], err[-3000:]

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -24,13 +22,11 @@ from recordlens.core.agent.loop import INTERRUPTED
 from recordlens.core.resource_files import resource_path
 from recordlens.core.store.project import open_project
 from tests.core.ray_helpers import KEY
-from tests.ctrl_c import with_ctrl_c
 from tests.fake_gemini import FakeGemini, answer_with
-from tests.ray_cluster import cluster_environment
+from tests.ray_cluster import cluster_environment, recordlens_running, wait_while_running
 
 pytest.importorskip("ray")
 
-_COMMAND = "import sys; from recordlens.core.cli.command import main; sys.exit(main(sys.argv[1:]))"
 ANSWER_S = 0.7  # each model call takes so long: the episodes are under way when the run is stopped
 # Requests the server has had when the run is stopped: more than the episodes a run of 2 workers has under way at once
 # (4 tasks in flight, a worker waiting on Ray giving its CPU to another), so that one of them has a call answered
@@ -58,18 +54,10 @@ def test_a_stopped_agent_run_keeps_its_episodes_under_way_cut_as_interrupted(
         args = ["agent", "run", "--project", str(project), "--site", str(resource_path("agent", "demo-site")),
                 "--tasks", str(TASKS), "--runs", "1", "--browser", "text",
                 "--step-budget", "20", "--max-failures", "20", "--base-url", server.url, "--engine", engine, *on_ray]
-        running = subprocess.Popen(with_ctrl_c([sys.executable, "-c", _COMMAND, *args]),
-                                   env={**cluster_environment(), "GEMINI_API_KEY": KEY},
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 240
-            while len(arrived) < STOP_AFTER and running.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.05)
-            assert running.poll() is None, running.communicate()
+        with recordlens_running(args, env={**cluster_environment(), "GEMINI_API_KEY": KEY}) as running:
+            wait_while_running(running, lambda: len(arrived) >= STOP_AFTER)
             running.send_signal(stop)
             _, err = running.communicate(timeout=120)
-        finally:
-            running.kill()
         time.sleep(2 * ANSWER_S)  # a request sent late is in by now
         with lock:
             requests = Counter(arrived)

@@ -13,8 +13,6 @@ from __future__ import annotations
 import functools
 import json
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -27,29 +25,17 @@ import pytest
 from recordlens.core.cli.command import main
 from recordlens.core.llm.gemini import Budget
 from recordlens.core.resource_files import resource_path
-from tests.core.ray_helpers import KEY, local_ray_instance, require_ray, small_copy
-from tests.ctrl_c import with_ctrl_c
+from tests.core.ray_helpers import KEY, engine_on_the_instance, module_ray_instance, require_ray, small_copy
 from tests.fake_gemini import FakeGemini, Step, answer, answer_with
-from tests.ray_cluster import cluster_environment, ray_cluster
+from tests.ray_cluster import cluster_environment, ray_cluster, recordlens_running, wait_while_running
 
 DEMO_PAGES = resource_path("demo", "dataset", "html")  # 4 pages
 WINDOW_S = 3.0  # the rate's window in these tests: a minute's rule, seconds long
 
 
-@pytest.fixture(scope="module")
-def ray_instance() -> Iterator[None]:
-    """One local instance of 2 workers for the module, shut down after."""
-    with local_ray_instance("rlstop-", sys.modules[__name__]):
-        yield
-
-
-@pytest.fixture
-def engine(ray_instance: None):  # noqa: ANN201 - a RayEngine
-    from recordlens.core.runs.ray_engine import RayEngine
-
-    engine = RayEngine.connect()  # joins the module's instance, and leaves it running on close()
-    yield engine
-    engine.close()
+# Fixtures: one local instance of 2 workers for the module, and a RayEngine joined to it for a test
+ray_instance = module_ray_instance
+engine = engine_on_the_instance
 
 
 def _records(run: Path) -> dict[str, dict[str, Any]]:
@@ -130,7 +116,6 @@ def test_requests_per_minute_hold_at_the_server_on_a_gemini_run(engine: object, 
     assert _most_within(sorted(arrived), WINDOW_S) <= 2, [round(t - arrived[0], 2) for t in sorted(arrived)]
 
 
-_COMMAND = "import sys; from recordlens.core.cli.command import main; sys.exit(main(sys.argv[1:]))"
 FAST_ANSWERS = 6  # the first requests are answered in 0.3 s; then the 7th takes 6 s, and each later one 0.8 s
 
 
@@ -160,18 +145,11 @@ def test_a_stopped_ray_run_sends_nothing_after_the_stop_and_keeps_every_paid_req
     with FakeGemini(default=answer_with(answered_in_turn)) as server, _engine_options(where) as engine:
         args = ["extract", "-m", "gemini", "-f", "flat", "--pages", str(data / "html"), "--out", str(out),
                 "--base-url", server.url, "-q", "--engine", "ray", *engine]
-        running = subprocess.Popen(with_ctrl_c([sys.executable, "-c", _COMMAND, *args]), env=env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        try:
-            deadline = time.monotonic() + 240
-            while len(arrived) <= FAST_ANSWERS and running.poll() is None and time.monotonic() < deadline:
-                time.sleep(0.05)  # until the 7th request is under way
-            assert running.poll() is None, running.communicate()
+        with recordlens_running(args, env=env) as running:
+            wait_while_running(running, lambda: len(arrived) > FAST_ANSWERS)  # until the 7th request is under way
             stopped_at = time.time()
             running.send_signal(stop)
             _, err = running.communicate(timeout=120)
-        finally:
-            running.kill()
         time.sleep(8.0)  # a request the workers sent late, or a page they finished late, is in by now
         with lock:
             times = list(arrived)

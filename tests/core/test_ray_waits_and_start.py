@@ -15,7 +15,6 @@ import re
 import signal
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,27 +22,16 @@ import pytest
 from recordlens.core.extract import create
 from recordlens.core.resource_files import resource_path
 from recordlens.core.runs.runner import run_extractor
-from tests.core.ray_helpers import KEY, local_ray_instance, require_ray, small_copy
+from tests.core.ray_helpers import KEY, engine_on_the_instance, module_ray_instance, require_ray, small_copy
 from tests.ctrl_c import ctrl_c_raises
 from tests.fake_gemini import FakeGemini, answer, status
 
 DEMO_PAGES = resource_path("demo", "dataset", "html")  # 4 pages
 
 
-@pytest.fixture(scope="module")
-def ray_instance() -> Iterator[None]:
-    """One local instance of 2 workers for the module, shut down after."""
-    with local_ray_instance("rlwait-", sys.modules[__name__]):
-        yield
-
-
-@pytest.fixture
-def engine(ray_instance: None):  # noqa: ANN201 - a RayEngine
-    from recordlens.core.runs.ray_engine import RayEngine
-
-    engine = RayEngine.connect()  # joins the module's instance, and leaves it running on close()
-    yield engine
-    engine.close()
+# Fixtures: one local instance of 2 workers for the module, and a RayEngine joined to it for a test
+ray_instance = module_ray_instance
+engine = engine_on_the_instance
 
 
 def test_a_workers_wait_to_retry_is_said_on_the_drivers_stderr_naming_its_page(
@@ -142,14 +130,13 @@ def test_a_cluster_that_refuses_the_token_is_said_at_once_without_rays_warnings(
     monkeypatch.setattr(ray_cluster, "cluster_environment", lambda: with_token)
     pages = small_copy(tmp_path / "data", 2) / "html"
     with ray_cluster.ray_cluster() as cluster:
+        command = ["extract", "--pages", str(pages), "--out", str(tmp_path / "run"), "--engine", "ray",
+                   "--ray-address", cluster.address]
         started = time.monotonic()
-        joined = ray_cluster.recordlens(["extract", "--pages", str(pages), "--out", str(tmp_path / "run"),
-                                         "--engine", "ray", "--ray-address", cluster.address], env=environment)
+        joined = ray_cluster.recordlens(command, env=environment)
         seconds = time.monotonic() - started
         made = (tmp_path / "run").exists()
-        with_its_token = ray_cluster.recordlens(
-            ["extract", "--pages", str(pages), "--out", str(tmp_path / "run"), "--engine", "ray",
-             "--ray-address", cluster.address], env=with_token)
+        with_its_token = ray_cluster.recordlens(command, env=with_token)
 
     assert joined.returncode == 2, joined.stderr
     assert joined.stderr.splitlines()[-1] == (
