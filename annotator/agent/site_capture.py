@@ -57,7 +57,9 @@ machine its tree, screenshot or saved page were of a reload's document not yet p
 again and again, and a refresh to its own URL failed as a loop (`/same → /same`) though the page was there to save.
 The guard cannot tell that reload from a script's as it is asked (both come as redirects, and the page cannot be
 read while the request waits): it holds every reload of the page shown, and `render` decides once the page has
-loaded, by its meta refresh (`_NavigationGuard.reload`).
+loaded, by its meta refresh and when it was due (`_NavigationGuard.reload`): a reload asked before the refresh's delay
+had passed since the page's load (Chromium counts it from there; within SETTLE_MS) is its script's, followed (a
+check page that sets its cookie and reloads, its refresh to itself in 20 s a fallback for browsers without scripts).
 A page that `history.pushState`d another URL is kept under the URL it was served from (put back with
 `history.replaceState` before it is read), with a warning.
 
@@ -176,6 +178,11 @@ _PROGRESS = re.compile(r"^\[(\d+)/(\d+)\] (.*)$")
 
 # The content of the page's meta refresh ("0; url=/next"; "" when it has none): read where the page is
 _REFRESH_JS = """(document.querySelector('meta[http-equiv="refresh" i]') || {}).content || ''"""
+# The seconds since the page's load event ended (null while it has not): when its meta refresh's delay starts
+_SINCE_LOAD_JS = """(() => {
+  const load = (performance.getEntriesByType('navigation')[0] || {}).loadEventEnd;
+  return load ? (performance.now() - load) / 1000 : null;
+})()"""
 
 _LINKS_JS = """(() => {
   const out = [];
@@ -288,8 +295,10 @@ class ChromiumRenderer(OnlinePage):
         # A reload the guard held ends as a load that failed: not the page's failure. Asked once the page loaded
         # (a meta refresh), it comes in the same turn of the event loop as the page's own load, or after it, which
         # stays as it loaded; asked while the page was parsed (a script's), it ends the page's load there, and the
-        # page is as it is then (to be loaded again: `_reloads_by_its_script`)
-        if not ok and self.guard.reloads_held:
+        # page is as it is then (to be loaded again: `_reloads_by_its_script`). One such end per reload held: any
+        # other failed load (the reload followed, the page's next) is the page's.
+        if not ok and self.guard.reloads_ending:
+            self.guard.reloads_ending -= 1
             if self._finished is None:
                 self._finished = True
             return
@@ -413,14 +422,14 @@ class ChromiumRenderer(OnlinePage):
         return False
 
     def _reloads_by_its_script(self) -> bool:
-        """Decide the reload of the page the guard holds: its meta refresh to itself (`_refreshes_itself`) is not
-        followed (False: the page is kept as it loaded); any other is its script's (a check page that reloads
-        once its cookie is set), asked again once the held one has ended, for the guard to judge as it judges
-        every navigation of the page (True: the page goes)."""
+        """Decide the reload of the page the guard holds: its meta refresh to itself, due when the reload was asked
+        (`_refreshed_itself`), is not followed (False: the page is kept as it loaded); any other is its script's (a
+        check page that reloads once its cookie is set), asked again once the held one has ended, for the guard to
+        judge as it judges every navigation of the page (True: the page goes)."""
         from PySide6.QtCore import QUrl
 
         reload, self.guard.reload = self.guard.reload, None
-        if reload is None or _refreshes_itself(*self._meta_refresh()):
+        if reload is None or self._refreshed_itself(self.guard.reload_asked_at):
             return False
         self._end_last_load()  # (the held one's loadFinished(False), which must not end the next load's wait)
         self._finished = None
@@ -428,18 +437,39 @@ class ChromiumRenderer(OnlinePage):
         self.page.load(QUrl(reload))
         return True
 
+    def _refreshed_itself(self, asked_at: float) -> bool:
+        """Whether the reload of the page asked at `asked_at` (time.monotonic()) is its meta refresh to itself
+        (`_refreshes_itself`): one the page has, due by then. Chromium counts a refresh's delay from the page's
+        load, so a reload asked before that delay had passed since it (within SETTLE_MS, the time a refresh due
+        at once is given) is its script's: a check page that sets its cookie and reloads at once, its refresh
+        to itself in 20 s a fallback for browsers without scripts."""
+        asked_ago = time.monotonic() - asked_at  # (taken before the page is asked: a late answer adds nothing)
+        content, page_url, since_load = self._meta_refresh_since_load()
+        refresh = _refresh_parts(content)
+        if refresh is None or since_load is None or not _refreshes_itself(content, page_url):
+            return False
+        return since_load - asked_ago + SETTLE_MS / 1000 >= refresh[0]
+
     def _meta_refresh(self) -> tuple[str, str]:
+        """The content of the page's meta refresh and the URL of the document it was read in
+        (`_meta_refresh_since_load`)."""
+        content, url, _since_load = self._meta_refresh_since_load()
+        return content, url
+
+    def _meta_refresh_since_load(self) -> tuple[str, str, float | None]:
         """The content of the page's meta refresh ("" when it has none, or its renderer, busy, did not say within
-        the time reading the page is given: the page is read, and fails if it still does not answer, next), and the
-        URL of the document it was read in: read together, since a busy renderer answers late, when the refresh
-        may have taken the page on (read apart, a refresh to /b read in /a was taken for /b's to itself). (Qt
-        gives a script's array as "": it comes as JSON.)"""
-        found = self._js(f"JSON.stringify([{_REFRESH_JS}, location.href])", min(10.0, self._left()))
+        the time reading the page is given: the page is read, and fails if it still does not answer, next), the
+        URL of the document it was read in, and the seconds since that document's load (None while it has not
+        loaded): read together, since a busy renderer answers late, when the refresh may have taken the page on
+        (read apart, a refresh to /b read in /a was taken for /b's to itself). (Qt gives a script's array as "":
+        it comes as JSON.)"""
+        found = self._js(f"JSON.stringify([{_REFRESH_JS}, location.href, {_SINCE_LOAD_JS}])",
+                         min(10.0, self._left()))
         try:
-            content, url = json.loads(found) if isinstance(found, str) else ("", "")
-        except (ValueError, TypeError):  # (an answer that is not the pair asked for: no refresh read)
-            return "", ""
-        return str(content or ""), str(url or "")
+            content, url, since_load = json.loads(found) if isinstance(found, str) else ("", "", None)
+        except (ValueError, TypeError):  # (an answer that is not the three asked for: no refresh read)
+            return "", "", None
+        return str(content or ""), str(url or ""), float(since_load) if isinstance(since_load, int | float) else None
 
     def _halted(self) -> PageFailed:
         """The failure of a page whose navigation the guard rejected: one the rules refuse (a redirect refused,
@@ -941,10 +971,10 @@ class _NavigationGuard:
     A navigation to the page shown (its URL, or a fragment of it: `_the_page_itself`) is a reload of it: its meta
     refresh to itself, or its script's reload (a check page, once its cookie is set). Which of the two it is, the
     request does not say (both come as redirects), and the page's meta refresh cannot be read while the request
-    waits for its answer: it is rejected and held (`reload`), uncounted, for `render` to decide once the page has
-    loaded: a refresh to itself is not followed (`_refreshes_itself`), and the page is kept as it loaded; any other
-    reload is asked again (`follow`), and judged then as any navigation of the page is (a hop, and a loop when the
-    page reloads itself for ever).
+    waits for its answer: it is rejected and held (`reload`, and when it was asked), uncounted, for `render` to
+    decide once the page has loaded: a refresh to itself that was due then is not followed (`_refreshed_itself`),
+    and the page is kept as it loaded; any other reload is asked again (`follow`), and judged then as any
+    navigation of the page is (a hop, and a loop when the page reloads itself for ever).
     Between two pages (`watch("", None)`) every navigation but about:blank is rejected: what a page does once it
     was captured is no page of the capture's."""
 
@@ -966,7 +996,8 @@ class _NavigationGuard:
         self.hops = _Hops()
         self.too_long: list[str] = []  # the chain, to the navigation rejected, when it went on past MAX_CLIENT_HOPS
         self.reload: str | None = None  # the URL of the reload of the page it holds, for `render` to decide
-        self.reloads_held = 0  # reloads of the page it held (each rejected, and ended as a load that failed)
+        self.reload_asked_at = 0.0  # when it was asked (time.monotonic()): a meta refresh's is asked once due
+        self.reloads_ending = 0  # reloads it held (each rejected) whose end, as a load that failed, has not come
         self._following: str | None = None  # the held reload `render` asks again (`follow`): judged as any
         self._watched_from = shown()[0]  # the entry shown before the page's own (the page before's)
         self._shown_when_asked = shown()[0]
@@ -1011,8 +1042,8 @@ class _NavigationGuard:
             self._following = None  # a held reload asked again: the page's script's (`follow`)
         elif self.asked and self.shown()[0] != self._watched_from and _the_page_itself(target, self.shown()[1]):
             request.reject()  # a reload of the page: its meta refresh's, or its script's; `render` decides
-            self.reload = target
-            self.reloads_held += 1
+            self.reload, self.reload_asked_at = target, time.monotonic()
+            self.reloads_ending += 1
             return
         sent_on = self._sent_on()
         if not self.asked and _same_url(target, [self.url]):
@@ -1229,10 +1260,11 @@ def _refreshes_itself(content: str, page_url: str) -> bool:
     """Whether a meta refresh (its content) of the page at `page_url` sends it to the page itself: it names no
     address (`content="0"`), the page's own (`url=/same`) or a fragment of it (`url=#top`). The one rule for the
     three: such a refresh is not followed, and the page is captured as it loaded (its reload held by the guard and
-    dropped: `_NavigationGuard.reload`), neither waited for nor warned of (`_refresh_delay`). Chromium makes each of
-    them a reload of the very page, whose document refreshes again, for ever: followed, the page was read while a
-    reload came (on a busy machine, a document not parsed yet), its server asked for it again and again, and the
-    chain failed as a loop (`/same → /same`) or the capture waited for a refresh that never went."""
+    dropped once it was due: `_NavigationGuard.reload`), neither waited for nor warned of (`_refresh_delay`).
+    Chromium makes each of them a reload of the very page, whose document refreshes again, for ever: followed, the
+    page was read while a reload came (on a busy machine, a document not parsed yet), its server asked for it again
+    and again, and the chain failed as a loop (`/same → /same`) or the capture waited for a refresh that never
+    went."""
     refresh = _refresh_parts(content)
     return refresh is not None and (not refresh[1] or _the_page_itself(urljoin(page_url, refresh[1]), page_url))
 

@@ -3,8 +3,10 @@
 three were told apart: the fragment's reload was rejected, the own URL's followed until it failed as a loop
 (`/same → /same`), and the one that names no address reloaded the page too, though `_refresh_delay` called it not
 followed. A refresh elsewhere is still followed, and so is a script's reload of the page (a check page that sets a
-cookie and reloads). Served on 127.0.0.1 (a reload answered late, as by a busy machine, so that a reload let
-through is read while its document is still empty) and captured with the real command."""
+cookie and reloads), also when the page has a meta refresh to itself due later (a fallback for browsers without
+scripts): the reload was taken for that refresh's and dropped, and the check page saved instead of the real one.
+Served on 127.0.0.1 (a reload answered late, as by a busy machine, so that a reload let through is read while its
+document is still empty) and captured with the real command."""
 
 from __future__ import annotations
 
@@ -43,8 +45,18 @@ ITSELF = {"/no-address": _refreshing("0", "No address"),
 PAGES = {**ITSELF,
          "/elsewhere": _refreshing("0; url=/target", "Redirecting"),
          "/target": b"<!DOCTYPE html><html><head><title>Target</title></head><body>target</body></html>"}
-CHECKING = (b"<!DOCTYPE html><html><head><title>Checking</title></head><body>checking<script>"
-            b"document.cookie = 'checked=1; path=/'; location.reload();</script></body></html>")
+
+
+def _checking(cookie: str, head: str, reload: str) -> tuple[str, bytes]:
+    """A check page: its script sets `cookie` and reloads it (`reload`); with the cookie, the page is the real one."""
+    return cookie, (f"<!DOCTYPE html><html><head>{head}<title>Checking</title></head><body>checking<script>"
+                    f"document.cookie = '{cookie}; path=/'; {reload}</script></body></html>").encode()
+
+
+CHECKS = {"/checking": _checking("checked=1", "", "location.reload();"),
+          # once loaded, a refresh to itself in 20 s its fallback for browsers without scripts
+          "/checking-with-fallback": _checking("fallback=1", "<meta http-equiv='refresh' content='20'>",
+                                               "setTimeout(() => location.reload(), 200);")}
 REAL = b"<!DOCTYPE html><html><head><title>Real page</title></head><body>the real page</body></html>"
 
 
@@ -52,8 +64,9 @@ class _Site(loopback.LoopbackHandler):
     def do_GET(self) -> None:  # noqa: N802 (http.server's name)
         path = urlsplit(self.path).path
         self.server.requests.append(path)  # type: ignore[attr-defined]
-        if path == "/checking":  # a check page: its script sets a cookie and reloads; with the cookie, the page
-            self.send(200, REAL if "checked=1" in (self.headers.get("Cookie") or "") else CHECKING)
+        if path in CHECKS:  # a check page: its script sets a cookie and reloads; with the cookie, the page
+            cookie, checking = CHECKS[path]
+            self.send(200, REAL if cookie in (self.headers.get("Cookie") or "") else checking)
             return
         if path not in PAGES:
             self.send(404, b"<p>no such page</p>")
@@ -75,7 +88,7 @@ def captured(tmp_path_factory) -> Iterator[tuple[dict, str, str, Path, Counter[s
     with loopback.serve(_Site) as server:
         base = base_url(server)
         folder = tmp_path_factory.mktemp("itself") / "site"
-        roots = [*ITSELF, "/elsewhere", "/checking"]
+        roots = [*ITSELF, "/elsewhere", *CHECKS]
         done = subprocess.run(capture_argv(*(base + root for root in roots), "--site", str(folder), "--json",
                                            "--depth", "0", "--ignore-robots", "--delay", "0", "--timeout", "30"),
                               capture_output=True, text=True, timeout=600)
@@ -105,8 +118,10 @@ def test_a_refresh_to_the_page_itself_is_not_followed_and_the_page_is_kept_as_lo
 def test_a_refresh_elsewhere_and_a_scripts_reload_are_followed(captured) -> None:
     summary, stderr, base, folder, requests = captured
     assert _meta(folder, base + "/elsewhere")["title"] == "Target", stderr[-3000:]
-    assert _meta(folder, base + "/checking")["title"] == "Real page", stderr[-3000:]
-    assert requests["/checking"] == 2 and requests["/target"] == 1, requests
+    assert requests["/target"] == 1, requests
+    for check in CHECKS:
+        assert _meta(folder, base + check)["title"] == "Real page", (check, stderr[-3000:])
+        assert requests[check] == 2, requests
 
 
 def test_the_rule_reads_every_way_of_naming_the_page_itself() -> None:
