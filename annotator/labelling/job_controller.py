@@ -330,7 +330,7 @@ class JobController:
         not brought in yet), and what it loses; None when no such job runs, or it has nothing left to lose."""
         if self.job is None:
             return None
-        loses = self._at_quit() if callable(self._at_quit) else self._at_quit
+        loses = self._loses()
         if not loses:
             return None
         started = self.job.started_at
@@ -338,10 +338,24 @@ class JobController:
         return f"{self._what} is running{since}: {doing} anyway?", loses
 
     def stop(self) -> None:
-        """Cancel the job and wait for its thread (the project is about to close)."""
+        """Cancel the job and wait for its thread (the project is about to close): the app's end stops it, not the
+        user's Cancel, so what it leaves part way stays marked as stopped (an import's mark)."""
         if self.job is not None:
-            self.job.cancel()
+            self.job.cancel(by_user=False)
             self.job.wait()
+
+    def left_unfinished(self) -> str:
+        """What stopping the running job now leaves unfinished, as the app's end (SIGTERM) says it on stderr:
+        "importing downloads stopped part way. The import stops after the page under way: …"; "" when no job
+        runs."""
+        if self.job is None:
+            return ""
+        loses = self._loses()
+        return f"{self._what} stopped part way" + (f". {loses}" if loses else "")
+
+    def _loses(self) -> str:
+        """What stopping the running job now throws away (`start`'s `at_quit`, asked for when it is a function)."""
+        return self._at_quit() if callable(self._at_quit) else self._at_quit
 
     # -- proposing -----------------------------------------------------------------------------------------------
 

@@ -1516,9 +1516,18 @@ class MainWindow(QMainWindow):
     def close_on_terminate(self) -> None:
         """SIGTERM (`kill PID`, a session logging out): closes as Ctrl+Q does, but asks nothing of a job that runs
         (no one may be there to answer, and the session would be held; Learn's work is lost, the model in place
-        stays)."""
+        stays). What the job leaves unfinished is said on stderr, with the line of an import it stopped part way
+        that the next opening says too (which import, how many of its pages are in, how to finish it)."""
+        root, unfinished = self.project.root, self.jobs.left_unfinished()
+        said_before = set(stopped_imports_said(root))  # those stopped earlier, said when the project was opened
         self._terminating = True
         self.close()
+        if not self.closed or not unfinished:
+            return
+        print(f"{PROG}: SIGTERM: {unfinished}", file=sys.stderr)
+        for stopped in stopped_imports_said(root):
+            if stopped not in said_before:
+                print(f"{PROG}: {stopped}", file=sys.stderr)
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
         # a Learn let run, or unsaved task edits kept: the app stays (the job asked first: a No there stops nothing)

@@ -98,7 +98,9 @@ class PageImport:
                     yield source
                 progress.gone_through = len(sources)
 
-            reports.append(import_paths(project, paths, each, stopped_by_user=lambda: job.cancelled))
+            # Only the user's Cancel releases the mark of an import stopped part way: a quit, SIGTERM or another
+            # project opened leave it, so that the next opening and every command say it and how to finish it
+            reports.append(import_paths(project, paths, each, stopped_by_user=lambda: job.cancelled_by_user))
 
         job = BackgroundJob(root, work)
         job.done.connect(lambda _cancelled, _failure: self._imported(root, reports))

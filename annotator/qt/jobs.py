@@ -73,6 +73,9 @@ class BackgroundJob(QThread):
         self._root = project_root
         self._work = work
         self._cancel = threading.Event()
+        # Set by the user's own Cancel only: a stop by the app's end (a quit, SIGTERM, another project opened) is
+        # not one the user chose for this job, and what it leaves part way stays marked as stopped (an import's)
+        self._cancelled_by_user = threading.Event()
         # Anything that must never reach a message (the Gemini key), scrubbed from every text sent out.
         self._secrets = [s for s in secrets if s]
         self.started_at: float | None = None  # time.monotonic() when started: how long it has run, at quit
@@ -81,8 +84,16 @@ class BackgroundJob(QThread):
         self.started_at = time.monotonic()
         super().start(priority)
 
-    def cancel(self) -> None:
+    def cancel(self, *, by_user: bool = True) -> None:
+        """Stop the job between its steps; `by_user`: the user's Cancel, rather than the app's end stopping it."""
+        if by_user:
+            self._cancelled_by_user.set()
         self._cancel.set()
+
+    @property
+    def cancelled_by_user(self) -> bool:
+        """Whether the user's Cancel stopped it (told then what it did, they need not be told again)."""
+        return self._cancelled_by_user.is_set()
 
     @property
     def cancelled(self) -> bool:
