@@ -49,11 +49,12 @@ Imported only for `--engine ray` (Ray is the optional extra `ray`: `pip install 
   recovering an object this process owns that was lost with the dead node's store, which it writes to: this process
   owns none there (the unit of work is the keeper's; results are small, and taken as they come).
 - **A stop is a stop.** Ctrl+C, SIGTERM or an error in the driver stops the map's units (`stop_the_rest`): the
-  driver meets it within WAIT_SLICE_S and tells a small actor of the engine's (`_StopSignal`); a unit not begun
-  does nothing, and one under way is interrupted where it is (`_StopWatch`: a KeyboardInterrupt in its worker, as
-  Ctrl+C in a local run), keeps what it paid for in its page's record ("not finished", its calls) and makes no
-  further request. The driver waits for them, at most STOP_GRACE_S, before Ray is shut down or left, and tells the
-  caller of each (map's `interrupted`: what its interrupt carried, an episode as it stood), as a local stop does.
+  driver meets it at once (Ray's wait raises it) and tells a small actor of the engine's (`_StopSignal`); a unit
+  not begun does nothing, and one under way is interrupted where it is (`_StopWatch`: a KeyboardInterrupt in its
+  worker, as Ctrl+C in a local run), keeps what it paid for in its page's record ("not finished", its calls) and
+  makes no further request. The driver waits for them, at most STOP_GRACE_S, before Ray is shut down or left, and
+  tells the caller of each (map's `interrupted`: what its interrupt carried, an episode as it stood), as a local stop
+  does.
 - **Requests per minute as the server counts them.** One limiter for every worker (`shared_budget.Limiter`), whose
   minute for a request begins when the request leaves for the server (`Budget.request_sent`), not when it was
   reserved: a fresh worker's first request leaves a second or more after its reservation.
@@ -120,9 +121,10 @@ LOST_AFTER = 2  # refusals in a row that mean the head is gone, well before Ray'
 COUNTS_TIMEOUT_S = 10.0  # a live actor answers in milliseconds; one gone would keep the driver waiting 60 s
 OBJECT_STORE_BYTES = 200 * 1024 * 1024  # results are small; Ray's default (30% of RAM) would be wasted here
 NOTICES_EVERY_S = 0.5  # how often the driver asks for what the workers said: a wait is said as it begins
-# How long the driver waits for a task at a time: Ray meets no Ctrl+C nor SIGTERM during one, and the sooner one is
-# met, the sooner the units are told to stop (`_Completions.stop_the_rest`: none starts paying after it)
-WAIT_SLICE_S = 0.05
+# How long the driver waits for a task at a time, before it asks for the workers' notices (and, idle for WAIT_S,
+# whether the cluster still answers). A Ctrl+C or SIGTERM is met at once, during the wait (Ray's wait checks for
+# signals and raises them), so the units are told to stop as it comes (`_Completions.stop_the_rest`)
+WAIT_SLICE_S = NOTICES_EVERY_S
 NOTICE_TIMEOUT_S = 5.0  # the notices' actor answers in milliseconds; a run never waits on it longer
 DEATH_WORDS = 300  # a worker's death said in at most so many characters of Ray's own words (its line is long)
 STOP_WAIT_S = 5.0  # how long a worker's watch waits on the stop signal at a time (it answers at once on a stop)
@@ -151,11 +153,14 @@ class RayEngine:
         # A cluster joined (not an instance of this process's own) is watched: its head may die under the run, and
         # so may the node this process joined it through (its raylet), without which no task runs
         self.head_address = _head_address(watches_head) if owns_instance and watches_head else None
-        self._raylet = _this_nodes_raylet() if self.head_address else None
+        # Through Ray Client (ray://) this process is on no node of the cluster: the node Ray names as its own is the
+        # head's, whose raylet's address is the cluster's inside (a laptop behind a tunnel never reaches it)
+        on_a_node = self.head_address is not None and not str(watches_head).startswith("ray://")
+        self._raylet = _this_nodes_raylet() if on_a_node else None
         # the units of work put in the object store are owned by an actor of the engine's on this node
         # (`ship`), not by this process: see `_Keeper`
         self._keeper: object | None = None
-        self._keeps = self.head_address is not None and not str(watches_head).startswith("ray://")
+        self._keeps = on_a_node
         # what of the joined cluster stopped answering (its head, this node's raylet: `not_answering`), once it has:
         # Ray must not be asked anything more (it would hang)
         self.lost_as: str | None = None
@@ -452,16 +457,21 @@ class _Completions:
                     engine.say_notices(now=False)
                 continue
             refusals, idle_since = 0, time.monotonic()
-            item = self.pending.pop(ready[0])
-            result = _result_of(ready[0])
+            # The unit stays among those pending until its result is in `done`: a stop meanwhile tells the caller of
+            # it from one or the other (`_tell_the_interrupted`), and its result is never lost between them
+            ref = ready[0]
+            item = self.pending[ref]
+            result = _result_of(ref)
             stopped = self._cluster_lost() if isinstance(result, UnitFailedError) else None
             if stopped is not None:  # no unit runs again on it
                 raise engine.cluster_lost(stopped, finished)
             if isinstance(result, UnitFailedError) and self._run_again(item, result):
+                del self.pending[ref]
                 submit(item)
                 continue
             finished += not isinstance(result, UnitFailedError)  # a unit whose worker died wrote nothing
             self._done[self._key(item)] = (item, result)
+            del self.pending[ref]
             if not stopping and not isinstance(result, UnitFailedError) and self._stop_when(result):
                 stopping = True
                 engine.stops += 1
@@ -475,24 +485,34 @@ class _Completions:
         """The map stopped early (Ctrl+C, SIGTERM, an error, a caller that stopped reading): its units not begun do
         nothing, and those under way are interrupted where they are (`_StopWatch`) and keep what they paid for in
         their records, as a local run's page does; waited for at most STOP_GRACE_S (a second Ctrl+C ends the wait),
-        then told to the caller (`_tell_the_interrupted`). A map without a stop signal (no unit calls Gemini: none
-        pays) or whose cluster is lost is left as before."""
+        then told to the caller (`_tell_the_interrupted`), even when a second Ctrl+C ends the wait. A map without a
+        stop signal (no unit calls Gemini: none pays) or whose cluster is lost is not waited for."""
         import ray
 
-        if not self.pending or self._stop_signal is None or self._engine.lost:
-            return
-        with suppress(Exception):  # a signal not told, or a wait that fails, costs the wait only
-            ray.get(self._stop_signal.stop.remote(self._map), timeout=NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
-            ray.wait(list(self.pending), num_returns=len(self.pending), timeout=STOP_GRACE_S, fetch_local=False)
-        self._tell_the_interrupted()
+        try:
+            if self.pending and self._stop_signal is not None and not self._engine.lost:
+                with suppress(Exception):  # a signal not told, or a wait that fails, costs the wait only
+                    ray.get(self._stop_signal.stop.remote(self._map),  # type: ignore[attr-defined]
+                            timeout=NOTICE_TIMEOUT_S)
+                    ray.wait(list(self.pending), num_returns=len(self.pending), timeout=STOP_GRACE_S,
+                             fetch_local=False)
+        finally:
+            self._tell_the_interrupted()
 
     def _tell_the_interrupted(self) -> None:
         """Each unit that was under way as the map stopped, told to the caller (`interrupted`) with what it kept: its
-        result, when it finished meanwhile, else what its interrupt carried (`CutShort`), as a local run's stop hands
-        it on. A unit that had not begun, whose worker died, that raised, or that is not back yet, is told nothing."""
+        result, when it finished meanwhile (read already, not yet handed on: in `done`; or back since), else what
+        its interrupt carried (`CutShort`), as a local run's stop hands it on. A unit that had not begun, whose
+        worker died, that raised, or that is not back yet, is told nothing; nor, for a map without a stop signal or
+        whose cluster is lost, one not read yet."""
         import ray
 
-        refs = list(self.pending)
+        for item, result in list(self._done.values()):
+            if not isinstance(result, UnitFailedError):
+                self._interrupted(item, result)
+        refs = [ref for ref, item in self.pending.items() if self._key(item) not in self._done]
+        if not refs or self._stop_signal is None or self._engine.lost:
+            return
         with suppress(Exception):  # nothing back: nothing to tell
             refs, _ = ray.wait(refs, num_returns=len(refs), timeout=0)
         for ref in refs:
@@ -1019,12 +1039,16 @@ def _run_unit(fn_box: list[object], keys: _Keys, notices: object, stop_signal: o
         return None
     fn: Callable[[T], R] = _unit_of_work(fn_box, keys)
     _told = _Told(notices, unit)
+    result: list[R] = []  # the unit's result once it is had: a stop that comes after it does not take its place
     try:
         with _in_the_commands_folder(folder), _STOP_WATCH.watching(stop_signal, unit[0]):
-            return fn(item)
+            result.append(_STOP_WATCH.run(fn, item))
+        return result[0]
     except KeyboardInterrupt as stop:
-        if _STOP_WATCH.stopped(unit[0]):  # the driver's stop, met part way: what was paid for is in its record
-            _STOP_WATCH.ended()
+        if result:  # finished as the stop came: its result, which the driver hands on as a finished unit's
+            return result[0]
+        if _STOP_WATCH.stopped(stop_signal, unit[0]):  # the driver's stop, met part way: its record keeps what
+            _STOP_WATCH.ended()  # was paid for
             return CutShort(paid_carried(stop))
         raise
     finally:
@@ -1057,8 +1081,12 @@ class _StopWatch:
     """A worker's watch over the unit it runs: one thread that asks the stop signal of the unit's map (waiting on
     it, `_StopSignal.stopped`) and, told the map stopped, interrupts the unit where it is, as Ctrl+C interrupts a
     local run: a KeyboardInterrupt in the worker's main thread (by STOP_SIGNAL, which wakes a wait there), once per
-    unit, so that its page keeps what it paid for in its record ("interrupted", its calls) and sends nothing more.
-    A request the unit would reserve once its map is known stopped is not made (`interrupt_if_stopped`)."""
+    unit and only while its work runs (`run`), so that its page keeps what it paid for in its record ("interrupted",
+    its calls) and sends nothing more, and a unit that has finished keeps its result. A request the unit would
+    reserve once its map is known stopped is not made (`interrupt_if_stopped`).
+
+    A map is known by its stop signal (an actor of its engine's) with its number: a worker lives on in its Ray job
+    from one engine to the next (a notebook's, an embedding program's), and each engine numbers its maps from 1."""
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
@@ -1066,22 +1094,23 @@ class _StopWatch:
         self._units = 0  # the units watched so far, which number them
         self._interrupted = 0  # the number of the unit last interrupted (the thread signals a unit once)
         self._raised = 0  # the number of the unit last raised in (the handler raises in a unit once)
-        self._stopped: set[int] = set()  # the maps known stopped
+        self._running = 0  # the number of the unit whose work runs now (`run`), else 0
+        self._stopped: set[tuple[object, int]] = set()  # the maps known stopped: (stop signal, map number)
         self._thread: threading.Thread | None = None
 
-    def stopped(self, map_number: int) -> bool:
-        return map_number in self._stopped
+    def stopped(self, stop_signal: object, map_number: int) -> bool:
+        return (stop_signal, map_number) in self._stopped
 
     def stopped_before(self, stop_signal: object, map_number: int) -> bool:
         """Whether the unit's map stopped before the unit began (asked of the stop signal, not waited for)."""
         import ray
 
-        if map_number not in self._stopped:
+        if not self.stopped(stop_signal, map_number):
             with suppress(Exception):  # a signal that does not answer: the unit runs, as before
                 if ray.get(stop_signal.stopped.remote(map_number),  # type: ignore[attr-defined]
                            timeout=NOTICE_TIMEOUT_S):
-                    self._stopped.add(map_number)
-        return map_number in self._stopped
+                    self._stopped.add((stop_signal, map_number))
+        return self.stopped(stop_signal, map_number)
 
     @contextmanager
     def watching(self, stop_signal: object, map_number: int) -> Iterator[None]:
@@ -1103,6 +1132,17 @@ class _StopWatch:
         finally:
             self.ended()
 
+    def run(self, fn: Callable[[T], R], item: T) -> R:
+        """`fn(item)`, the unit's work, which alone a stop interrupts (`_interrupt_here`): one that comes as the
+        unit ends (its result had, its folder left) interrupts nothing."""
+        watched = self._watched
+        self._running = watched[2] if watched is not None else 0
+        try:
+            self.interrupt_if_stopped()  # stopped as it began: a signal that came before its work ran
+            return fn(item)
+        finally:
+            self._running = 0
+
     def ended(self) -> None:
         """No unit under way (again, after an interrupt that came as the unit ended: the handler raises once)."""
         with self._changed:
@@ -1112,7 +1152,7 @@ class _StopWatch:
     def interrupt_if_stopped(self) -> None:
         """A request about to be reserved by the unit under way: none once its map is known stopped."""
         watched = self._watched
-        if watched is not None and watched[1] in self._stopped:
+        if watched is not None and self.stopped(watched[0], watched[1]):
             raise KeyboardInterrupt
 
     def _watch(self) -> None:
@@ -1131,7 +1171,7 @@ class _StopWatch:
                 continue
             if not stopped:
                 continue
-            self._stopped.add(map_number)
+            self._stopped.add((stop_signal, map_number))
             with self._changed:
                 if self._watched is not None and self._watched[2] == unit:
                     self._interrupted = unit
@@ -1139,9 +1179,9 @@ class _StopWatch:
 
     def _interrupt_here(self, number: int, frame: object) -> None:
         """STOP_SIGNAL's handler, in the main thread: the unit under way interrupted, once, if it is the one the
-        watch signalled (a signal that comes once it has ended does nothing)."""
+        watch signalled and its work runs (a signal that comes once it has finished does nothing)."""
         watched = self._watched
-        if watched is not None and watched[2] == self._interrupted != self._raised:
+        if watched is not None and watched[2] == self._interrupted == self._running != self._raised:
             self._raised = watched[2]
             raise KeyboardInterrupt
 
