@@ -24,7 +24,7 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple
@@ -89,7 +89,9 @@ _SUFFIX = re.compile(r"(\.[A-Za-z0-9]{1,16})?")  # ".mhtml", ".png"; no separato
 
 
 def store_snapshot(root: Path, data: bytes, suffix: str) -> str:
-    """Write `data` under its hash unless it is already there; returns the hash."""
+    """Write `data` under its hash unless it is already there; returns the hash. A write that fails raises its
+    OSError naming the file it was to be (the system names none for a write refused part way: a full disk, a
+    file-size limit), so that what is said of it is said of the project's copy, not of the page read."""
     digest = content_hash(data)
     path = snapshot_path(root, digest, suffix)
     if path.is_file() and path.stat().st_size == len(data):
@@ -99,11 +101,31 @@ def store_snapshot(root: Path, data: bytes, suffix: str) -> str:
         with _writers_lock(root, exclusive=False, wait=True):
             # Read-only tells people and tools that a stored snapshot is evidence, not a working copy.
             atomic.write_bytes(path, data, mode=atomic.file_mode() & (stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH))
-    except OSError:
+    except OSError as error:
         if made:
             _remove_if_empty(root, path.parent)
+        if error.filename is None:
+            raise OSError(error.errno, error.strerror, str(path)) from error
         raise
     return digest
+
+
+def remove_unused_snapshot(root: Path, digest: str, suffix: str, used: Callable[[], bool]) -> bool:
+    """Remove the saved copy of hash `digest` that an import wrote for a page whose row could then not be stored (its
+    database full, or at a file-size limit), unless `used` (the database names it: another page of those bytes) or
+    a write is under way (another import's, maybe of the same bytes, for a page about to name it): a copy no row
+    names is no page's, and a full disk or a limit met would otherwise leave one behind each time. Whether removed."""
+    path = snapshot_path(root, digest, suffix)
+    with _writers_lock(root, exclusive=True, wait=False) as no_writer:
+        if not no_writer or used():
+            return False
+        try:
+            path.unlink()
+        except OSError:
+            return False  # gone already, or not ours to remove: left as it is
+        with contextlib.suppress(OSError):  # the folder holds other copies: kept
+            path.parent.rmdir()
+        return True
 
 
 def _remove_if_empty(root: Path, folder: Path) -> None:

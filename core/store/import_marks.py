@@ -1,8 +1,9 @@
-"""The mark an import keeps in the project while it runs, so that one stopped part way (killed, the app quit, the
-disk full, Cancel) is said by whatever opens the project next: which import, how many of its pages are in, and that
-running the same import again finishes it (`stopped_imports_said`; in a project on a read-only mount, where it can
-be finished: a copy of the project, or the project mounted writable). An import under way is said by a command that
-gives figures of the labels it is bringing in (`imports_under_way`): they are of the pages imported so far.
+"""The mark an import keeps in the project while it runs, so that one stopped part way (killed, SIGTERM, the app quit,
+the disk full; not the app's Cancel) is said by whatever opens the project next: which import, how many of its pages
+are in, and that running the same import again finishes it (`stopped_imports_said`; in a project on a read-only
+mount, where it can be finished: a copy of the project, or the project mounted writable). An import under way is said
+by a command that gives figures of the labels it is bringing in (`imports_under_way`): they are of the pages imported
+so far.
 
 An import's mark is two files in the project's hidden `.running/` (beside the marks of the runs a process carries
 out, `runs.RUNNING_MARKS`): `import-TOKEN`, a lock of `owner_files` the importing process holds while it runs (the

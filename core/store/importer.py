@@ -24,8 +24,11 @@ that names the page; the file is renamed to import it.
 
 An import is marked in the project until it has gone through all its pages (`import_marks`): one stopped part way
 (killed, Ctrl+C, the app's Cancel or quit, a full disk) is said by whatever opens the project next, and the same import
-run again finishes it, said. A full disk stops an import at the first page that meets it (`ImportReport.full_disk`):
-every page after it would meet it too, and is counted as not tried rather than refused one by one.
+run again finishes it, said, and its closing label check is of every page of that import, those the stopped one
+brought in too. A full disk stops an import at the first page that meets it (`ImportReport.full_disk`): every page
+after it would meet it too, and is counted as not tried rather than refused one by one; so does a file of the
+project at the largest size a file may have there (`ulimit -f`, FAT32's 4 GB), said as the project's file, not the
+page's. A saved copy written for a page whose row then cannot be stored is taken away again (no row names it).
 
 A folder of predictions (`N.json`, as an extractor run writes it) is stored as a run with `import_run_folder`.
 
@@ -50,7 +53,10 @@ labels, of that annotator's pages: their set, with the pages just imported), and
 from __future__ import annotations
 
 import dataclasses
+import errno
+import os
 import re
+import resource
 import sqlite3
 import unicodedata
 from collections.abc import Callable, Collection, Iterable, Sequence
@@ -124,7 +130,7 @@ from ..text_forms import not_utf8, same_form, unicode_form, visible, written
 from ..wording import counted, listed, shortened
 from .adjudication import Decided
 from .db import Provenance, database_problem, full_or_nearly, now, stamp
-from .files import content_hash, remove_stale_temporaries, store_snapshot
+from .files import content_hash, remove_stale_temporaries, remove_unused_snapshot, store_snapshot, stored_file
 from .import_layout import (
     a_project_refused,
     broken_dataset_folder,
@@ -235,6 +241,13 @@ class ImportReport:
     full_disk: str = ""
     stopped_at: str | None = None
     not_tried: list[str] = field(default_factory=list)
+    # what to do before running it again: room made, or (a file of the project at the largest size a file may have
+    # there: `_file_size_limit_met`) the limit raised
+    room_then: str = "free space"
+    # Pages already in the project whose labels there are those this import brings (the same dataset imported
+    # again, or an import resumed): those a stopped import brought in are checked by the import that finishes it
+    labels_held: list[str] = field(default_factory=list)
+    checked_for_the_stopped: int = 0  # of `checks`, those of the pages the stopped import it finishes brought in
 
     @property
     def label_check(self) -> CheckReport | None:
@@ -262,8 +275,10 @@ class ImportReport:
         policy = f", {voting} with a policy" if voting != len(held) else ""
         among = (f", policy against the project's {len(held)} pages with labels{policy}"
                  if self.project_checks else "")
+        stopped = (f" ({self.checked_for_the_stopped} of them brought in by the import stopped part way that this "
+                   "one finishes)" if self.checked_for_the_stopped else "")
         return [f"labels: {line}" for line in checked.findings()] + [
-            f"label check of the pages imported with labels{_whose(annotator)}{among}: {checked.summary()}"]
+            f"label check of the pages imported with labels{_whose(annotator)}{stopped}{among}: {checked.summary()}"]
 
     def summary(self, annotator: str | None = None) -> str:
         if annotator is not None:
@@ -286,8 +301,8 @@ class ImportReport:
         labels = (f"; none of {self.annotator}'s labels were stored (they are stored together at the end)"
                   if self.annotator else "")
         return (f"import stopped at page {self.stopped_at}: {self.full_disk}; "
-                f"{counted(len(self.not_tried), 'page')} after it not tried{labels}: free space and run the same "
-                "import again (it skips the pages already in the project)")
+                f"{counted(len(self.not_tried), 'page')} after it not tried{labels}: {self.room_then} and run the "
+                "same import again (it skips the pages already in the project)")
 
     def _not_tried(self) -> str:
         return f"; {len(self.not_tried)} not tried" if self.full_disk else ""
@@ -347,8 +362,8 @@ def import_paths(project: Project, paths: Iterable[str | Path],
     """Import pages and datasets; with `annotator`, datasets' records go to that annotator's label set; with
     `replace_labels`, a page already in the project whose labels in the dataset differ takes those labels (its
     earlier ones stay in its history, one step to restore). `stopped_by_user`: whether the user stopped it (the
-    app's Cancel, a quit they were asked about): told then what was imported, they are not told again at the next
-    open, as they are of an import killed or stopped by a full disk (`import_marks`)."""
+    app's Cancel): told then what was imported, they are not told again at the next open, as they are of an import
+    killed, ended with the app (a quit, SIGTERM) or stopped by a full disk (`import_marks`)."""
     report = ImportReport(replace_labels=replace_labels)
     removed = remove_stale_temporaries(project.root)
     if removed:
@@ -382,6 +397,7 @@ def import_paths(project: Project, paths: Iterable[str | Path],
     if finished and earlier:
         report.warnings += [f"this import finishes the same import, stopped part way before (begun {stopped.started} "
                             f"by process {stopped.process})" for stopped in earlier]
+        _check_what_they_brought(project, earlier, report)
     if report.checks:  # the majority policy: of the project's own pages with labels (their checks remembered)
         just = [c.page for c in report.checks] if annotator is None else []  # an annotator's pages: not the project's
         report.project_checks = list(project.label_checks.labelled(except_pages=just))
@@ -406,9 +422,12 @@ def _import_sources(project: Project, sources: Sequence[PageSource], progress: P
                 pending += import_annotator_page(project, source, annotator, report, given)
         except Exception as error:  # noqa: BLE001 - one odd file must not stop a batch; the reason is reported
             stop_if_interrupted(error)  # a Ctrl+C a library's loader made an ImportError: the batch stops
-            report.problems.append(ImportProblem(source.path, _not_imported(project, error, source.path)))
-            if _the_disk_is_full(project, error):
-                report.full_disk = _full_disk_said(error)
+            at_the_limit = _file_size_limit_met(project, error)
+            report.problems.append(ImportProblem(source.path, at_the_limit or _not_imported(project, error,
+                                                                                            source.path)))
+            if at_the_limit or _the_disk_is_full(project, error):
+                report.full_disk = at_the_limit or _full_disk_said(error)
+                report.room_then = _RAISE_THE_LIMIT if at_the_limit else report.room_then
                 report.stopped_at = source.name
                 report.not_tried = [later.name for later in sources[tried:]]
                 return False
@@ -417,6 +436,18 @@ def _import_sources(project: Project, sources: Sequence[PageSource], progress: P
     if annotator is not None and pending:
         return store_annotator_pages(project, annotator, pending, report)
     return True
+
+
+def _check_what_they_brought(project: Project, earlier: Sequence[StoppedImport], report: ImportReport) -> None:
+    """The label checks of the pages the stopped imports this one finishes brought in with their labels (their
+    checks remembered): the closing check of the import that finishes one covers all its pages, as that of one
+    never stopped would, not only those this run brought in."""
+    theirs = {page for stopped in earlier for page in stopped.pages}
+    checked = {check.page for check in report.checks}
+    for name in dict.fromkeys(report.labels_held):
+        if name in theirs and name not in checked:
+            report.checks.append(project.label_checks.check(name))
+            report.checked_for_the_stopped += 1
 
 
 def _take_over(project: Project, asked: AskedImport) -> list[StoppedImport]:
@@ -440,6 +471,55 @@ def _the_disk_is_full(project: Project, error: Exception) -> bool:
     if isinstance(error, sqlite3.Error):
         return "full" in str(error).lower() or full_or_nearly(error, Path(project.root))
     return is_disk_full(error)
+
+
+# What to do about a file-size limit met (`_file_size_limit_met`) before the import is run again
+_RAISE_THE_LIMIT = ("raise the limit (`ulimit -f unlimited`) or move the project to a file system that holds larger "
+                    "files (not FAT32)")
+# The most SQLite adds to a file of its database in one write (its largest page, with a WAL frame's header)
+_SQLITE_WRITE_BYTES = 65_536 + 24
+
+
+def _file_size_limit_met(project: Project, error: Exception) -> str | None:
+    """Why a page could not be stored when a file of the project met the largest size a file may have there (EFBIG:
+    this process's `ulimit -f`, or the file system's own, as FAT32's 4 GB), said as the project's, with the file
+    and the limit; None for any other failure (a source file over the reader's own limit is the source's). Of the
+    database SQLite says only "disk I/O error": its files are looked at for one at the limit."""
+    if isinstance(error, OSError) and error.errno == errno.EFBIG and error.filename is not None:
+        file: Path | None = Path(os.fsdecode(error.filename))
+        if not file.is_relative_to(project.root):
+            return None
+    elif isinstance(error, sqlite3.Error) and "disk i/o error" in str(error).lower():
+        file = _database_file_at_the_limit(Path(project.root) / PROJECT_DB)
+    else:
+        return None
+    if file is None:
+        return None
+    limit = _file_size_limit()
+    why = (f"no file may grow past {limit:,} bytes here (this process's file-size limit, `ulimit -f`)"
+           if limit is not None else "it is as large as a file of that file system may be (FAT32 holds 4 GB at most)")
+    return f"the project's file {hint_path(file)} cannot be written: {why}"
+
+
+def _file_size_limit() -> int | None:
+    """This process's limit on the size of a file it writes (`ulimit -f`), None when there is none."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_FSIZE)
+    return None if soft == resource.RLIM_INFINITY else soft
+
+
+def _database_file_at_the_limit(database: Path) -> Path | None:
+    """The file of the project's database (itself, its write-ahead log, its journal) that one more write of SQLite's
+    would take past this process's file-size limit, if any (None too when there is no limit)."""
+    limit = _file_size_limit()
+    if limit is None:
+        return None
+    for file in (database, database.with_name(f"{database.name}-wal"), database.with_name(f"{database.name}-journal")):
+        try:
+            if file.stat().st_size + _SQLITE_WRITE_BYTES > limit:
+                return file
+        except OSError:
+            continue  # no such file
+    return None
 
 
 def _full_disk_said(error: Exception) -> str:
@@ -793,27 +873,33 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
             reason = said_without_path(error, source.truth)
             report.problems.append(ImportProblem(source.truth, f"{reason}; page {source.name} not imported"))
             return
-    if labelled:  # said once its labels are read: a page whose labels cannot be is not imported at all
-        _say_same_bytes_as(project, source, data, report)
     # The stored suffix tells the browser (and the next read) how to open the file: what the reader found, not a
     # guess from the first byte (HTML may start with a UTF-16 byte order mark, or with text).
     suffix = snapshot.suffix
+    written_now = stored_file(project.root, content_hash(data), suffix) is None  # else an earlier page's copy
     digest = store_snapshot(project.root, data, suffix)
-    with project.writing():
-        # Looked at again inside the transaction: another import of the same pages, running at the same time,
-        # may have added it since (the same page is then unchanged, not a failure)
-        if _in_the_project_already(project, source, data, report, theirs) or _same_page_named_otherwise(
-                project, source, data, report, labelled=labelled):
-            return
-        project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,
-                         charset=snapshot.charset, source=_source_text(source), warnings=snapshot.warnings,
-                         status="labelled" if records == [] else "new")  # a page labelled as holding none
-        origin = _labels_origin(source)
-        if records:
-            project.add_records(source.name, records, origin, status="accepted", unresolved=unresolved,
-                                page_status="labelled")
-        elif records == []:  # the annotator's "no records here" is a decision: in the page's history as labels are
-            project.log_decision(source.name, origin, "add", {"page_status": {"from": "new", "to": "labelled"}})
+    try:
+        with project.writing():
+            # Looked at again inside the transaction: another import of the same pages, running at the same time,
+            # may have added it since (the same page is then unchanged, not a failure)
+            if _in_the_project_already(project, source, data, report, theirs) or _same_page_named_otherwise(
+                    project, source, data, report, labelled=labelled):
+                return
+            project.add_page(source.name, digest, suffix, len(data), url=snapshot.url, title=snapshot.title,
+                             charset=snapshot.charset, source=_source_text(source), warnings=snapshot.warnings,
+                             status="labelled" if records == [] else "new")  # a page labelled as holding none
+            origin = _labels_origin(source)
+            if records:
+                project.add_records(source.name, records, origin, status="accepted", unresolved=unresolved,
+                                    page_status="labelled")
+            elif records == []:  # "no records here" is a decision: in the page's history as labels are
+                project.log_decision(source.name, origin, "add", {"page_status": {"from": "new", "to": "labelled"}})
+    except BaseException:
+        if written_now:  # its row not stored (a full disk, a file-size limit, Ctrl+C): the copy is no page's
+            remove_unused_snapshot(project.root, digest, suffix, lambda: _snapshot_named(project, digest))
+        raise
+    if labelled:  # said once it is in (its labels read, and no other import brought it in meanwhile)
+        _say_same_bytes_as(project, source, data, report)
     report.imported.append(source.name)
     _say_a_name_in_another_form(source.name, forms, report)
     report.labels += len(records or [])
@@ -821,6 +907,15 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
     if check is not None:
         _count_labels(report, source.name, unresolved or [], check)
         project.label_checks.remember(source.name, check, records or [])
+
+
+def _snapshot_named(project: Project, digest: str) -> bool:
+    """Whether the project's database names the saved copy of hash `digest` (as one it cannot read does, for all
+    that is known)."""
+    try:
+        return project.one("SELECT 1 FROM snapshots WHERE hash = ?", (digest,)) is not None
+    except sqlite3.Error:
+        return True
 
 
 def _in_the_project_already(project: Project, source: PageSource, data: bytes, report: ImportReport,
@@ -854,7 +949,9 @@ def _in_the_project_already(project: Project, source: PageSource, data: bytes, r
         report.problems.append(ImportProblem(source.truth, f"{reason}; page {source.name} is already in the project; "
                                                            "its labels there are left as they were"))
         return True
-    if not stored:
+    if stored:
+        report.labels_held.append(source.name)
+    else:
         if report.replace_labels:
             _replace_labels(project, source, report)
         else:
@@ -901,18 +998,12 @@ def _same_page_named_otherwise(project: Project, source: PageSource, data: bytes
     imported even so (`_say_same_bytes_as` names the page of the same bytes, once its labels are read)."""
     if labelled:
         return False
-    page = _page_of_the_same_bytes(project, data)
-    if page is None:
+    page = next((name for name in _pages_of_the_same_bytes(project, data) if name != source.name), None)
+    if page is None:  # its own name holding those bytes is the page itself, in already (another import's, meanwhile)
         return False
     report.same_as.append(f"{hint_path(source.path)}: the same page (the same bytes) as page {page}, already in the "
                           f"project; not imported again as page {source.name}")
     return True
-
-
-def _page_of_the_same_bytes(project: Project, data: bytes) -> str | None:
-    """The first page of the project whose saved copy holds `data`, if any."""
-    pages = _pages_of_the_same_bytes(project, data)
-    return pages[0] if pages else None
 
 
 def _pages_of_the_same_bytes(project: Project, data: bytes) -> list[str]:
@@ -924,7 +1015,7 @@ def _pages_of_the_same_bytes(project: Project, data: bytes) -> list[str]:
 def _say_same_bytes_as(project: Project, source: PageSource, data: bytes, report: ImportReport) -> None:
     """Warn that a labelled page about to be imported has the bytes of a page of another name in the project: for
     another annotator's labels, that agreement compares them with no page of the project's."""
-    pages = _pages_of_the_same_bytes(project, data)
+    pages = [name for name in _pages_of_the_same_bytes(project, data) if name != source.name]  # not itself
     if not pages:
         return
     labels = f" ({hint_path(source.truth)})" if source.truth is not None else ""
