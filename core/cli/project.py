@@ -219,6 +219,8 @@ def cmd_project_copy(args: argparse.Namespace) -> int:
               f"the project's schema {copied.brought_up_from}): earlier RecordLens versions cannot open it; the "
               "project copied is left as it was (for the RecordLens that made it, copy its folder as it is, `cp -r`, "
               "while no RecordLens has it open)", file=sys.stderr)
+    for note in copied.notes:  # hidden folders of killed copies removed; an unfinished import the copy holds
+        print(shown_bytes(f"recordlens: {note}"), file=sys.stderr)
     return 0
 
 

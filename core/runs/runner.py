@@ -24,7 +24,7 @@ from pathlib import Path
 
 from .. import atomic, owner_files
 from ..command_hints import hint_path
-from ..errors import DatasetError, RecordLensError
+from ..errors import DatasetError, RecordLensError, full_disk, is_disk_full
 from ..extract.base import Extractor
 from ..extract.gemini import PROMPT_SHA256, PROMPT_SOURCE
 from ..page.dataset import dataset_hint, page_files, record_files
@@ -39,6 +39,7 @@ from .run_files import (
     SETTINGS,
     STOPPED,
     UNFINISHED,
+    WITHOUT_RESTART,
     ResumedRun,
     RunSummary,
     call_settings,
@@ -192,6 +193,10 @@ def run_extractor(extractor: Extractor, pages_dir: str | Path, out_dir: str | Pa
             else:
                 extract_pages(extractor, files, wanted, out, summary, resume=resume, progress=progress, held=held)
             # --- end engine dispatch ---
+        except OSError as error:
+            if is_disk_full(error):  # said by the command; run.json would say the run was killed
+                _note_a_full_disk(out, description, error, summary)
+            raise
         finally:  # an interrupted run (Ctrl+C, SIGTERM) says what it spent too, as one that ended does
             summary.seconds = time.monotonic() - start
             if requested is not None:  # what the run's budget counted (another engine's counts come back to it)
@@ -610,6 +615,15 @@ def _run_description(extractor: Extractor, model: str | None = None) -> dict[str
         described["parameters"] = {**described["parameters"], "model": model}  # type: ignore[dict-item]
     return {**described, "settings": call_settings(extractor) or {},
             "written": datetime.now(UTC).isoformat(timespec="seconds")}
+
+
+def _note_a_full_disk(out: Path, description: dict[str, object], error: OSError, summary: RunSummary) -> None:
+    """`run.json` saying that a full disk stopped the run (as `score` and `runs --add` then say it), not that it
+    was interrupted or killed, where the disk still takes it: a run.json is small, and a page's files that failed
+    were removed. Where it does not, run.json says what it said (not finished), and the command says the disk."""
+    then = f"{WITHOUT_RESTART} to resume" if summary.restarted else "run it again to resume"
+    with contextlib.suppress(OSError):
+        _note_how_it_ended(out, description, full_disk(out, detail=error.strerror, then=then))
 
 
 def _note_how_it_ended(out: Path, description: dict[str, object], stopped: str | None) -> None:

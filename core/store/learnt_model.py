@@ -26,6 +26,7 @@ from ..errors import DatasetError, RecordLensError, said_without_path
 from ..output_paths import OutputPathError, writable_file
 from ..version import recordlens_version
 from ..wording import counted, named_and_more
+from .files import remove_stale_files
 from .project import Project, open_project
 from .removed_files import hidden_folder, name_folder
 from .scoring import labelled_page_names, labelled_pages
@@ -76,9 +77,28 @@ def training_the_project(project_dir: str | Path) -> Iterator[list[str]]:
                "project at once would not be refused"]
         return
     try:  # a killed holder's lock taken over is said, as extract says it of a run folder's
-        yield owner_files.taken_over(lock, _work_of(project_dir, lock.stale_purpose))
+        yield owner_files.taken_over(lock, _work_of(project_dir, lock.stale_purpose)) + _killed_writes_removed(
+            project_dir)
     finally:
         owner_files.release(lock)
+
+
+def _killed_writes_removed(project_dir: str | Path) -> list[str]:
+    """Remove what writes of the project's model killed part way (kill -9) left in its `models/`, a whole model's
+    size each, which nothing else removes: the hidden temporary files of the new model and of the copies set aside
+    (`atomic.temporaries_of`), and a new model written whole but never renamed into place. Called with the training
+    lock held, which every writer of these files holds (a training, a setting aside): none of them is being written
+    now, whatever its age. Says what went, as an export says the leftovers of earlier exports it removes."""
+    models = project_model_path(project_dir).parent
+    new = _new_model_path(project_dir)
+    left = [path for target in (new, project_model_path(project_dir), Path(project_dir) / FORGOTTEN_MODEL,
+                                Path(project_dir) / UNUSABLE_MODEL) for path in atomic.temporaries_of(target)]
+    left += [new] if new.is_file() else []
+    removed = remove_stale_files(left, models, older_than_s=0.0)
+    if not removed.files:
+        return []
+    return [f"removed {counted(removed.files, 'hidden file')} ({removed.size / 1e6:.1f} MB) in {hint_path(models)}, "
+            "left by a training killed while it wrote the model (kill -9)"]
 
 
 def _training_refused(project_dir: str | Path, owner: tuple[str, int] | None, purpose: str) -> RecordLensError:
@@ -369,6 +389,12 @@ def writable_model_path(path: str | Path, project_dir: str | Path | None = None)
     return writable_file(path, "a selector model", replaces=None if own else is_model_file)
 
 
+def _new_model_path(project_dir: str | Path) -> Path:
+    """Where a new model of the project is written whole, hidden, before it is renamed over the project's own."""
+    path = project_model_path(project_dir)
+    return path.with_name(f".{path.name}.new")
+
+
 def save_project_model(model: SelectorModel, project_dir: str | Path) -> tuple[Path, Path | None]:
     """Write `model` as the project's own, the one it replaces set aside as Forget sets it aside; returns where the
     model is and where the earlier one is kept (None: there was none). The new model is written whole first, under
@@ -382,7 +408,7 @@ def save_project_model(model: SelectorModel, project_dir: str | Path) -> tuple[P
     path = project_model_path(project_dir)
     if path.is_file() and path.read_bytes() == model.to_json().encode("utf-8"):
         return path, None
-    written = save_model(model, path.with_name(f".{path.name}.new"), named=path)
+    written = save_model(model, _new_model_path(project_dir), named=path)
     try:
         kept = _copy_set_aside(project_dir)
         atomic.move_into_place(written, path)  # one rename over the earlier model

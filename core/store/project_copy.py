@@ -9,7 +9,14 @@ The copy is made in a hidden folder beside the destination and renamed into plac
 folder of it written through to the disk before the rename and the destination's folder after it (a power cut
 soon after leaves no copy that looks whole, its database naming saved pages left empty): a copy stopped
 part way leaves no folder that looks like a project (a killed one leaves its hidden folder, which the next copy
-to that destination removes). A project that lacks a saved page is refused before anything is written.
+to that destination removes, as any copy into the same folder removes those of copies whose process is gone:
+`notes` names them). A project that lacks a saved page is refused before anything is written.
+
+An import stopped part way (or under way as the copy is made) leaves the copy without some of its pages: its mark
+(`import_marks`), kept in the project's hidden `.running/`, goes with the copy, so that the copy says it as the
+project does, and running the same import into the copy finishes it there; a Propose over the new pages stopped
+part way likewise. Nothing else of `.running/` is copied (the locks of work under way are the project's, and a run
+under way is stored in the copy as the database holds it).
 
 A copy never writes to the project it copies: a project on a read-only mount or medium (an archive, a shared
 folder) is read where it is (`open_to_read`), and its copy, in a folder
@@ -20,6 +27,7 @@ cannot open.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import sqlite3
@@ -33,9 +41,10 @@ from ..errors import full_disk, is_disk_full
 from ..output_paths import outside_of
 from ..owner_files import owner_line, process_alive
 from ..page.dataset import natural_key
-from ..wording import listed
+from ..wording import counted, listed
 from .db import StoreError, connect, full_or_nearly, only_readable
 from .files import SNAPSHOTS, snapshot_path
+from .import_marks import imports_under_way, stopped_imports, stopped_imports_said
 from .project import (
     PROJECT_DB,
     PROJECT_DB_FILES,
@@ -46,6 +55,8 @@ from .project import (
     read_where_it_is,
     row_problem,
 )
+from .propose_marks import stopped_proposes
+from .runs import RUNNING_MARKS
 from .schema import SCHEMA_VERSION
 
 
@@ -58,6 +69,8 @@ class ProjectCopy:
     annotators: int
     files: int  # the files copied beside the database (snapshots, models, removed pages)
     brought_up_from: int | None = None  # the schema of the project copied, when earlier: the copy's is this one's
+    # what the command says besides: hidden folders of killed copies removed, the unfinished imports the copy holds
+    notes: tuple[str, ...] = ()
 
 
 def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
@@ -76,8 +89,9 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
             raise StoreError(f"the project {hint_path(root)} lacks the saved page of {len(missing)} page(s) "
                              f"({listed(names)}; first: {missing[names[0]]}): put it back, "
                              "or take the page out (`recordlens project remove-page`), then copy")
+        unfinished = _unfinished_work(root)  # before the database is read: an import that ends meanwhile is said
         try:
-            partial = _partial_folder(dest)
+            partial, removed = _partial_folder(dest)
         except OSError as error:
             raise StoreError(f"cannot copy the project to {hint_path(destination)}: {_cannot_write(error, dest.parent)}"
                              ) from None
@@ -89,6 +103,7 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
                 # brought up to date before it is in place; no copy of it kept as it was (the project copied is
                 # that, left as it was for the RecordLens that made it): the copy's schema is said by the caller
                 copied.upgrade(keep_earlier=False)
+            _carry_marks(unfinished, partial)  # first: the copy's own folder is synced with the files
             files = _copy_files(root, partial)
             (partial / _OWNER).unlink()
             if dest.exists():
@@ -104,8 +119,10 @@ def copy_project(source: str | Path, destination: str | Path) -> ProjectCopy:
             raise
     with open_project(dest) as copied:
         labels = copied.one("SELECT COUNT(*) FROM records")[0]
-        return ProjectCopy(dest, len(copied.pages()), labels, len(copied.runs.all()),
-                           len(copied.annotators.names()), files, found if found < SCHEMA_VERSION else None)
+        pages = copied.pages()
+        notes = (*_removed_said(removed), *stopped_imports_said(dest, {page.name for page in pages}))
+        return ProjectCopy(dest, len(pages), labels, len(copied.runs.all()),
+                           len(copied.annotators.names()), files, found if found < SCHEMA_VERSION else None, notes)
 
 
 def open_to_read(folder: str | Path, *, any_schema: bool = False) -> Project:
@@ -144,13 +161,61 @@ def _why_missing(root: Path, digest: str, suffix: str | None) -> str | None:
     return None if path.is_file() else f"{hint_path(path)} is missing, deleted by hand?"
 
 
-def _partial_folder(dest: Path) -> Path:
-    """The hidden folder beside `dest` the copy is made in, after removing those of copies killed part way."""
+def _partial_folder(dest: Path) -> tuple[Path, list[Path]]:
+    """The hidden folder beside `dest` the copy is made in, after removing those of copies killed part way: to
+    `dest` (whether or not they said who made them), and to any other folder beside it whose process, named in
+    them, is gone (a copy to another name, killed, is otherwise never met again); with those removed."""
     dest.parent.mkdir(parents=True, exist_ok=True)
-    for left in dest.parent.glob(f".{dest.name}.partial-*"):
-        if not _still_copying(left):  # a copy killed part way (never a project); one running now is left be
-            shutil.rmtree(left, ignore_errors=True)
-    return Path(tempfile.mkdtemp(prefix=f".{dest.name}.partial-", dir=dest.parent))
+    left = [found for found in dest.parent.glob(".*.partial-*") if _left_by_a_killed_copy(found, dest)]
+    for found in left:
+        shutil.rmtree(found, ignore_errors=True)
+    removed = [found for found in left if not found.exists()]  # one not ours to remove is not said removed
+    return Path(tempfile.mkdtemp(prefix=f".{dest.name}.partial-", dir=dest.parent)), removed
+
+
+def _left_by_a_killed_copy(partial: Path, dest: Path) -> bool:
+    """Whether `partial`, beside `dest`, is the hidden folder of a copy killed part way (never a project: one
+    running now is left be). One of another destination is judged by its owner file alone: a hidden folder
+    without one is not known to be a copy's."""
+    if not partial.is_dir() or partial.is_symlink():
+        return False
+    if partial.name.startswith(f".{dest.name}.partial-"):
+        return not _still_copying(partial)
+    return (partial / _OWNER).is_file() and not _still_copying(partial)
+
+
+def _removed_said(removed: list[Path]) -> list[str]:
+    """The hidden folders of killed copies removed, as the command names them (disk space given back)."""
+    if not removed:
+        return []
+    names = listed([hint_path(path) for path in removed])
+    return [f"removed {counted(len(removed), 'hidden folder')} left by copies killed part way ({names})"]
+
+
+def _unfinished_work(root: Path) -> dict[str, bytes]:
+    """The marks of the project's imports stopped part way or under way, and of its Proposes stopped part way
+    (file name in `.running/` -> what it holds), to go with the copy: it lacks the pages they did not bring in.
+    A mark that cannot be read is left out, as the project leaves it unsaid."""
+    marks = [found.description for found in (*stopped_imports(root), *imports_under_way(root))]
+    marks += [found.description for found in stopped_proposes(root)]
+    held: dict[str, bytes] = {}
+    for path in marks:
+        with contextlib.suppress(OSError):  # an import that ended meanwhile took its mark away
+            held[path.name] = path.read_bytes()
+    return held
+
+
+def _carry_marks(marks: dict[str, bytes], into: Path) -> None:
+    """The marks of unfinished work, in the copy's `.running/` without their locks: in the copy no process
+    does that work, so each is said as stopped part way."""
+    if not marks:
+        return
+    folder = into / RUNNING_MARKS
+    folder.mkdir(exist_ok=True)
+    for name, held in marks.items():
+        (folder / name).write_bytes(held)
+        _written_through(folder / name)
+    sync_folder(folder)
 
 
 def _the_copy_failed(error: BaseException, root: Path, folder: Path) -> bool:
