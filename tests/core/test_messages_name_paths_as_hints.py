@@ -154,7 +154,8 @@ def test_project_init_and_copy_name_their_folders_as_hints(odd: Path, capsys: py
     from recordlens.core.store import project_copy
 
     def brought_up(_project: str, _dest: str) -> SimpleNamespace:  # a copy of a project of an older schema
-        return SimpleNamespace(destination=copy, pages=1, labels=1, runs=0, annotators=0, files=0, brought_up_from=3)
+        return SimpleNamespace(destination=copy, pages=1, labels=1, runs=0, annotators=0, files=0, brought_up_from=3,
+                               notes=())
 
     monkeypatch.setattr(project_copy, "copy_project", brought_up)
     code, _, err = run(capsys, "project", "copy", str(folder), str(copy))
