@@ -822,7 +822,7 @@ class RecordActions:
 
     def do_find_record(self) -> None:
         panel = self.window.record_panel
-        self.window.reviewing.show_tab(panel)  # from Review too, the page left where it is
+        self.window.tabs.setCurrentWidget(panel)  # from Review too, the page left where it is (`SideTabs`)
         panel.finder.setFocus()
         panel.finder.selectAll()
 

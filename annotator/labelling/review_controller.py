@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelectionModel, QTimer
-from PySide6.QtWidgets import QWidget
 
 from ...core.errors import RecordLensError
 from ...core.page import natural_key
@@ -478,7 +477,7 @@ class ReviewController:
         annotator's comparison; with nothing to review, it says how to get something."""
         tabs = self.window.tabs
         if tabs.currentWidget() is not self.window.record_panel:
-            self.show_tab(self.window.record_panel)
+            self.window.tabs.setCurrentWidget(self.window.record_panel)
             return
         if self.run_id == NO_RUN:
             chosen = self._remembered_run()
@@ -497,13 +496,7 @@ class ReviewController:
                                 "one (an offline Propose gives the page records to judge with A / R, not a run); "
                                 "or `recordlens extract` then `runs --add`, or another annotator's labels "
                                 "(`recordlens import --annotator NAME`)", 15000)
-        self.show_tab(self.panel)
-
-    def show_tab(self, page: QWidget) -> None:
-        """The tab `page` on show; the tabs let go of the keys held inside the one they hide (`SideTabs`), so that
-        Chromium's page does not take them. Whoever shows the tab gives the keys to its control after (F6: the
-        review's list, or the record list)."""
-        self.window.tabs.setCurrentWidget(page)
+        self.window.tabs.setCurrentWidget(self.panel)
 
     def _take_up_last_review(self) -> None:
         """The project opens with the classes shown as its last session left them; the run it reviewed is kept for
@@ -717,7 +710,7 @@ class ReviewController:
             self._set_runs(run_id, labelled)
             self._show(labelled)
         else:
-            self.show_tab(self.panel)
+            self.window.tabs.setCurrentWidget(self.panel)
         self._bring_the_first_error_into_view()
         self._say_which_run(run_id)
 
