@@ -29,7 +29,16 @@ from ..core.atomic import write_text
 from ..core.command_hints import hint_path
 from ..core.errors import system_words
 from ..core.file_kinds import read_regular_file, unreadable_kind
-from ..core.llm import DEFAULT_MODEL, api_key_from_environment, without_credential
+from ..core.llm import (
+    DEFAULT_MODEL,
+    KEY_MARK,
+    USERINFO_MARK,
+    api_key_from_environment,
+    holds_key_mark,
+    key_choice_said,
+    key_variable_used,
+    without_credential,
+)
 from ..core.wording import json_problem
 
 APP_DIR_NAME = "recordlens"
@@ -652,6 +661,38 @@ def default_key_store() -> KeyStore:
 def gemini_key(store: KeyStore) -> str | None:
     """The key to call Gemini with: the one entered in the settings, else the environment's."""
     return store.get() or api_key_from_environment()
+
+
+def key_in_use_said(typed: bool, stored: bool) -> str:
+    """Which key Propose sends, as the settings say it when the environment holds one (`gemini_key`: a key given in
+    the settings, `typed` now or `stored` and kept, wins over the environment's, which is the first variable that
+    holds one); "" when the environment holds none. Never the key itself."""
+    variable = key_variable_used()
+    if variable is None:
+        return ""
+    if typed or stored:
+        given = "The key typed here" if typed else "The stored key"
+        return (f"{given} is used: a key given here wins over the one in {variable}, which Propose uses when none "
+                "is given here.")
+    choice = key_choice_said()  # both variables set, or the first blank: which one is read
+    return (f"No key is given here: Propose uses the one in {variable}, from the environment"
+            + (f" ({choice})." if choice else "."))
+
+
+def key_mark_in(endpoint: str) -> str | None:
+    """The mark a credential left out of `endpoint` was saved as (`holds_key_mark`), as the address writes it
+    (escaped before the host), or None when it holds none."""
+    if not holds_key_mark(endpoint):
+        return None
+    return USERINFO_MARK if USERINFO_MARK in endpoint else KEY_MARK
+
+
+def credential_left_out(endpoint: str) -> str | None:
+    """Why Gemini cannot be called through `endpoint`, said after "the Gemini endpoint": it holds the mark of a
+    credential the settings file does not keep, and every call through it would be refused; None when it holds
+    none."""
+    mark = key_mark_in(endpoint)
+    return f"holds {mark} in place of its credential, which the settings file does not keep" if mark else None
 
 
 def proposal_method(settings: Settings, has_key: bool) -> str:

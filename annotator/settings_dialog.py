@@ -16,12 +16,20 @@ from PySide6.QtWidgets import (
 )
 
 from ..core import extract
-from ..core.llm import KEY_MARK, USERINFO_MARK, endpoint_problem, holds_credential, holds_key_mark, without_credential
+from ..core.llm import endpoint_problem, holds_credential, without_credential
 from ..core.page import FORMATS
 from ..core.store import PROJECT_SET
 from ..core.text_forms import read_alike, written
 from .qt.contrast import keep_as_warning
-from .settings import GEMINI, KeyStore, Settings, offline_default_method
+from .settings import (
+    GEMINI,
+    KeyStore,
+    Settings,
+    credential_left_out,
+    key_in_use_said,
+    key_mark_in,
+    offline_default_method,
+)
 
 # Extractors that need more than a page (recorded answers) cannot propose.
 _NOT_PROPOSERS = frozenset({"replay"})
@@ -49,6 +57,12 @@ class SettingsDialog(QDialog):
         self.clear_key = QComboBox()
         self.clear_key.addItems(["keep the key as it is", "forget the stored key"])
         self.clear_key.setEnabled(bool(stored))
+        self._stored = bool(stored)
+        self.key_in_use = QLabel()  # a key in the environment: whether Propose sends it or the one given here
+        self.key_in_use.setWordWrap(True)
+        self.key_in_use.hide()
+        self.key.textChanged.connect(self._say_key_in_use)
+        self.clear_key.currentIndexChanged.connect(self._say_key_in_use)
         self.model = QLineEdit(settings.model)
         self.extractor = QComboBox()
         self.extractor.addItem(f"offline default ({offline_default_method()})", "")
@@ -65,6 +79,8 @@ class SettingsDialog(QDialog):
         self.endpoint_note.setWordWrap(True)
         self.endpoint_note.hide()
         self.endpoint.textChanged.connect(self._say_endpoint_credential)
+        self.endpoint.textChanged.connect(self._say_refusal_again)
+        self.extractor.currentIndexChanged.connect(self._say_refusal_again)  # the mark refused for Gemini only
         self.problem = QLabel()  # why OK did not close the dialog
         self.problem.setWordWrap(True)
         self.problem.hide()
@@ -79,6 +95,7 @@ class SettingsDialog(QDialog):
         form.addRow("Gemini key", self.key)
         form.addRow("", self.clear_key)
         form.addRow("", self.key_note)
+        form.addRow("", self.key_in_use)
         form.addRow("Gemini model", self.model)
         form.addRow("Gemini input format", self.gemini_format)
         form.addRow("Gemini endpoint", self.endpoint)
@@ -95,6 +112,7 @@ class SettingsDialog(QDialog):
             keep_as_warning(warning)
         self._say_name_clash()
         self._say_endpoint_credential()
+        self._say_key_in_use()
 
     def _say_name_clash(self) -> None:
         """A warning, as the name is typed, when it is an imported annotator's or `project`: `recordlens agreement`
@@ -122,8 +140,7 @@ class SettingsDialog(QDialog):
         """A note, as the endpoint is typed, when it holds a credential (the settings file keeps none: it is used
         this session and saved as [key], or %5Bkey%5D before the host), or holds the mark where one was left out."""
         endpoint = self.endpoint.text().strip()
-        if holds_key_mark(endpoint):  # the mark a credential was saved as, named as the address writes it
-            mark = USERINFO_MARK if USERINFO_MARK in endpoint else KEY_MARK
+        if mark := key_mark_in(endpoint):  # the mark a credential was saved as, named as the address writes it
             text = (f"{mark} stands for the credential of this address, which the settings file does not keep: "
                     f"replace it with the credential to propose through this endpoint.")
         elif holds_credential(endpoint):
@@ -140,17 +157,35 @@ class SettingsDialog(QDialog):
         if text:
             self.adjustSize()  # room for the note rather than clipping it
 
-    def _accept_if_valid(self) -> None:
-        """OK closes the dialog only on settings that can work: an endpoint is an http(s) address (a bare
-        host:port would fail every Propose after its retries)."""
+    def _say_key_in_use(self) -> None:
+        """Which key Propose sends, when the environment holds one: that one while none is given here, else the
+        one given here (typed, or stored and not being forgotten), which wins."""
+        stored = self._stored and self.clear_key.currentIndex() == 0
+        self._show_note(self.key_in_use, key_in_use_said(typed=bool(self.key.text().strip()), stored=stored))
+
+    def _endpoint_refusal(self) -> str | None:
+        """Why OK cannot take the endpoint: no http(s) address (a bare host:port would fail every Propose after
+        its retries), or, for Propose with Gemini, the mark of a credential the settings file left out (Propose
+        would refuse every call); None when it can work."""
         endpoint = self.endpoint.text().strip()
         problem = endpoint_problem(endpoint) if endpoint else None
-        if problem and holds_key_mark(endpoint):  # the bracketed mark before the host, as a previous version saved
-            problem = f"holds {KEY_MARK} in place of its credential: replace the mark with the credential"
-        if problem:
-            self.problem.setText(f"The Gemini endpoint {problem}.")
-            self.problem.show()
-            self.adjustSize()  # room for the message: the dialog grows rather than clipping it and the note above
+        left_out = credential_left_out(endpoint)
+        if left_out and (problem or self.uses_gemini()):  # unparsed: the bracketed mark a previous version saved
+            return f"The Gemini endpoint {left_out}: replace the mark with the credential to propose with Gemini."
+        return f"The Gemini endpoint {problem}." if problem else None
+
+    def _say_refusal_again(self) -> None:
+        """A refusal on show follows the endpoint as it is edited (and the extractor chosen): gone once OK would
+        take it, else what is wrong now, so that no red stays on a corrected address."""
+        if not self.problem.isHidden():
+            self._show_note(self.problem, self._endpoint_refusal() or "")
+
+    def _accept_if_valid(self) -> None:
+        """OK closes the dialog only on settings that can work (`_endpoint_refusal`): else it says why, in the
+        dialog, with the endpoint's field focused, and nothing is saved."""
+        refusal = self._endpoint_refusal()
+        if refusal:
+            self._show_note(self.problem, refusal)  # the dialog grows rather than clipping it and the note above
             self.endpoint.setFocus()
             return
         self.accept()

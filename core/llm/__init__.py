@@ -14,11 +14,14 @@ from .gemini import (
     NoApiKeyError,
     api_key_from_environment,
     endpoint_problem,
+    key_choice_said,
+    key_variable_used,
     required_api_key,
 )
 
 __all__ = [
     "DEFAULT_MODEL", "Answer", "Budget", "BudgetExceededError", "CallLog", "CallSettings", "GeminiCaller",
     "GeminiError", "KEY_MARK", "NoApiKeyError", "USERINFO_MARK", "api_key_from_environment", "endpoint_problem",
-    "holds_credential", "holds_key_mark", "required_api_key", "without_credential",
+    "holds_credential", "holds_key_mark", "key_choice_said", "key_variable_used", "required_api_key",
+    "without_credential",
 ]
