@@ -3,9 +3,11 @@ the parsers' own options (every command's, `CommandParser.commands`):
 
 - a folder or file given without the option the command takes it by: that option (`ds/html is a folder: give it as
   --pages ds/html`), chosen by what the path is (a project, a dataset, a folder of pages or of predictions, a file);
+  one that is not there yet, written as a path or given after one that is, by the option that writes it (`run2 is
+  not there yet: the folder extract writes is given as --out run2`);
 - an option the command does not have: the close one it has (`--pgaes: did you mean --pages?`); else, for a
   command that takes the value without an option, the command line that gives it so; else the commands that take
-  the option, or how to do the same (`WITH_A_PROJECT`);
+  the option, or, for --project, how to do the same (`WITH_A_PROJECT`) or else what the command itself takes;
 - a name that begins with a dash, which argparse reads as an option: the command line that gives it after `--`.
 
 The exit status stays argparse's, 2."""
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import os
 import re
 import sys
 from collections.abc import Iterator, Sequence
@@ -121,7 +124,7 @@ def _advice(parser: CommandParser, message: str) -> Iterator[str]:
             if value is not None and not of_the_value:  # a folder given by another command's option, say
                 strays = [value, *strays]
         for stray in strays:
-            said = _path_advice(parser, stray, offered)
+            said = _path_advice(parser, stray, offered) or _path_to_write_advice(parser, stray, given, offered)
             if said:
                 yield said
     said = _dashed_names_advice(parser, given, explained)
@@ -203,10 +206,11 @@ def _option_advice(parser: CommandParser, option: str, value: str | None,
     elsewhere = _elsewhere(parser, option)
     if not elsewhere:
         return None, False
-    without = _without_the_option(parser, option, given)
+    meant = _long(elsewhere[0][1])
+    # a project given so to a command whose names are pages or URLs is no name of them (`represent P`)
+    without = _without_the_option(parser, option, given) if meant != _PROJECT or _names_a_project(parser) else None
     if without:
         return without, True
-    meant = _long(elsewhere[0][1])
     if meant == _PROJECT:
         return _project_advice(parser, value), True
     commands = [command.name for command, _ in elsewhere]
@@ -234,14 +238,31 @@ def _without_the_option(parser: CommandParser, option: str, given: list[str]) ->
             f"`{hint_words(['recordlens', *parser.name.split(), *words])}`")
 
 
+def _names_a_project(parser: CommandParser) -> bool:
+    """Whether a name the command takes without an option is a project's folder (`project copy DIR DEST`)."""
+    return any(re.search(r"\bproject\b", action.help or "") for action in parser.positionals())
+
+
 def _project_advice(parser: CommandParser, project: str | None) -> str:
-    """What a command that takes no project says of one, with how to do the same where there is a way."""
+    """What a command that takes no project says of one: how to do the same where there is a way, else what it
+    takes (the commands that take a project are no answer to what this one does)."""
     way = WITH_A_PROJECT.get(parser.name)
     named = hint_option(_PROJECT, project or "P")
     if way:
         return f"{parser.name} takes no {_PROJECT}: {way.format(project=named)}"
-    commands = [command.name for command, _ in _elsewhere(parser, _PROJECT)]
-    return f"{parser.name} takes no {_PROJECT} ({_PROJECT} is an option of {listed(commands, 6, total=True)})"
+    return f"{parser.name} takes no {_PROJECT}: it takes {_what_it_takes(parser)}"
+
+
+def _what_it_takes(parser: CommandParser) -> str:
+    """A command's own arguments, as a sentence: its names given without an option, with what each is, and its
+    options (`page (an .html or .mhtml file) and the options --format, --out`)."""
+    names = [f"{action.metavar or action.dest} ({action.help})" if action.help else str(action.metavar or action.dest)
+             for action in parser.positionals()]
+    options = [_long(action) for action in parser._actions if action.option_strings
+               and not isinstance(action, argparse._HelpAction) and action.help != argparse.SUPPRESS]
+    said = [*names, *([f"the option{'s' if len(options) > 1 else ''} {listed(options, 8, total=True)}"]
+                      if options else [])]
+    return " and ".join(said) if said else "no arguments"
 
 
 def _path_advice(parser: CommandParser, word: str, offered: set[argparse.Action]) -> str | None:
@@ -263,6 +284,37 @@ def _path_advice(parser: CommandParser, word: str, offered: set[argparse.Action]
         return None
     offered.add(options[0])
     return f"{hint_path(word)} is a {kind}: give it as {hint_option(_long(options[0]), word)}"
+
+
+def _path_to_write_advice(parser: CommandParser, word: str, given: list[str],
+                          offered: set[argparse.Action]) -> str | None:
+    """For a path that is not there, given without an option where it reads as one (`_meant_as_a_path`): the
+    option by which the command writes such a file or folder (then `offered`). Only a path the command writes can
+    be one that is not there yet; a path it reads that is not there is no path advice can name an option for."""
+    path = Path(word)
+    if path.exists() or not _meant_as_a_path(word, given):
+        return None
+    # a name ending in a slash is a folder's; one with a suffix (`out.json`) a file's; a bare name either, a folder
+    # first (`run2`), as a command's output folder is more often named so than its output file
+    kinds = ("folder",) if word.endswith(("/", os.sep)) else ("file",) if path.suffix else ("folder", "file")
+    for kind in kinds:
+        options = sorted(_options_to_write(parser, path, kind, offered), key=lambda action: _fit(action, path))
+        if options:
+            offered.add(options[0])
+            return (f"{hint_path(word)} is not there yet: the {kind} {parser.name} writes is given as "
+                    f"{hint_option(_long(options[0]), word)}")
+    return None
+
+
+def _meant_as_a_path(word: str, given: list[str]) -> bool:
+    """Whether a word that names nothing there reads as a path: written as one (`out/run2`, `run2/`, `chart.png`),
+    or given after a path that is there, as an output follows its input (`--pages ds/html run2`). A bare word given
+    first (`extract mdr --pages ds/html`) may be meant as anything: a method, a format."""
+    if "/" in word or os.sep in word or Path(word).suffix:
+        return True
+    before = given[:given.index(word)] if word in given else []
+    values = [earlier.split("=", 1)[-1] for earlier in before if earlier != "--"]
+    return any(value and Path(value).exists() for value in values)
 
 
 def _long(action: argparse.Action) -> str:
@@ -320,10 +372,23 @@ def _as_given(word: str, folder: Path) -> str:
 def _options_for(parser: CommandParser, path: Path, kind: str, offered: set[argparse.Action]) -> list[argparse.Action]:
     """The options not given yet by which `parser` takes one folder (or file) that is there: a project only by
     --project (`_a_project`), and a file never by an option that writes one (it would be written over)."""
+    return [action for action in _one_path_options(parser, offered)
+            if _says(action, kind) and not (kind == "file" and _writes(action))]
+
+
+def _options_to_write(parser: CommandParser, path: Path, kind: str,
+                      offered: set[argparse.Action]) -> list[argparse.Action]:
+    """The options not given yet by which `parser` writes one folder (or file) `path`: a file's also by an option
+    whose words name the file's suffix (`--chart`, `where to write the PNG bar chart`)."""
+    return [action for action in _one_path_options(parser, offered) if _writes(action)
+            and (_says(action, kind) or (kind == "file" and not _fit(action, path)))]
+
+
+def _one_path_options(parser: CommandParser, offered: set[argparse.Action]) -> list[argparse.Action]:
+    """The options not given yet that take one path, a project's aside (only --project takes one)."""
     return [action for action in parser._actions if action.option_strings and action not in offered
             and action.nargs is None and not action.choices
-            and action.type in (None, str, Path) and _PROJECT not in action.option_strings
-            and _says(action, kind) and not (kind == "file" and _writes(action))]
+            and action.type in (None, str, Path) and _PROJECT not in action.option_strings]
 
 
 def _says(action: argparse.Action, kind: str) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -281,32 +280,12 @@ def format_failed(kept: DatasetScore, failed: dict[str, str], unreadable: Mappin
     return "\n".join(lines)
 
 
-# A warning of one seed's score, as `score_seeds` says it: "seed S: " and the warning
-_OF_A_SEED = re.compile(r"seed (-?\d+): (.*)", re.DOTALL)
-
-
-def said_once_over_seeds(warnings: Sequence[str]) -> list[str]:
-    """The warnings of a run's seeds, each said once: a warning several seeds gave alike (a page whose true records
-    name nothing: the labels', the same for every seed) is said once for them all ("seeds 0, 1, 2: ..."), where it
-    was first said; one a seed gave alone keeps its own seed ("seed 1: ..."), and one of the whole run (no seed
-    named) is said as it is."""
-    seeds_of: dict[str, list[str]] = {}
-    for warning in warnings:
-        of_a_seed = _OF_A_SEED.fullmatch(warning)
-        said, seed = (of_a_seed.group(2), of_a_seed.group(1)) if of_a_seed else (warning, None)
-        seeds = seeds_of.setdefault(said, [])
-        if seed is not None and seed not in seeds:
-            seeds.append(seed)
-    return [said if not seeds else f"seed {seeds[0]}: {said}" if len(seeds) == 1
-            else f"seeds {', '.join(seeds)}: {said}" for said, seeds in seeds_of.items()]
-
-
 def _score_seeds(args: argparse.Namespace, bar) -> int:  # noqa: ANN001
     """A run made with --seeds N: each seed scored, then the means (and spread) over seeds; a seed with failed
     pages is listed with them and its figures without them, as a single run's are."""
     with engine_for(args) as engine:
         seeds, warnings = score_seeds(args.pred, args.gt, args.pages, progress=bar, engine=engine)
-    partial = _say_warnings(args, said_once_over_seeds(warnings))
+    partial = _say_warnings(args, warnings)
     ceiling = _label_check(args) if args.ceiling else None
     failures = {seed: without_failed(scores) for seed, scores in seeds.seeds.items()}
     failures = {seed: (kept, failed) for seed, (kept, failed) in failures.items() if failed}

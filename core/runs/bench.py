@@ -77,7 +77,7 @@ from .evaluate import (
 from .in_sample import InSample, PageDigests, in_sample
 from .page_loop import EndpointRow, failed_for_the_endpoint
 from .run_files import add_tokens, call_settings, exit_status, model_calls
-from .runner import method_of  # what made a run, as its run.json says it
+from .runner import method_of, method_parameters  # what made a run, as its run.json says it
 
 LLM_FORMATS = ("flat", "hier", "slim", "outline")
 
@@ -376,7 +376,7 @@ def run_bench(pages_dir: str | Path, gt_dir: str | Path, specs: list[MethodSpec]
     for spec, extractor in extractors:  # a figure on pages the method learnt from is in-sample: said per method
         result = results[spec.label]
         scored = [page for page in answered[spec.label] if page.name not in left_out]
-        result.in_sample = in_sample(spec.method, getattr(extractor, "parameters", {}), scored, sources)
+        result.in_sample = in_sample(spec.method, method_parameters(extractor), scored, sources)
         if result.in_sample is not None:
             warnings.append(result.in_sample.message())
     sharing = _sharing_a_budget(extractors)

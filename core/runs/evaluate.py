@@ -589,19 +589,32 @@ def score_seeds(pred_dir: str | Path, gt_dir: str | Path, pages_dir: str | Path,
                            "page extracted or failed yet (each stopped before its first page was done): nothing to "
                            "score; the same `extract` command runs them")
     seeds: dict[int, DatasetScore] = {}
-    warnings: list[str] = _mixed_methods(folders)
+    seeds_saying: dict[str, list[int]] = {}  # each warning a seed gave, and the seeds that gave it
     for seed, folder in folders.items():
         if seed in without_a_page:
             continue
         scores, seed_warnings = score_run(folder, gt_dir, pages_dir, progress, engine)
         seeds[seed] = scores
-        warnings += [f"seed {seed}: {w}" for w in seed_warnings + scores.warnings]
+        for warning in seed_warnings + scores.warnings:
+            seeds_saying.setdefault(warning, [])
+            if seed not in seeds_saying[warning]:
+                seeds_saying[warning].append(seed)
+    warnings = _mixed_methods(folders) + [_of_seeds(said, given_by) for said, given_by in seeds_saying.items()]
     scored = SeedScores(seeds, seeds_asked(pred_dir))
     left_out = seeds_left_out_said(pred_dir)
     if left_out:  # a run stopped before its last seed: its mean is over the seeds it ran, said
         warnings.append(f"{left_out}: the mean over seeds is over {counted(len(seeds), 'seed')}; the same `extract` "
                         "command runs the rest")
     return scored, warnings
+
+
+def _of_seeds(warning: str, seeds: Sequence[int]) -> str:
+    """A warning of the seeds that gave it, said once for them all: one several seeds gave alike (a page whose
+    true records name nothing: the labels', the same for every seed) as "seeds 0, 1, 2: ...", one a seed gave
+    alone with its seed."""
+    if len(seeds) == 1:
+        return f"seed {seeds[0]}: {warning}"
+    return f"seeds {', '.join(map(str, seeds))}: {warning}"
 
 
 def _without_a_page_said(seeds: Sequence[int]) -> str:

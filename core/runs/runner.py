@@ -14,6 +14,7 @@ has no `N.json` (so the next run tries it again, and `score` lists it), and `OUT
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import socket
 import time
@@ -398,7 +399,17 @@ def _set_aside_pages_made_otherwise(out: Path, wanted: list[str], held: ResumedR
 def method_of(extractor: Extractor) -> dict[str, object]:
     # Through JSON, so that a tuple and the list it is read back as compare equal.
     return json.loads(json.dumps({"method": extractor.name, "version": extractor.version,
-                                  "parameters": getattr(extractor, "parameters", {})}, default=str))
+                                  "parameters": method_parameters(extractor)}, default=str))
+
+
+def method_parameters(extractor: object) -> dict[str, object]:
+    """An extractor's parameters (its `parameters`, as a run records them), {} for a method that has none. Looked
+    up as `call_settings` looks up its settings: without running a property, then read, so that one that fails
+    inside (an AttributeError of an attribute not set) is raised, not taken for none as `getattr` with a default
+    takes it (the run would record no parameters, and a resume with other ones would keep its pages)."""
+    if inspect.getattr_static(extractor, "parameters", None) is None:
+        return {}
+    return extractor.parameters  # type: ignore[attr-defined]
 
 
 def _refuse_a_folder_that_is_no_run(out: Path) -> None:
@@ -460,7 +471,7 @@ def _endpoint_said(extractor: Extractor) -> str:
 def _prompt_found_elsewhere(before: dict[str, object], extractor: Extractor) -> list[str]:
     """The prompt file given now read from another path than the run recorded (the same bytes: the same prompt,
     `run_identity`), said, as the run names it from now on."""
-    old, new = before.get("parameters"), getattr(extractor, "parameters", {})
+    old, new = before.get("parameters"), method_parameters(extractor)
     if not isinstance(old, dict) or old.get(PROMPT_SOURCE) in (None, new.get(PROMPT_SOURCE)):
         return []
     if old.get(PROMPT_SHA256) is None or old.get(PROMPT_SHA256) != new.get(PROMPT_SHA256):
@@ -548,7 +559,7 @@ def _model_named_before(before: dict[str, object], extractor: Extractor, summary
     pages are in-sample; said. A first file moved away or trained over gives way to the path given now."""
     from ..extract.selector import model_said
 
-    old, new = before.get("parameters"), getattr(extractor, "parameters", {})
+    old, new = before.get("parameters"), method_parameters(extractor)
     if not isinstance(old, dict) or old.get("model") in (None, new.get("model")):
         return None
     if not _holds_model(str(old["model"]), old.get("model_digest")):

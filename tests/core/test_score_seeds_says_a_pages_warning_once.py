@@ -1,6 +1,7 @@
 """`score` of a run written with --seeds N said each page's warning once per seed: a page whose true records name
 nothing (the labels', alike for every seed) gave as many lines as the run has seeds. Such a warning is said once,
-with the seeds that gave it; one a seed gave alone keeps its seed."""
+with the seeds that gave it; one a seed gave alone keeps its seed (`score_seeds` says each once itself:
+test_score_seeds_says_each_warning_once_itself.py)."""
 
 from __future__ import annotations
 
@@ -40,12 +41,3 @@ def test_a_pages_warning_alike_for_every_seed_is_said_once(tmp_path: Path,
     assert said[1].startswith(f"warning: seed 1: {NAMING_NOTHING} ") and "do not lower its figures" in said[1]
     assert "3 seeds, 3 pages each" in out
 
-
-def test_warnings_of_the_whole_run_and_of_one_seed_are_said_as_they_were() -> None:
-    from recordlens.core.cli.evaluation import said_once_over_seeds
-
-    warnings = ["seed 0: page 3: a", "seed 1: page 3: a", "seed 1: page 4: b", "the mean over seeds mixes them",
-                "seed 2: page 3: a", "seed 2: page 3: a"]
-    assert said_once_over_seeds(warnings) == ["seeds 0, 1, 2: page 3: a", "seed 1: page 4: b",
-                                              "the mean over seeds mixes them"]
-    assert said_once_over_seeds(["seed 0: two\\nlines"]) == ["seed 0: two\\nlines"]
