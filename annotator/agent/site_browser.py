@@ -364,7 +364,8 @@ class SiteBrowser(QWidget):
                 self.offline.scheme_handler.put(served_url, data, content_type.encode("ascii", "replace"))
                 self.offline.blocker.allow(served_url)
         else:
-            self._served = self.offline.load_html(not_in_snapshot_html(url), "not-in-snapshot.html")
+            self._served = self.offline.load_html(not_in_snapshot_html(url, self.site.saved_beside(url)),
+                                                   "not-in-snapshot.html")
         self._update_bar()
         emit(self.navigated, url)
 

@@ -28,6 +28,7 @@ import contextlib
 import html as html_escape
 import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,6 +108,23 @@ class Site:
             return self._by_url.get(key) or (None if exact else self._by_loose.get(loose_url(key)))
         except ValueError:
             return None
+
+    def saved_beside(self, url: str) -> list[str]:
+        """The URLs of the saved pages at `url`'s address but for their query, `url` not among them: the searches
+        a capture saved, for a search it did not (a GET form's other queries). A static snapshot answers only the
+        queries saved; the "not in this snapshot" page names them, so that whoever typed another one knows which
+        it holds."""
+        try:
+            key = urlsplit(normalise_url(url))
+        except ValueError:
+            return []
+        beside = []
+        for page in self.pages:
+            with contextlib.suppress(ValueError):
+                saved = urlsplit(normalise_url(page.url))
+                if saved._replace(query="") == key._replace(query="") and saved.query != key.query:
+                    beside.append(page.url)
+        return sorted(beside)
 
     def resolve(self, url: str) -> Path | None:
         """The saved page for a URL, or None when the snapshot does not have it (or names a file outside)."""
@@ -386,10 +404,20 @@ def _write_index(site: Site) -> None:
     atomic.write_text(index, json.dumps(site.as_dict(), ensure_ascii=False, indent=2) + "\n")
 
 
-def not_in_snapshot_html(url: str) -> str:
-    """The page shown for a link the snapshot does not have: the same in the app and in tests."""
+# How many of the pages saved at the address of a page not saved (`Site.saved_beside`) its page names
+SAVED_BESIDE_SHOWN = 20
+
+
+def not_in_snapshot_html(url: str, beside: Sequence[str] = ()) -> str:
+    """The page shown for a link the snapshot does not have: the same in the app and in tests. `beside`: the pages
+    saved at its address under another query (`Site.saved_beside`), named as text (no links: the page's elements
+    stay none), so that a search not saved says which searches the snapshot holds."""
     shown = html_escape.escape(url)
+    saved = "".join(f"<li><code>{html_escape.escape(other)}</code></li>" for other in beside[:SAVED_BESIDE_SHOWN])
+    more = len(beside) - SAVED_BESIDE_SHOWN
+    held = (f"<p>The site holds this address only with the queries saved with it:</p><ul>{saved}</ul>"
+            + (f"<p>and {more:,} more.</p>" if more > 0 else "")) if beside else ""
     return (f"<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>{NOT_IN_SNAPSHOT_TITLE}</title></head>"
             f"<body><h1>{NOT_IN_SNAPSHOT_TITLE}</h1><p>This page was not saved with the site:</p>"
-            f"<p><code>{shown}</code></p><p>Nothing was requested from the network. Go back to continue.</p>"
+            f"<p><code>{shown}</code></p>{held}<p>Nothing was requested from the network. Go back to continue.</p>"
             "</body></html>")

@@ -176,7 +176,8 @@ class HtmlSiteBrowser:
         path = self.site.resolve(url)
         key = str(path) if path else ""
         if path is None:
-            page, title, frames = parse_html(not_in_snapshot_html(url)), NOT_IN_SNAPSHOT_TITLE, ()
+            shown = not_in_snapshot_html(url, self.site.saved_beside(url))
+            page, title, frames = parse_html(shown), NOT_IN_SNAPSHOT_TITLE, ()
         elif key in self._cache:
             page, title, frames = self._cache[key]
         else:
