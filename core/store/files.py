@@ -12,6 +12,11 @@ judged on the folder's own clock: on a network share two machines use, a file's 
 this machine's clock minutes off it must neither remove the other machine's write in flight nor keep a
 leftover for ever. The same age, on the same clock, judges the leftovers of a killed JSONL or CSV export
 (`remove_stale_files`), which the next export of that file removes.
+
+The same lock guards a page's copy until its row names it (`snapshot_held`): an import shares it from before it
+looks for the copy until its row is written, so that the copy it finds stored (the same bytes, another import's) is
+not taken away meanwhile by the clean-up of that other import, whose row failed (a full disk): the clean-up takes
+the lock alone, and removes only a copy it wrote itself that no row names.
 """
 
 from __future__ import annotations
@@ -91,14 +96,15 @@ _SUFFIX = re.compile(r"(\.[A-Za-z0-9]{1,16})?")  # ".mhtml", ".png"; no separato
 def store_snapshot(root: Path, data: bytes, suffix: str) -> str:
     """Write `data` under its hash unless it is already there; returns the hash. A write that fails raises its
     OSError naming the file it was to be (the system names none for a write refused part way: a full disk, a
-    file-size limit), so that what is said of it is said of the project's copy, not of the page read."""
+    file-size limit), so that what is said of it is said of the project's copy, not of the page read. A page's copy,
+    which its import takes away again should the page's row fail, is stored inside `snapshot_held`."""
     digest = content_hash(data)
     path = snapshot_path(root, digest, suffix)
-    if path.is_file() and path.stat().st_size == len(data):
-        return digest
     made = not path.parent.exists()
     try:
         with _writers_lock(root, exclusive=False, wait=True):
+            if path.is_file() and path.stat().st_size == len(data):  # looked at under the lock (`snapshot_held`)
+                return digest
             # Read-only tells people and tools that a stored snapshot is evidence, not a working copy.
             atomic.write_bytes(path, data, mode=atomic.file_mode() & (stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH))
     except OSError as error:
@@ -110,19 +116,41 @@ def store_snapshot(root: Path, data: bytes, suffix: str) -> str:
     return digest
 
 
-def remove_unused_snapshot(root: Path, digest: str, suffix: str, used: Callable[[], bool]) -> bool:
+@contextmanager
+def snapshot_held(root: Path, digest: str, suffix: str, *, named: Callable[[str], bool]) -> Iterator[None]:
+    """Hold the saved copy of hash `digest` while the body of the `with` stores it (`store_snapshot`) and writes the
+    row that names it: the writers' lock is shared from before the copy is looked for until that row is written, so
+    that the clean-up of another import of the same bytes, whose row failed (it takes the lock alone), cannot take
+    away the copy this one found stored and is about to name. Should the body fail, the copy is taken away again
+    (`_remove_unused_snapshot`) if it was not there before it and no row names it then (`named`, asked of its
+    hash); so is a snapshot folder the body made and left empty."""
+    there_before = True
+    try:
+        with _writers_lock(root, exclusive=False, wait=True):
+            there_before = stored_file(root, digest, suffix) is not None
+            yield
+    except BaseException:
+        if not there_before:  # its row not stored (a full disk, a file-size limit, Ctrl+C): the copy may be no page's
+            _remove_unused_snapshot(root, digest, suffix, named)
+        raise
+
+
+def _remove_unused_snapshot(root: Path, digest: str, suffix: str, named: Callable[[str], bool]) -> bool:
     """Remove the saved copy of hash `digest` that an import wrote for a page whose row could then not be stored (its
-    database full, or at a file-size limit), unless `used` (the database names it: another page of those bytes) or
-    a write is under way (another import's, maybe of the same bytes, for a page about to name it): a copy no row
-    names is no page's, and a full disk or a limit met would otherwise leave one behind each time. Whether removed."""
+    database full, or at a file-size limit), unless `named` (the database names it: another page of those bytes) or
+    a write is under way (another import's, which may have found this copy stored and be about to name it: see
+    `snapshot_held`): a copy no row names is no page's, and a full disk or a limit met would otherwise leave one
+    behind each time. Whether removed (or was never there)."""
     path = snapshot_path(root, digest, suffix)
     with _writers_lock(root, exclusive=True, wait=False) as no_writer:
-        if not no_writer or used():
+        if not no_writer or named(digest):
             return False
         try:
             path.unlink()
+        except FileNotFoundError:
+            pass  # never written (the write failed): its folder, if it made one, goes all the same
         except OSError:
-            return False  # gone already, or not ours to remove: left as it is
+            return False  # not ours to remove: left as it is
         with contextlib.suppress(OSError):  # the folder holds other copies: kept
             path.parent.rmdir()
         return True

@@ -25,10 +25,12 @@ that names the page; the file is renamed to import it.
 An import is marked in the project until it has gone through all its pages (`import_marks`): one stopped part way
 (killed, Ctrl+C, the app's Cancel or quit, a full disk) is said by whatever opens the project next, and the same import
 run again finishes it, said, and its closing label check is of every page of that import, those the stopped one
-brought in too. A full disk stops an import at the first page that meets it (`ImportReport.full_disk`): every page
-after it would meet it too, and is counted as not tried rather than refused one by one; so does a file of the
-project at the largest size a file may have there (`ulimit -f`, FAT32's 4 GB), said as the project's file, not the
-page's. A saved copy written for a page whose row then cannot be stored is taken away again (no row names it).
+brought in too, as are its lines on records holding XPaths that name no element (once each page). A full disk stops
+an import at the first page that meets it (`ImportReport.full_disk`): every page after it would meet it too, and is
+counted as not tried rather than refused one by one; so does a file of the project at the largest size a file may
+have there (`ulimit -f`, FAT32's 4 GB), said as the project's file, not the page's. A saved copy written for a page
+whose row then cannot be stored is taken away again (no row names it, and no other import holds it: it may have
+found the copy stored and be about to name it, `files.snapshot_held`).
 
 A folder of predictions (`N.json`, as an extractor run writes it) is stored as a run with `import_run_folder`.
 
@@ -130,7 +132,7 @@ from ..text_forms import not_utf8, same_form, unicode_form, visible, written
 from ..wording import counted, listed, shortened
 from .adjudication import Decided
 from .db import Provenance, database_problem, full_or_nearly, now, stamp
-from .files import content_hash, remove_stale_temporaries, remove_unused_snapshot, store_snapshot, stored_file
+from .files import content_hash, remove_stale_temporaries, snapshot_held, store_snapshot
 from .import_layout import (
     a_project_refused,
     broken_dataset_folder,
@@ -164,6 +166,7 @@ from .run_matching import (
 )
 from .run_matching import stopped_on as stopped_on_pages
 from .runs import RunInfo
+from .schema import TRUE_LABEL_STATUSES
 
 Progress = Callable[[Sequence["PageSource"]], Iterable["PageSource"]]
 
@@ -394,6 +397,7 @@ def import_paths(project: Project, paths: Iterable[str | Path],
     finally:
         if mark is not None:
             unmark_import(mark, finished=finished or stopped_by_user())
+    _flag_what_they_brought(project, earlier, report)
     if finished and earlier:
         report.warnings += [f"this import finishes the same import, stopped part way before (begun {stopped.started} "
                             f"by process {stopped.process})" for stopped in earlier]
@@ -442,12 +446,33 @@ def _check_what_they_brought(project: Project, earlier: Sequence[StoppedImport],
     """The label checks of the pages the stopped imports this one finishes brought in with their labels (their
     checks remembered): the closing check of the import that finishes one covers all its pages, as that of one
     never stopped would, not only those this run brought in."""
-    theirs = {page for stopped in earlier for page in stopped.pages}
     checked = {check.page for check in report.checks}
-    for name in dict.fromkeys(report.labels_held):
-        if name in theirs and name not in checked:
+    for name in _what_they_brought(earlier, report):
+        if name not in checked:
             report.checks.append(project.label_checks.check(name))
             report.checked_for_the_stopped += 1
+
+
+def _flag_what_they_brought(project: Project, earlier: Sequence[StoppedImport], report: ImportReport) -> None:
+    """The records holding XPaths that name no element, of the pages the stopped imports this one takes over brought
+    in with their labels, said as the pages this one brings in are (`ImportReport.flagged`), once each and theirs
+    first: a stopped import said nothing of them (killed, Ctrl+C), or said it in output this one follows, and
+    the output of the import that finishes one is the output read last."""
+    flagged = {name: count for name in _what_they_brought(earlier, report)
+               if name not in report.flagged and (count := _records_flagged(project, name))}
+    report.flagged = {**flagged, **report.flagged}
+
+
+def _what_they_brought(earlier: Sequence[StoppedImport], report: ImportReport) -> list[str]:
+    """The pages of the stopped imports this one takes over that this one found in the project with the labels it
+    brings (brought in by them, labels and all), each once, in the order it came to them."""
+    theirs = {page for stopped in earlier for page in stopped.pages}
+    return [name for name in dict.fromkeys(report.labels_held) if name in theirs]
+
+
+def _records_flagged(project: Project, page: str) -> int:
+    """How many of the page's labels hold an XPath that names no element of it (flagged as they were stored)."""
+    return sum(1 for label in project.labels(page, TRUE_LABEL_STATUSES) if label.flagged)
 
 
 def _take_over(project: Project, asked: AskedImport) -> list[StoppedImport]:
@@ -876,9 +901,11 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
     # The stored suffix tells the browser (and the next read) how to open the file: what the reader found, not a
     # guess from the first byte (HTML may start with a UTF-16 byte order mark, or with text).
     suffix = snapshot.suffix
-    written_now = stored_file(project.root, content_hash(data), suffix) is None  # else an earlier page's copy
-    digest = store_snapshot(project.root, data, suffix)
-    try:
+    # The copy is held (the writers' lock shared) from before it is looked for until the row names it, and taken
+    # away again should the row fail (a full disk, a file-size limit, Ctrl+C) while no page names it
+    digest = content_hash(data)
+    with snapshot_held(project.root, digest, suffix, named=lambda held: _snapshot_named(project, held)):
+        store_snapshot(project.root, data, suffix)
         with project.writing():
             # Looked at again inside the transaction: another import of the same pages, running at the same time,
             # may have added it since (the same page is then unchanged, not a failure)
@@ -893,11 +920,8 @@ def _import_page(project: Project, source: PageSource, report: ImportReport, *, 
                 project.add_records(source.name, records, origin, status="accepted", unresolved=unresolved,
                                     page_status="labelled")
             elif records == []:  # "no records here" is a decision: in the page's history as labels are
-                project.log_decision(source.name, origin, "add", {"page_status": {"from": "new", "to": "labelled"}})
-    except BaseException:
-        if written_now:  # its row not stored (a full disk, a file-size limit, Ctrl+C): the copy is no page's
-            remove_unused_snapshot(project.root, digest, suffix, lambda: _snapshot_named(project, digest))
-        raise
+                project.log_decision(source.name, origin, "add",
+                                     {"page_status": {"from": "new", "to": "labelled"}})
     if labelled:  # said once it is in (its labels read, and no other import brought it in meanwhile)
         _say_same_bytes_as(project, source, data, report)
     report.imported.append(source.name)
