@@ -203,6 +203,9 @@ SIDE_PANELS = (Share(0.16, least=180, most=360), None, Share(0.25, least=350, mo
 # How often a window looks whether its project changed elsewhere, or its database went; 0: never (the app tests,
 # which call `check_project` where the timer would)
 WATCH_MS = 1500
+# How long after the last scroll or change of selection the window keeps where the user is on the page (as a quit
+# does): a crash or `kill -9` loses at most this much of it, and a wheel's run of scroll events makes one write.
+PLACE_KEPT_MS = 1000
 # How long quitting waits for answers a cancelled Propose already asked for: a Gemini call's default timeout (a
 # cancelled session tries no call again); the dialog's Quit now ends the wait any time.
 ANSWERS_WAIT_S = 300.0
@@ -368,6 +371,12 @@ class MainWindow(QMainWindow):
         self._terminating = False  # closing on SIGTERM (`close_on_terminate`): no question asked
         self._maximised_to_fit = False  # maximised at start because the screen cannot hold it (`restore_geometry`)
         self._kept_walk: ReviewWalk | None = None  # W's walk the last session left, until a W takes it up
+        # Keeps where the user is on the page once it has stayed put (`_place_moved`): made before anything that
+        # scrolls or selects
+        self._place_timer = QTimer(self)
+        self._place_timer.setSingleShot(True)
+        self._place_timer.setInterval(PLACE_KEPT_MS)
+        self._place_timer.timeout.connect(self._keep_the_place)
 
         self.page_list = PageList()
         self.page_view = PageView()
@@ -518,6 +527,7 @@ class MainWindow(QMainWindow):
         self.page_view.hovered.connect(self._on_hovered)
         self.page_view.blocked_count_changed.connect(self._on_blocked)
         self.page_view.loaded.connect(self._on_loaded)
+        self.page_view.scrolled.connect(self._place_moved)
         self.record_panel.selection_changed.connect(self._on_record_selection)
         # A click on the row of the record already selected changes no selection, but chooses it all the same
         self.record_panel.list.itemClicked.connect(self._on_record_clicked)
@@ -910,8 +920,9 @@ class MainWindow(QMainWindow):
         """The first page after a start as it was at the last quit: its records selected then, scrolled as it was
         (else to the first of them). In Review too, which a start reopens when it was quit in Review: the page
         shows the run's records, and the selection is there again on going back to labelling. Done once, so that
-        from now on the quit saves this session's selection and scroll (`_remember_selection`). Whether the page
-        was placed (else it opens as any page does)."""
+        from now on the quit saves this session's selection and scroll (`_remember_selection`), and so does each
+        change of them once it has stayed a second (`_keep_the_place`): before, either would write over what the
+        last quit kept, unseen. Whether the page was placed (else it opens as any page does)."""
         self._selection_restored = True
         ids = {label.id for label in self.labels}
         kept = [i for i in self.settings.last_selection(self.project_key(), self.page_name or "") if i in ids]
@@ -1080,6 +1091,7 @@ class MainWindow(QMainWindow):
         self._on_record_selection(scroll)
 
     def _on_record_selection(self, scroll: bool = True) -> None:
+        self._place_moved()
         self.record_actions.arm_new = False
         self.record_actions.decided_last = None  # a record chosen: A / R change it
         self._unsay_a_gone_selection()
@@ -1401,6 +1413,7 @@ class MainWindow(QMainWindow):
             return
         self.closed = True
         self._watch_timer.stop()
+        self._place_timer.stop()  # the quit keeps the place itself, now
         self._remember_selection()
         self.jobs.stop()
         self._keep_the_answers_on_their_way()
@@ -1456,6 +1469,32 @@ class MainWindow(QMainWindow):
         self.reviewing.remember_rows()
         self._remember_the_list_and_the_walk()
         self.save_where_the_user_was()
+
+    def _place_moved(self, *_: object) -> None:
+        """The page scrolled or the records selected changed: kept once they stay so for PLACE_KEPT_MS (each change
+        starts the wait again), so that an app killed comes back where it was, not where the last quit left it."""
+        self._place_timer.start()
+
+    def _keep_the_place(self) -> None:
+        """Where the user is on the page (its records selected, its scroll, where the first selected one shows),
+        written where the quit writes it (`_remember_selection`), atomically as every save of the settings is. The
+        page asked where the record shows without waiting for it (the quit waits): no event loop turns inside this
+        timer's slot, and a page that does not answer keeps nothing until the next change."""
+        if self.closed or self.page_name is None or not self._selection_restored or not self.page_loaded:
+            return
+        page, selected, scroll_y = self.page_name, self.record_panel.selected_ids(), self.page_view.scroll_y
+
+        def keep(top: float | None) -> None:
+            if self.closed or self.page_name != page or not self.page_loaded:  # quit, or another page, meanwhile
+                return
+            self.settings.remember_selection(self.project_key(), page, selected, scroll_y, top)
+            self.save_where_the_user_was()
+
+        shown = self._first_shown(selected)
+        if shown is None:
+            keep(None)
+        else:
+            self.page_view.top_in_view_later(shown.xpaths[0], keep)
 
     def restore_geometry(self) -> bool:
         """Put the window where it was at the last quit (size, place, maximised, and screen); False when nothing

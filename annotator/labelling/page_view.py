@@ -171,6 +171,12 @@ def _locate_js(xpaths: Sequence[str]) -> str:
     return f"__recordlens.overlay.locate({json.dumps(json.dumps(list(xpaths)))})"
 
 
+def _top_in_view_js(xpath: str) -> str:
+    """Where the element at `xpath` is, and the view's height: one call to the page, so a renderer that hangs at quit
+    holds the window for `top_in_view`'s wait once, not twice."""
+    return f"JSON.stringify([{_locate_js([xpath])}, document.documentElement.clientHeight])"
+
+
 def _located(raw: Any) -> list[XPathBox]:
     return [XPathBox.from_json(d) for d in parse_js_result(raw) or []]
 
@@ -555,12 +561,19 @@ class PageView(QWidget):
     def top_in_view(self, xpath: str, timeout_ms: int = 5_000) -> float | None:
         """Where the element at `xpath` starts on the page (document y, CSS px), if some of it shows in the view
         (synchronous). None: it is out of view, not found or shown nowhere, or the page did not answer in time."""
-        # one call to the page, so a renderer that hangs at quit holds the window for `timeout_ms` once, not twice
-        code = f"JSON.stringify([{_locate_js([xpath])}, document.documentElement.clientHeight])"
         try:
-            answer = parse_js_result(self.offline.run_js(code, timeout_ms))
+            return self._top_shown(self.offline.run_js(_top_in_view_js(xpath), timeout_ms))
         except TimeoutError:
             return None
+
+    def top_in_view_later(self, xpath: str, then: Callable[[float | None], None]) -> None:
+        """`top_in_view` without waiting for the page (no event loop turned inside the caller's): `then` gets it
+        when the page answers, and is never called when it does not."""
+        self.offline.run_js_async(_top_in_view_js(xpath), lambda raw: then(self._top_shown(raw)))
+
+    def _top_shown(self, raw: Any) -> float | None:
+        """`top_in_view`'s answer, from the page's (`_top_in_view_js`)."""
+        answer = parse_js_result(raw)
         if not isinstance(answer, list) or len(answer) != 2:
             return None
         located, view = answer
