@@ -12,6 +12,16 @@ Not every report is a step: a click on text or empty space (no element an agent 
 and a scroll that moved nothing are said in `message` and left out, since no agent could take such a step and a
 reference holding one fails its own replay. A step recorded by mistake can be deleted while recording.
 
+A burst of scrolling (wheel turns, scrolling keys) that moved the window is recorded as the agent's Scroll steps
+that move it as far: an agent's Scroll moves two thirds of the view (som.js `scroll`, which replay and the agent
+run carry out), and the page is brought to where that many of them take it from where the burst began, the number
+of steps whose end lies nearest to where the person stopped (one at least; at the page's end or top, those that
+reach it). Each step is carried out as replay carries it out and pictured before and after, as an agent's step is.
+So a replay ends where the recording did, the page the person answered on is the one replay shows, and the
+reference's step count is what an agent needs to scroll as far, not how hard the wheel was spun: one Scroll for
+any burst would have a replay stop a screen or more above where the person read the answer, though it said every
+step was replayed. The page moves by up to a third of the view from where the person let go of the wheel.
+
 Reports are queued and handled one at a time outside the web channel's callback: handling one waits for the
 page to settle and takes a screenshot, which runs the event loop, and another report must not start meanwhile.
 
@@ -53,9 +63,11 @@ from ...core.agent import (
     shows_as_password,
 )
 from ...core.moments import now
+from ...core.wording import counted
 from ..qt.event_loop import spin
 from ..qt.signals import emit
 from ..qt.widgets import web_input_widget
+from .qt_browser import QtSiteBrowser
 from .site_browser import SiteBrowser, target_from_json
 from .trajectory_replay import describe
 
@@ -74,6 +86,18 @@ _DELETING_KEYS = (Qt.Key.Key_Backspace, Qt.Key.Key_Delete)
 _EDITING_SHORTCUTS = (QKeySequence.StandardKey.Paste, QKeySequence.StandardKey.Cut, QKeySequence.StandardKey.Undo,
                       QKeySequence.StandardKey.Redo)
 _FIELD_FOCUSED_JS = "(() => { const el = document.activeElement; return !!el && __recordlens.som.isTextField(el); })()"
+# Where the agent's Scrolls of the window take the page from `start` towards `end`, one position a step, until one
+# reaches `end` or moves nothing (the page's end or top): tried where the person does not see it (the page is put
+# back before it is drawn again). The scroll is the agent's own (som.js), so its length is set in one place.
+_AGENT_SCROLLS_JS = """JSON.stringify((() => {{
+  const back = scrollY, reached = [], direction = {direction}, end = {end};
+  scrollTo(scrollX, {start});
+  while (reached.length < {most} && (direction === "down" ? scrollY < end : scrollY > end)
+         && __recordlens.som.scroll(null, direction)) reached.push(scrollY);
+  scrollTo(scrollX, back);
+  return reached;
+}})())"""
+MOST_AGENT_SCROLLS = 500  # a burst is never taken as more of the agent's steps than this
 
 
 class Recorder(QObject):
@@ -108,6 +132,7 @@ class Recorder(QObject):
         # Input held back from the page (the widget it was for, a copy of the event) while the typing is pictured.
         self._held: list[tuple[QObject, QEvent]] | None = None
         self._held_since = 0.0
+        self._agent = QtSiteBrowser(browser=browser)  # carries out a burst's Scroll steps as replay does
         browser.page_event.connect(self._on_page_event)
 
     @property
@@ -401,7 +426,64 @@ class Recorder(QObject):
             emit(self.message, f"not recorded: the scroll {step.value} moved nothing (the page is at its "
                                f"{'end' if step.value == 'down' else 'top'} or does not scroll)")
             return
+        if kind == "scroll" and self._as_agent_scrolls(step, before, came_at):
+            return
         self._append(replace(step, screenshot_after=self._shot), came_at)
+
+    def _as_agent_scrolls(self, step: Step, before: Observation, came_at: float) -> bool:
+        """Record the burst of scrolling `step` reports, which moved the window from where `before` saw it to where
+        it is now, as the agent's Scroll steps that move it as far (module notes): carried out one by one from where
+        the burst began, each pictured. False when the window did not move up or down (the page changed in place):
+        the burst is then one step, as reported."""
+        assert self.observation is not None and self.trajectory is not None
+        ended, ended_shot = self.observation, self._shot
+        count = self._agent_scrolls(before, ended)
+        if count is None:
+            return False
+        start, end = before.scroll[1], ended.scroll[1]  # type: ignore[index]
+        direction = "down" if end > start else "up"
+        self.browser.run_js(f"scrollTo(scrollX, {start})")
+        for index in range(count):
+            shown_before = self._shot if index else step.screenshot_before
+            self._agent.perform(Step("scroll", None, direction))
+            self._observe()
+            # The burst's time is its first step's: the steps after it took the person none
+            self._append(replace(step, value=direction, screenshot_before=shown_before, screenshot_after=self._shot,
+                                 seconds=step.seconds if index == 0 else 0.0), came_at)
+        self._forget_unshown(ended_shot)
+        last = len(self.trajectory.steps)
+        steps = f"step {last}" if count == 1 else f"steps {last - count + 1}-{last}"
+        # Said after the steps' own lines (the panel's "step N recorded"), which it stands for
+        emit(self.message, f"recording: {steps} ({describe(self.trajectory.steps[-1])}"
+                           f"{f' ×{count}' if count > 1 else ''}) recorded: the scroll of {abs(end - start):.0f} px "
+                           f"as the {counted(count, 'Scroll step')} an agent takes to move as far (two thirds of the "
+                           "view each); the page is where they take it")
+        return True
+
+    def _agent_scrolls(self, before: Observation, ended: Observation) -> int | None:
+        """How many of the agent's Scroll steps move the window from where `before` saw it nearest to where `ended`
+        sees it (one at least); None when it did not move up or down on one page."""
+        if before.scroll is None or ended.scroll is None or before.url != ended.url:
+            return None
+        start, end = before.scroll[1], ended.scroll[1]
+        if start == end:
+            return None
+        reached = self.browser.js_json(_AGENT_SCROLLS_JS.format(
+            start=start, end=end, direction='"down"' if end > start else '"up"', most=MOST_AGENT_SCROLLS))
+        if not isinstance(reached, list) or not reached:
+            return None
+        # The nearest; of two as near, the further one (the person's stop lies within the view it shows)
+        nearest = min(range(len(reached)), key=lambda i: (abs(float(reached[i]) - end), -i))
+        return nearest + 1
+
+    def _forget_unshown(self, shot: str | None) -> None:
+        """Drop the screenshot `shot` from the recording when no step shows it (the page where the person let go
+        of the wheel, which the agent's steps moved on from)."""
+        assert self.trajectory is not None
+        steps = [*self.trajectory.steps, *(deleted for _, deleted in self._deleted)]  # a deleted one may come back
+        shown = {s.screenshot_before for s in steps} | {s.screenshot_after for s in steps} | {self._shot}
+        if shot not in shown:
+            self.trajectory.screenshots.pop(shot or "", None)
 
     def _click_follows(self) -> bool:
         """Whether the next report waiting is a click on an element (one that may be navigating away)."""

@@ -68,7 +68,8 @@ class EpisodeUnit:
 
 
 class _SoFar:
-    """An episode as it stood after its last model call (`loop.stopped_now`: cut as interrupted), once it made one."""
+    """An episode as it stood after its last model call or step (`loop.stopped_now`: cut as interrupted), once it made
+    a call: a stop while the next call waits keeps the steps it took."""
 
     def __init__(self) -> None:
         self.trajectory: Trajectory | None = None

@@ -37,18 +37,25 @@ Definitions (the README publishes them):
   run's own task ids only.
   They are scored as they are now: a task changed since the run used it (`--replace-tasks`; the run records each
   task's digest) is named.
-- Figures are rounded half up (0.625 -> "0.63" at two decimals), one rule for every figure printed.
+- Figures are rounded half up (0.625 -> "0.63" at two decimals), one rule for every figure printed. Each is
+  computed exactly, as a fraction of its counts (a run's rate is its successes over its episodes, a mean the sum of
+  those fractions over their number), and rounded once, as printed: summed as floats, a mean of 0, 3/12, 4/12 and 2/12
+  is 0.18749999999999997 and would print 0.187, not 0.188. The standard deviation is the square root of the exact
+  variance, rounded half up as exactly. `--json` gives each figure as the nearest float to its exact value (0.4, not
+  0.4000000000000001; 2/3 as 0.6666666666666666): rounded half up at any number of decimals up to 15, it gives what
+  the exact value does.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
-from decimal import ROUND_HALF_UP, Decimal
+from fractions import Fraction
 from pathlib import Path
-from statistics import stdev
+from statistics import variance
 
 from ..llm.gemini import INCOMPLETE_NO_CANDIDATES, INCOMPLETE_UNFINISHED
 from ..runs.charts import grouped_bars
@@ -67,19 +74,24 @@ from .tasks import same_version
 OVERALL = "overall"
 
 
+# A figure as computed: exact (a Fraction of its counts), or a float where a caller gives one (a table drawn by hand).
+Figure = Fraction | float
+
+
 @dataclass(frozen=True)
 class Figures:
-    """The figures for one category (or `overall`)."""
+    """The figures for one category (or `overall`), exact: each rate and mean a Fraction of its counts (module
+    notes), rounded only as printed (`fixed`); `as_dict` gives them as floats."""
 
     category: str
     tasks: int
     episodes: int
     runs: int
-    success_rate: float | None         # mean over runs of the per-run success rate; None: no complete run
-    per_run: dict[int, float]          # run index -> that run's success rate
-    average_steps: float | None        # None: no complete run (nothing was measured, which 0 would misreport)
-    average_steps_successful: float | None
-    agreement: float | None            # None when no episode of the category has a reference
+    success_rate: Figure | None        # mean over runs of the per-run success rate; None: no complete run
+    per_run: dict[int, Figure]         # run index -> that run's success rate
+    average_steps: Figure | None       # None: no complete run (nothing was measured, which 0 would misreport)
+    average_steps_successful: Figure | None
+    agreement: Figure | None           # None when no episode of the category has a reference
     # What the agreement is taken over: the tasks and episodes that have a reference (a mean over 1 task of 4
     # is not the category's).
     agreement_tasks: int = 0
@@ -87,7 +99,19 @@ class Figures:
     success_sd: float | None = None    # the sample standard deviation (n-1) of `per_run`; None under two runs
 
     def as_dict(self) -> dict[str, object]:
-        return asdict(self)
+        return as_floats(asdict(self))
+
+
+def as_floats(value: object) -> object:
+    """`value` with every exact figure (a Fraction) in it, in dicts and lists too, as the nearest float: what JSON
+    can hold (module notes)."""
+    if isinstance(value, Fraction):
+        return float(value)
+    if isinstance(value, dict):
+        return {k: as_floats(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [as_floats(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -138,7 +162,7 @@ class Evaluation:
                 "earlier_version_references": self.earlier_version_references,
                 "unanswered_references": self.unanswered_references,
                 "categories_left_out": self.categories_left_out,
-                "episodes": self.episodes,
+                "episodes": as_floats(self.episodes),
                 "warnings": self.warnings}
 
 
@@ -479,12 +503,13 @@ def _refusals(steps: Sequence[Step]) -> list[str]:
     return reasons
 
 
-def agreement(task: Task, reference: Trajectory, episode: Trajectory) -> float:
+def agreement(task: Task, reference: Trajectory, episode: Trajectory) -> Fraction:
+    """The share of the reference's steps the episode took in the same order, exact (module notes)."""
     wanted = [s for s in reference.steps if not s.failed]
     taken = [s for s in episode.steps if not s.failed]
     if not wanted:
-        return 1.0
-    return _common_subsequence(wanted, taken, task) / len(wanted)
+        return Fraction(1)
+    return Fraction(_common_subsequence(wanted, taken, task), len(wanted))
 
 
 def steps_match(task: Task, reference: Step, taken: Step) -> bool:
@@ -539,19 +564,21 @@ def _same_page(a: str, b: str) -> bool:
 
 
 
-def _mean(values: Sequence[float]) -> float:
-    return sum(values) / len(values) if values else 0.0
+def _mean(values: Sequence[Fraction]) -> Fraction:
+    """The exact mean of `values` (not empty): summed as fractions, no float's rounding in the sum."""
+    return sum(values, Fraction(0)) / len(values)
 
 
 def _figures(category: str, episodes: Sequence[Mapping[str, object]]) -> Figures:
+    """The figures of `episodes`, each computed exactly from their counts (module notes)."""
     by_run: dict[int, list[bool]] = defaultdict(list)
     for e in episodes:
-        by_run[int(e["run"])].append(bool(e["success"]))  # type: ignore[arg-type]
-    per_run = {r: _mean([float(s) for s in by_run[r]]) for r in sorted(by_run)}
-    steps = [float(e["steps"]) for e in episodes]  # type: ignore[arg-type]
-    good = [float(e["steps"]) for e in episodes if e["success"]]  # type: ignore[arg-type]
+        by_run[int(e["run"])].append(bool(e["success"]))  # type: ignore[call-overload]
+    per_run = {r: Fraction(sum(by_run[r]), len(by_run[r])) for r in sorted(by_run)}
+    steps = [Fraction(int(e["steps"])) for e in episodes]  # type: ignore[call-overload]
+    good = [Fraction(int(e["steps"])) for e in episodes if e["success"]]  # type: ignore[call-overload]
     referenced = [e for e in episodes if e["agreement"] is not None]
-    agreements = [float(e["agreement"]) for e in referenced]  # type: ignore[arg-type]
+    agreements = [Fraction(e["agreement"]) for e in referenced]  # type: ignore[arg-type]
     return Figures(category=category, tasks=len({e["task"] for e in episodes}), episodes=len(episodes),
                    runs=len(by_run), success_rate=_mean(list(per_run.values())) if per_run else None,
                    per_run=per_run,
@@ -559,7 +586,12 @@ def _figures(category: str, episodes: Sequence[Mapping[str, object]]) -> Figures
                    average_steps_successful=_mean(good) if good else None,
                    agreement=_mean(agreements) if agreements else None,
                    agreement_tasks=len({e["task"] for e in referenced}), agreement_episodes=len(referenced),
-                   success_sd=stdev(per_run.values()) if len(per_run) > 1 else None)
+                   success_sd=math.sqrt(_spread(per_run)) if len(per_run) > 1 else None)
+
+
+def _spread(per_run: Mapping[int, Figure]) -> Fraction:
+    """The sample variance (n-1) of the runs' rates, exact: the square of their standard deviation."""
+    return Fraction(variance([_exact(rate) for rate in per_run.values()]))
 
 
 # Up to this many runs the table gives each run's success rate; beyond, their spread (each run's is in --json).
@@ -569,10 +601,35 @@ CATEGORY_WIDTH = 22  # the least: a longer category widens the column, up to tex
 INCOMPLETE_MARK = "*"
 
 
-def fixed(value: float, places: int) -> str:
-    """`value` with `places` decimals, rounded half up as written (0.625 -> "0.63", 0.375 -> "0.38"): float
-    formatting rounds an exact half to even, so that two rates of one table would round two ways."""
-    return str(Decimal(repr(value)).quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP))
+def fixed(value: Figure, places: int) -> str:
+    """`value` with `places` decimals, rounded half up once, exactly (0.625 -> "0.63", 0.375 -> "0.38", 9/48 ->
+    "0.188"): float formatting rounds an exact half to even, so that two rates of one table would round two ways,
+    and a float summed from rates is off by a little (0.18749999999999997) and would round down. A float is
+    taken as written (its repr)."""
+    return _written(math.floor(abs(_exact(value)) * 10 ** places + Fraction(1, 2)), places, value < 0)
+
+
+def fixed_root(square: Figure, places: int) -> str:
+    """The square root of `square` (not negative) as `fixed` writes a value, exactly: the largest n with
+    (n - 1/2)^2 <= square * 10^(2 places), found in integers (no float's rounding of the root), so that a standard
+    deviation that is exactly a half (0.0125 at 3 places) rounds up as every other figure does."""
+    scaled = _exact(square) * 10 ** (2 * places) * 4  # (2n - 1)^2 <= 4 square 10^(2 places)
+    odd = math.isqrt(math.floor(scaled))
+    odd -= 1 - odd % 2  # the largest odd number at most the root
+    return _written((odd + 1) // 2, places)
+
+
+def _exact(value: Figure) -> Fraction:
+    """A figure as a Fraction: itself, or a float as written (its repr: 0.95 is 95/100, not the float's binary
+    value)."""
+    return value if isinstance(value, Fraction) else Fraction(repr(float(value)))
+
+
+def _written(units: int, places: int, negative: bool = False) -> str:
+    """`units` hundredths (at 2 places) written as a decimal: 188 at 3 places is "0.188", 1000 is "1.000"."""
+    whole, part = divmod(units, 10 ** places)
+    sign = "-" if negative and units else ""
+    return f"{sign}{whole}.{part:0{places}d}" if places > 0 else f"{sign}{whole}"
 
 
 def _run_columns(evaluation: Evaluation) -> list[int] | None:
@@ -590,7 +647,7 @@ def _per_run(evaluation: Evaluation, f: Figures, columns: list[int] | None) -> s
         if f.success_sd is None:  # a category with one run among many
             return " ".join(fixed(r, 2) for r in f.per_run.values())
         low, high = min(f.per_run.values()), max(f.per_run.values())
-        return f"± {fixed(f.success_sd, 3)} ({fixed(low, 2)}-{fixed(high, 2)})"
+        return f"± {fixed_root(_spread(f.per_run), 3)} ({fixed(low, 2)}-{fixed(high, 2)})"
     cells = [fixed(f.per_run[r], 2) if r in f.per_run else "-" for r in columns]
     return " ".join(cell.rjust(len(_run_label(evaluation, r))) for cell, r in zip(cells, columns, strict=True))
 
@@ -675,14 +732,18 @@ def write_chart(evaluation: Evaluation, path: str | Path) -> Path:
     # An agreement of None (no reference) or a success rate of None (no complete run) is drawn as missing, not 0.
     return grouped_bars(path, [f.category.replace(" ", "\n") for f in rows], [
         ("success (mean over runs; whisker: lowest-highest run)" if spread else "success (mean over runs)",
-         [f.success_rate for f in rows]),
-        ("agreement with reference", [f.agreement for f in rows]),
+         [_drawn(f.success_rate) for f in rows]),
+        ("agreement with reference", [_drawn(f.agreement) for f in rows]),
     ], marks={1: [agreement_mark(f) for f in rows]}, spreads={0: [success_spread(f) for f in rows]}, show_zero=True)
+
+
+def _drawn(value: Figure | None) -> float | None:
+    return None if value is None else float(value)
 
 
 def success_spread(f: Figures) -> tuple[float, float] | None:
     """The lowest and highest of a row's per-run success rates (its whisker), over two runs or more."""
-    return (min(f.per_run.values()), max(f.per_run.values())) if len(f.per_run) > 1 else None
+    return (float(min(f.per_run.values())), float(max(f.per_run.values()))) if len(f.per_run) > 1 else None
 
 
 def agreement_mark(f: Figures) -> str | None:

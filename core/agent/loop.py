@@ -8,9 +8,10 @@ retries ("model error"). The last two *cut* the episode: it says nothing about t
 the run (a failing endpoint raises ModelEndpointError, after the cut episode is handed to `on_trajectory`).
 Every step, with when it was taken (`at`) and the seconds it took, and every raw model call is kept in the
 trajectory, with when the episode began (`started_at`: before its start page opened). After each model call, before
-its action is carried out, `on_call` (when given) sees the episode as it stands, cut as INTERRUPTED: a caller that
-stores it there keeps every answer it paid for, and read, though its process is killed (SIGKILL) before the episode
-ends.
+its action is carried out, and again once that step is done (its action carried out, the page after it seen),
+`on_call` (when given) sees the episode as it stands, cut as INTERRUPTED: a caller that stores it there keeps every
+answer it paid for, and read, and every step taken, though its process is killed (SIGKILL) before the episode ends:
+killed while the model answers step 2, the episode kept says the step 1 it took.
 A password typed into a password field is a secret of the episode (actions.masked_step): once a Type reaches such a
 field, its text is masked in every step and stored call of the episode, those before it (a failed attempt,
 `Type [7]; pw` on a number the page has not) as well as those after it (a thought that says it again), so no later
@@ -62,8 +63,8 @@ LOOP_RULES = {"fails_unmoved_scroll": True, "fails_unmoved_go_back": True, "fail
               "masks_typed_passwords": True, "text_leaves_invisible_out": True, "numbers_closed_details_summary": True,
               "types_without_enter_when_said": True}
 
-# An episode as it stands after a model call, before it ends (`on_call`): stored so, it is one whose run was stopped,
-# or killed, part way; a resume runs it again.
+# An episode as it stands after a model call or a step, before it ends (`on_call`): stored so, it is one whose run was
+# stopped, or killed, part way; a resume runs it again.
 INTERRUPTED = "interrupted"
 # Stops that cut an episode short for reasons outside the agent: such an episode is not a result.
 CUT_STOPS = ("model budget", "model error", INTERRUPTED)
@@ -120,8 +121,8 @@ def run_agent(tasks: Sequence[Task], browser_factory: Callable[[Task], Browser],
               on_call: Callable[[Trajectory], None] | None = None) -> list[Trajectory]:
     """Every task `runs` times (run-major: all tasks of run 0, then of run 1...). `on_trajectory` sees each
     finished episode at once (to store it), so an interrupted run keeps what it did, and `on_call` the episode in
-    flight after each of its model calls (`run_episode`); `done_already` skips the episodes a resumed run has. With
-    a `seed`, run r sends seed + r (when the caller has settings to set)."""
+    flight after each of its model calls and steps (`run_episode`); `done_already` skips the episodes a resumed run
+    has. With a `seed`, run r sends seed + r (when the caller has settings to set)."""
     settings = settings or AgentSettings()
     done: list[Trajectory] = []
     for run in range(runs):
@@ -192,7 +193,7 @@ def system_prompt(send_screenshot: bool, observations: Sequence[str] | None = No
 def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSettings, *,
                 run: int = 0, on_call: Callable[[Trajectory], None] | None = None) -> Trajectory:
     """One episode of `task`. `on_call` sees it as it stands after each model call, before the call's action is
-    carried out (`stopped_now`: what a process killed there leaves)."""
+    carried out, and after each step that does not end it (`stopped_now`: what a process killed there leaves)."""
     # Begun now, before its start page opens: it spans that page's loading and its steps (its first step's `seconds`
     # count from its first prompt on)
     trajectory = Trajectory(task_id=task.id, actor=settings.actor, run=run, started_at=now())
@@ -235,6 +236,8 @@ def run_episode(task: Task, browser: Browser, caller: Caller, settings: AgentSet
         if failures >= settings.max_failures:
             trajectory.stop = "failures"
             break
+        if on_call is not None:  # the step is done: a process killed while the next call waits keeps it
+            on_call(stopped_now(trajectory, secrets))
     trajectory.success = is_correct(task, trajectory.answer)
     return trajectory
 
