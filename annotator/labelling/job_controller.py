@@ -39,7 +39,7 @@ from ...core.wording import counted, named_and_more, shortened
 from ..qt.jobs import BackgroundJob, Cancelled, database_refused
 from ..qt.widgets import button
 from ..settings import GEMINI, extractor_params, gemini_key, proposal_method
-from .propose import ENDPOINT_SETTING, Proposal, ProposeWorker, caution_of
+from .propose import ENDPOINT_SETTING, Proposal, ProposeWorker, answer_limit_s, caution_of, waiting_said
 
 if TYPE_CHECKING:
     from .window_parts import LabellingWindow
@@ -75,6 +75,9 @@ class ProposeTally:
     # and said, for a person to reject); `select_hint`: how to select them
     not_made: dict[str, int] = field(default_factory=dict)
     select_hint: str = ""
+    # Page -> its undecided proposals of other extractors, by extractor, that this Propose did not make: not ones it
+    # no longer makes (it never made them), said as what they are, left as they were
+    others: dict[str, dict[str, int]] = field(default_factory=dict)
     # Pages whose proposals came with warnings (a model's answer of two JSON lists, XPaths that name no element...),
     # each said as it came, in full under Recent messages; `messages_hint`: where to read them. A page that got no
     # records is not among them: "no records found" says it, its warning (why) said with its page
@@ -98,6 +101,8 @@ class ProposeTally:
             parts.append(self._left_out())
         if self.not_made:
             parts.append(self._not_made())
+        if self.others:
+            parts.append(self._others())
         if self.failed:
             parts.append(f"failed on {self._failures(said)}")
         if self.warned:
@@ -136,6 +141,27 @@ class ProposeTally:
         return (f"{counted(count, 'earlier proposal')} the model no longer makes {verb} still undecided"
                 f"{self._where(list(self.not_made))}" + (f": {self.select_hint}" if self.select_hint else ""))
 
+    def note_others(self, page: str, labels: Sequence[Label]) -> None:
+        """The page's undecided proposals of other extractors, counted by extractor."""
+        by: dict[str, int] = {}
+        for label in labels:
+            by[label.origin.name] = by.get(label.origin.name, 0) + 1
+        if by:
+            self.others[page] = by
+
+    def _others(self) -> str:
+        """"3 undecided proposals of selector, another extractor, stay as they were" (of several extractors, each
+        with its count): the page holds them beside this Propose's, and its Select earlier proposals leaves them."""
+        by: dict[str, int] = {}
+        for counts in self.others.values():
+            for name, count in counts.items():
+                by[name] = by.get(name, 0) + count
+        count = sum(by.values())
+        whose = (f"of {next(iter(by))}, another extractor," if len(by) == 1 else
+                 f"of other extractors ({named_and_more([f'{n:,} of {name}' for name, n in by.items()])})")
+        return (f"{counted(count, 'undecided proposal')} {whose} stay{'s' if count == 1 else ''} as "
+                f"{'it was' if count == 1 else 'they were'}{self._where(list(self.others))}")
+
     def _kept(self) -> str:
         """" (its 240 earlier proposals stay)", or of several pages " (earlier proposals stay: 240 on page 25, 3
         on page 7)"; "" when no page that got none held any."""
@@ -171,10 +197,19 @@ def _not_stored(refusal: RecordLensError | None, root: Path) -> str:
         cause, sqlite3.Error) else NOT_STORED
 
 
-def _kept_in(worker: ProposeWorker) -> str:
-    """Where a Gemini session's paid calls are kept ("" for an extractor that pays for none)."""
-    return (f"; its calls and tokens are kept as run {worker.stored_run.run_id} (Review, recordlens runs)"
-            if worker.stored_run else "")
+def _kept_in(worker: ProposeWorker, project: Project) -> str:
+    """What a Gemini session spent, in the words `recordlens runs` says it (its requests, every attempt, and its
+    tokens, answers whose tokens are unknown said beside them), and where its paid calls are kept; "" for an
+    extractor that pays for none."""
+    if worker.stored_run is None:
+        return ""
+    run_id = worker.stored_run.run_id
+    try:
+        spent = project.runs.get(run_id).spent or "nothing"
+    except (RecordLensError, sqlite3.Error) as error:  # a locked database, the run deleted meanwhile: where it is
+        _log.warning("what run %s spent could not be read: %s", run_id, error)
+        return f"; its calls and tokens are kept as run {run_id} (Review, recordlens runs)"
+    return f"; it spent {spent}: its calls are kept as run {run_id} (Review, recordlens runs)"
 
 
 def _with_warnings(proposal: Proposal) -> str:
@@ -258,13 +293,14 @@ class JobController:
 
     def start(self, job: BackgroundJob, what: str, done: str | Callable[[], str] = "done",
               cancelled: str | Callable[[], str] = "cancelled", at_quit: str | Callable[[], str] = "",
-              words_in_bar: bool = False) -> bool:
+              words_in_bar: bool = False, said: str = "") -> bool:
         """Run `job` in the background; `done` is said when it ends well (a warning that must outlast it), or
         asked for then, when it depends on what the job found; `cancelled` when it is cancelled (what was kept);
         `at_quit`, what quitting while it runs would lose, or asked for at the quit when that depends on how far
         the job has come: the window asks before it quits (`quitting_loses`); "" asks nothing. `words_in_bar`: the
         bar shows what each progress report says (Learn's phase, count and time left) in place of the job's name,
-        which its tooltip keeps."""
+        which its tooltip keeps. `said`: what the status bar says as it starts, where that is more than `what` (a
+        Propose with Gemini: what it waits for, and how long at most)."""
         if self.busy("another job is running"):
             return False
         self.job = job
@@ -281,7 +317,7 @@ class JobController:
         self._what = what
         self._show_what(what)
         self._show_running(True)
-        self.window.message(what)
+        self.window.message(said or what)
         job.done.connect(self.window.after_own_job)  # last: after what the job itself does when it ends
         job.start()
         return True
@@ -427,13 +463,17 @@ class JobController:
                        else tally.summary())
             said = [part for part in (worker.stopped, warning, summary) if part]
             notes = [part for part in (stale, caution) if part]
-            return "; ".join(said) + after + _kept_in(worker) + "".join(f"; {note}" for note in notes)
+            return "; ".join(said) + after + _kept_in(worker, window.project) + "".join(f"; {note}" for note in notes)
 
         def cancelled() -> str:
             stopped = ": no further Gemini call is made" if worker.stored_run else ""
-            return f"cancelled{stopped}{_kept_in(worker)}"
+            return f"cancelled{stopped}{_kept_in(worker, window.project)}"
 
-        return worker if self.start(worker, what, done, cancelled) else None
+        # A paid model's answer can take minutes: what the job waits for, and how long at most, said as it starts and
+        # in the bar page by page (`ProposeWorker._pages_in_turn`)
+        waits = f"; {waiting_said(answer_limit_s(params))}" if method == GEMINI else ""
+        return worker if self.start(worker, what, done, cancelled, words_in_bar=bool(waits),
+                                    said=what + waits) else None
 
     @property
     def own_runs(self) -> frozenset[int]:
@@ -689,12 +729,14 @@ class JobController:
         if not proposal.records:
             tally.empty.append(proposal.page)
             tally.kept[proposal.page] = window.project.page(proposal.page).proposed  # counted by the store
-            self._remember_not_made(root, proposal.page, window.project.labels(proposal.page, ["proposed"]))
+            # its own earlier proposals, none made again; another extractor's are not for it to select
+            weighed = window.project.weigh_proposals(proposal.page, [], proposal.keys, proposal.provenance)
+            self._remember_not_made(root, proposal.page, weighed.not_made)
             # its warnings say why, where its extractor says it ("no repeated structure with text was found")
             window.message(f"page {proposal.page}: {proposal.provenance.name} found no records"
                            + _with_warnings(proposal))
             return
-        weighed = window.project.weigh_proposals(proposal.page, proposal.records, proposal.keys)
+        weighed = window.project.weigh_proposals(proposal.page, proposal.records, proposal.keys, proposal.provenance)
         records = weighed.new
         if records and not window.record_actions.add_proposals(proposal.page, records, proposal.provenance):
             # the store refused them: said at once, and again at the end, with why (a full disk)
@@ -704,6 +746,7 @@ class JobController:
         self._remember_not_made(root, proposal.page, weighed.not_made)
         if weighed.not_made:
             tally.not_made[proposal.page] = len(weighed.not_made)
+        tally.note_others(proposal.page, weighed.others)
         if not records:
             tally.already.append(proposal.page)
             window.message((f"page {proposal.page}: nothing new among its {len(proposal.records)} proposals "

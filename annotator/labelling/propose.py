@@ -11,7 +11,9 @@ answers in the run's cost, as `recordlens extract` keeps them in RUN/_run/N.json
 further attempt, a wait ends at once); an answer already on its way when Cancel came is still added to the run.
 The page being asked is kept in the run as its budget counts (each request before it is sent, each answer's tokens
 as read), as `extract` keeps it: an app killed (SIGKILL) part way through a page leaves what the page paid for, and
-a page whose answer has not come at Cancel is kept as cancelled with what it paid for, until that answer comes.
+a page whose answer has not come at Cancel is kept as cancelled with what it paid for, until that answer comes. A
+request sent is kept, until its answer is read, as an answer whose tokens are unknown: the app killed while it waits,
+or quit without it (Quit now), leaves it so, not as an answer that cost 0.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import logging
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -31,7 +33,7 @@ from PySide6.QtCore import Signal
 from ...core import extract
 from ...core.errors import RecordLensError, os_error_said
 from ...core.extract import trimmed
-from ...core.llm import BudgetExceededError
+from ...core.llm import BudgetExceededError, CallSettings
 from ...core.records import TextKeyIndex
 from ...core.runs import (
     DONE,
@@ -95,6 +97,10 @@ class ProposalRun:
     # (one on its way as the call's hook was let go) is no longer what the page spent, and leaves that record. A
     # session asks each page once, as its run holds one record per page.
     _ended: set[str] = field(default_factory=set, repr=False)
+    # Page being asked -> what its budget told last, and whether that tell was of a request sent (one more counted):
+    # its answer is awaited, kept as one whose tokens are unknown, until the next tell (its tokens counted, a request
+    # given back, the next one sent) or a wait before a retry (`attempt_answered`) says the attempt ended
+    _told: dict[str, tuple[Spent, bool]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def start(cls, project: Project, extractor: object) -> ProposalRun:
@@ -107,6 +113,7 @@ class ProposalRun:
         any record kept before (as it spent, or at Cancel)."""
         with self._lock:
             self._asking.pop(page, None)
+            self._told.pop(page, None)
             self._ended.add(page)
             if isinstance(outcome, extract.Extraction):
                 project.runs.add_predictions(self.run_id, {page: outcome.records})
@@ -160,14 +167,41 @@ class ProposalRun:
             with open_project(self.root) as project, self._lock:
                 if page in self._ended:
                     return
-                self._asking[page] = begun
-                self.pages[page] = spent_record(spent, time.monotonic() - begun)
-                self._save(project)
+                told = self._told.get(page)
+                awaited = spent.requests > (told[0].requests if told is not None else 0)  # a request sent now
+                self._told[page], self._asking[page] = (spent, awaited), begun
+                self._keep_spent(project, page)
         except Exception:  # noqa: BLE001 - the call goes on (it is counted): the page's own record may yet be kept
             _log.exception("what page %s spent could not be kept in run %s as it was spent", page, self.run_id)
 
+    def attempt_answered(self) -> None:
+        """A wait before a retry began (the caller's `notify`): the attempt before it was answered, with an error
+        that spends no tokens (a 429, a 5xx; an answer given up or cut off was told to the budget as uncounted
+        already), so the page being asked awaits no answer until its next request is sent. Called from the call's
+        thread, so through a connection of its own. A wait too short to be said (`WAIT_NOTICE_S`) leaves the request
+        kept as awaited until the retry is sent, a moment later."""
+        try:
+            with self._lock:
+                awaited = [page for page, (_, waits) in self._told.items() if waits and page not in self._ended]
+            if not awaited:
+                return
+            with open_project(self.root) as project, self._lock:
+                for page in awaited:
+                    if page in self._told and page not in self._ended:
+                        self._told[page] = (self._told[page][0], False)
+                        self._keep_spent(project, page)
+        except Exception:  # noqa: BLE001 - the wait goes on; the page's own record, or the next tell, mends it
+            _log.exception("the answered attempt could not be kept in run %s", self.run_id)
+
+    def _keep_spent(self, project: Project, page: str) -> None:
+        """The page's record of what it spent so far, as its budget told it last (`_told`), written now."""
+        spent, awaited = self._told[page]
+        self.pages[page] = spent_record(spent, time.monotonic() - self._asking[page], int(awaited))
+        self._save(project)
+
     def _save(self, project: Project) -> None:
         # summed as a run added from a folder is; each page's record as in its _run/N.json
+        # "calls": its call records; its requests (every attempt) are summed_cost's
         cost: dict[str, object] = {"tokens": {}, **summed_cost(self.pages.values()),
                                    "calls": sum(len(model_calls(c.get("raw"))) for c in self.pages.values()),
                                    "page_costs": self.pages}
@@ -213,7 +247,7 @@ class ProposeWorker(BackgroundJob):
 
     def _propose_session(self, project: Project) -> None:
         # Gemini's calls stop at Cancel, and its waits and retries are said as they happen.
-        hooks = {"cancel": self._cancel, "notify": self._say_while_running} if self.method == GEMINI else {}
+        hooks = {"cancel": self._cancel, "notify": self._waiting_to_retry} if self.method == GEMINI else {}
         extractor = extract.create(self.method, **self._params, **hooks)
         self.caution = caution_of(extractor)
         self.stored_run = ProposalRun.start(project, extractor) if self.method == GEMINI else None
@@ -231,6 +265,13 @@ class ProposeWorker(BackgroundJob):
                 except Exception as error:  # noqa: BLE001 - the session's own end (or error) is what to say
                     _log.warning("run %s could not be marked %s: %s", self.stored_run.run_id, status, error)
 
+    def _waiting_to_retry(self, message: str) -> None:
+        """The caller's wait before a retry, as it starts: the attempt before it was answered (no answer of the page
+        is on its way meanwhile, `ProposalRun.attempt_answered`), and the wait is said."""
+        if self.stored_run is not None:
+            self.stored_run.attempt_answered()
+        self._say_while_running(message)
+
     def _say_while_running(self, message: str) -> None:
         """A wait before a retry, said as it starts, while the job runs. After Cancel, a call let finish in its own
         thread makes no further attempt, so its wait is none to say; and the job, ended, may be deleted by then: an
@@ -242,7 +283,7 @@ class ProposeWorker(BackgroundJob):
 
     def _propose_pages(self, project: Project, extractor: extract.Extractor) -> None:
         # core's loop over pages, as `extract` runs it: its stop rules, and its words for why it stopped
-        end = run_pages(self.each(self.pages), partial(self._extract, project, extractor),
+        end = run_pages(self._pages_in_turn(), partial(self._extract, project, extractor),
                         answered=partial(self._answered, project), failed=partial(self._failed, project),
                         stopped=partial(self._keep_stop, project), check=self.check, setting=ENDPOINT_SETTING)
         if end.stopped_on is None:
@@ -251,6 +292,16 @@ class ProposeWorker(BackgroundJob):
         # A quota's page is no failure (the run keeps it not finished, and the next Propose asks it again, as
         # `extract` resumes it): the stop names it; an endpoint's page failed, and was said so as it failed.
         self._stop(end.stopped_on, end.reason, self.pages[self.pages.index(end.stopped_on) + 1:])
+
+    def _pages_in_turn(self) -> Iterator[str]:
+        """The pages one by one, as `each` gives them, stopping at once when the job is cancelled; with a paid model
+        each reported as what the job waits for, and how long at most (an answer can take minutes, which the bar
+        would otherwise show as "proposing with gemini" alone), else by its name."""
+        for done, name in enumerate(self.pages):
+            self.check()
+            said = waiting_said(answer_limit_s(self._params), name) if self.method == GEMINI else name
+            self.report(done, len(self.pages), said)
+            yield name
 
     def _extract(self, project: Project, extractor: extract.Extractor, name: str) -> extract.Extraction:
         page = project.load(name).page  # here: the Project is this thread's
@@ -310,6 +361,20 @@ class ProposeWorker(BackgroundJob):
     def _stop(self, page: str, reason: str, not_reached: Sequence[str]) -> None:
         left = f"; not reached: {listed(list(not_reached), 8, total=True)}" if not_reached else ""
         self.stopped = self.scrub(f"stopped on page {page}: {reason}{left}")
+
+
+def answer_limit_s(params: Mapping[str, object]) -> float:
+    """How long a Propose with Gemini waits for one request's answer at most: the time limit `params` give its
+    caller, else the caller's own (`CallSettings.timeout_s`), which the app does not change."""
+    given = params.get("timeout_s")
+    return float(given) if isinstance(given, int | float) else CallSettings().timeout_s
+
+
+def waiting_said(limit_s: float, page: str | None = None) -> str:
+    """"waiting for the model's answer on page 3 (at most 5 min per request)", or of each page when `page` is None:
+    what a Propose with Gemini waits for, and how long at most (a retry, said as it starts, waits again)."""
+    limit = f"{limit_s / 60:g} min" if limit_s >= 120 and limit_s % 60 == 0 else f"{limit_s:g} s"
+    return f"waiting for the model's answer on {f'page {page}' if page else 'each page'} (at most {limit} per request)"
 
 
 def failure_said(error: Exception, root: Path) -> str:

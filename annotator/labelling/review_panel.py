@@ -650,8 +650,9 @@ class ReviewPanel(QWidget):
         ended = f", ended {local_time(run.ended_at, zone=True)}" if run.ended_at else ""
         source = f"\nfrom {shown_bytes(str(run.parameters['source']))}" if run.parameters.get("source") else ""
         settings = method_settings(run.parameters)
+        # what a model's run paid for, as `recordlens runs` says it (its requests, every attempt, and its tokens)
         return (f"run {run.id}: {run.method}, started {local_time(run.started_at, zone=True)}{ended}{source}"
-                + (f"\nsettings: {settings}" if settings else ""))
+                + (f"\nsettings: {settings}" if settings else "") + (f"\nspent: {run.spent}" if run.spent else ""))
 
     def run_id(self) -> object:
         """The chosen run's id, "annotator:NAME" for an annotator's label set, NO_RUN for none."""

@@ -15,7 +15,6 @@ from ..command_hints import hint_option, hint_path
 from ..errors import RecordLensError
 from ..extract import DEFAULT_METHOD
 from ..extract.base import SET_BY_RECORDLENS, Extractor
-from ..llm.gemini import answers_without_counts, uncounted_said
 from ..output_paths import writable_folder
 from ..page import formats
 from ..page.dataset import natural_key, page_files, pages_not_read
@@ -23,7 +22,7 @@ from ..path_text import shown_bytes
 from ..runs.engines import Engine
 from ..runs.evaluate import LEFT_OUT_UNREAD, PageNotRead, read_page
 from ..runs.progress import progress
-from ..runs.run_files import META_DIR, RESTART_STARTS_OVER, WITHOUT_RESTART, RunSummary, exit_status
+from ..runs.run_files import META_DIR, RESTART_STARTS_OVER, WITHOUT_RESTART, RunSummary, exit_status, tokens_said
 from ..wording import counted, listed
 from .engine_options import add_engine_arguments, engine_for
 from .output import COMMAND_STOPS, warn
@@ -320,20 +319,6 @@ def _cannot_be_read(page_file: Path, name: str) -> bool:
         return isinstance(read_page(page_file, name), PageNotRead)
     except OSError:  # met for a moment (`read_page`): the page may well be read, by the same command again
         return False
-
-
-def tokens_said(tokens: dict[str, int]) -> str:
-    """", 7,600 tokens (3,376 prompt, 224 completion, 4,000 thinking)": a run's tokens with their kinds (thinking,
-    billed as output but not in the completion, is named when the model reported it); "" for none. Answers that came
-    without token counts are said beside the tokens counted, never summed into them as 0 (", 0 tokens counted, and
-    5 answers without token counts (their tokens unknown, not 0)")."""
-    if not tokens:
-        return ""
-    total = tokens.get("total", 0)
-    kinds = ", ".join(f"{tokens[kind]:,} {kind}" for kind in ("prompt", "completion", "thinking") if kind in tokens)
-    said = f", {total:,} tokens" + (f" ({kinds})" if kinds and total else "")
-    uncounted = answers_without_counts(tokens)
-    return said + (f" counted, and {uncounted_said(uncounted)}" if uncounted else "")
 
 
 def _stopped_part_way(name: str) -> str:

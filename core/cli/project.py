@@ -22,7 +22,9 @@ from ..records.score import DatasetScore
 from ..runs.evaluate import format_not_read, pages_not_read_message, seed_runs, seeds_asked, seeds_that_ran
 from ..runs.progress import progress
 from ..runs.run_files import (
+    REQUESTS,
     STOPPED,
+    cost_requests,
     holds_a_single_run,
     made_on_other_pages,
     other_pages_message,
@@ -715,9 +717,13 @@ def run_document(run: RunInfo, stale: list[str]) -> dict[str, object]:
     """A run as `runs --json` gives it: "status" as the table says it (a run that ended before its last page is
     "stopped"), and its pages counted as the table counts them, each field named for what it counts (the store's
     `predicted_pages` counts the failed pages too, so it is given as `pages_stored`). The store's change stamp
-    (`predictions_stamp`, a row id that moves with every prediction stored) means nothing to a reader: left out."""
+    (`predictions_stamp`, a row id that moves with every prediction stored) means nothing to a reader: left out.
+    Its cost gives the model requests it sent (`REQUESTS`: every attempt, where "calls" counts call records), for a
+    run stored before they were kept too, from its pages' records."""
+    cost = {key: value for key, value in run.cost.items() if key not in MATCHING_ONLY}
+    requests = cost_requests(run.cost)
     document = vars(run) | {"status": run.outcome, "stored_status": run.status,
-                            "cost": {key: value for key, value in run.cost.items() if key not in MATCHING_ONLY}}
+                            "cost": cost | ({REQUESTS: requests} if requests is not None else {})}
     stored = document.pop("predicted_pages")
     document.pop("predictions_stamp", None)
     return document | {"pages_stored": stored, "pages_with_records": run.predicted_pages - run.failed_pages,
@@ -733,9 +739,9 @@ SETTINGS_WIDTH = 74  # a run's settings on its own line below its row: the table
 
 
 def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, str] | None = None) -> str:
-    """One row per run (within 80 columns), its origin and settings on the line below it, then notes. `stale`: why
-    a run's stored scores no longer hold (its labels changed since, say), by run: its figures are marked
-    (`STALE_MARK`) where they are, not only in a note below."""
+    """One row per run (within 80 columns), its origin and settings on the line below it, what a model's run spent
+    (its requests and tokens) on the next, then notes. `stale`: why a run's stored scores no longer hold (its labels
+    changed since, say), by run: its figures are marked (`STALE_MARK`) where they are, not only in a note below."""
     stale = {run_id: why for run_id, why in (stale or {}).items() if why}
     named = folders_told_apart(runs)  # two folders of one name, each with the folder above it
     lines = [f"{'id':>3} {'method':<8} {'status':<11} {'started':<17} {'pages':>5} {'failed':>6} {'F1 all':>6} "
@@ -749,6 +755,8 @@ def format_runs(runs: Sequence[RunInfo], project: str = "P", stale: dict[int, st
         settings = settings_line(run.parameters, run.cost, named)
         if settings:
             lines.append(f"    {settings}")
+        if run.spent:  # what a model's run paid for, on its own line: it says why a figure is unknown, unshortened
+            lines.append(f"    spent {run.spent}")
     if not runs:
         lines.append("(no runs yet)")
     if any(run.scored_with_prediction < run.scored_pages and run.f1 is not None for run in runs):  # they differ

@@ -30,11 +30,14 @@ from ..llm.gemini import (
     GIVEN_UP,
     UNCOUNTED,
     BudgetExceededError,
+    answers_without_counts,
     counts_missing,
     given_up_in_calls,
     given_up_said,
     paid_carried,
+    requests_of_call,
     tokens_as_kept,
+    uncounted_said,
 )
 from ..page.dataset import LoadedPage, load_page, natural_key, record_files
 from ..page.dom import Page
@@ -57,6 +60,10 @@ UNFINISHED = "it did not finish (interrupted or killed); run it again to resume"
 IN_FLIGHT = "in_flight"
 KILLED_PART_WAY = ("the run ended part way through this page without saying why (killed, or the machine stopped): "
                    "the requests and tokens counted on the page until then are kept")
+# What a page's record, written as its budget counts (`spent_record`), says of a request sent whose answer had not
+# been read when it was written: a model answer is generated before it is sent, so a request sent is paid for, and
+# one whose process was killed (or whose app quit) while it was awaited leaves its tokens unknown, not 0
+NEVER_READ = "sent, its answer not read when this record was written (awaited): paid for, its tokens unknown, not 0"
 _REASON_LIMIT = 2000  # characters of an unexpected error's message kept (a page can make a huge one)
 
 MADE_ON = "page"  # _run/N.json's key for the page a prediction was made on (`page_identity`)
@@ -87,9 +94,13 @@ STORED_COST = "stored_cost"
 # run.json's key, in a deleted run's copy, for when the run ended (the copy's files are written as it is deleted):
 # `runs --add` of the copy keeps it as the run's end
 ENDED = "ended"
+# A run's cost's key for the model requests its pages' records say were sent (`summed_cost`): every attempt, a 429's
+# and a retry's too (`requests_of_call`), where "calls" counts a run's call records (one call may make several)
+REQUESTS = "requests"
 # The cost keys that travel with a run through its deleted copy and back, taken as they are: what it paid (its pages'
-# count, seconds, tokens, model calls: the copy holds no _run/N.json of a page it did) and where it came from
-COPIED_AS_THEY_ARE = ("pages", "seconds", "tokens", "calls", ADDED_FROM)
+# count, seconds, tokens, model calls and requests: the copy holds no _run/N.json of a page it did) and where it
+# came from
+COPIED_AS_THEY_ARE = ("pages", "seconds", "tokens", "calls", REQUESTS, ADDED_FROM)
 # ... and with them what its folder said of its pages when it was added (pages it predicted on other pages, pages
 # whose N.json was gone, pages the project lacked), each kept for the pages the project holds when it comes back
 COPIED_COST = (*COPIED_AS_THEY_ARE, OTHER_PAGES, FILES_MISSING, NOT_IN_PROJECT)
@@ -264,17 +275,22 @@ class _PageInFlight:
                 self._summary.warnings.append(said)
 
 
-def spent_record(spent: Spent, seconds: float) -> dict[str, object]:
+def spent_record(spent: Spent, seconds: float, unread: int = 0) -> dict[str, object]:
     """A page's record of what it spent, as its budget counted it (`Spent`), while it is asked: not finished, its
     seconds so far, its tokens as a run keeps them, and its requests as one call of that many attempts (the calls'
     own statuses and answers are in the record the page ends with). Written so, a record of a page whose process
-    was killed part way through it reads as any page stopped part way does: `summed_cost`, `requests_of_call`."""
-    counted = {**({"total": spent.tokens} if spent.tokens else {}),
-               **({UNCOUNTED: spent.uncounted} if spent.uncounted else {})}
+    was killed part way through it reads as any page stopped part way does: `summed_cost`, `requests_of_call`.
+    `unread`: of its requests, those sent whose answer was not read yet (awaited as the record is written): each is
+    among its answers without token counts (`NEVER_READ`), since a process killed while it waits, or an app that
+    quits without it, can write nothing after; the record the page ends with says what the answer cost."""
+    uncounted = spent.uncounted + unread
+    tokens = {**({"total": spent.tokens} if spent.tokens else {}), **({UNCOUNTED: uncounted} if uncounted else {})}
     call = {"attempts": spent.requests, **({"tokens": {"total": spent.tokens}} if spent.tokens else {}),
             **({GIVEN_UP: spent.given_up} if spent.given_up else {})}
     return {"status": NOT_FINISHED, "reason": KILLED_PART_WAY, "seconds": round(seconds, 3),
-            **({"tokens": tokens_as_kept(counted)} if counted else {}), "raw": {"calls": [call]}}
+            **({"tokens": tokens_as_kept(tokens)} if tokens else {}),
+            **({"warnings": [f"{counted(unread, 'request')} {NEVER_READ}"]} if unread else {}),
+            "raw": {"calls": [call]}}
 
 
 def _in_flight_here(record: Mapping[str, object]) -> bool:
@@ -506,12 +522,16 @@ def paid_tokens(cost: dict[str, object]) -> dict[str, int]:
 def record_tokens(record: Mapping[str, object]) -> dict[str, int]:
     """The tokens of one page's record (not its earlier ones). A record written before answers without token
     counts were kept as such holds 0s for them: they are found by its calls (an answer's call record holds its
-    usage, {} without counts), so that an older run's cost does not read them as free either."""
+    usage, {} without counts), so that an older run's cost does not read them as free either; so are the answers
+    given up at the time limit in its calls that ended without one, which a record kept as the app keeps a failed
+    page's (its extraction's details as they are, not `_tokens_kept`) holds only there."""
     tokens = record.get("tokens")
     kept = dict(tokens) if isinstance(tokens, dict) else {}
     if UNCOUNTED not in kept:
-        answers = [call.get("tokens") for call in model_calls(record.get("raw"))]
-        if uncounted := sum(1 for usage in answers if isinstance(usage, dict) and counts_missing(usage)):
+        calls = model_calls(record.get("raw"))
+        answers = [call.get("tokens") for call in calls]
+        uncounted = sum(1 for usage in answers if isinstance(usage, dict) and counts_missing(usage))
+        if uncounted := uncounted + given_up_in_calls(calls):
             kept = tokens_as_kept({**kept, UNCOUNTED: uncounted})
     return kept
 
@@ -530,14 +550,63 @@ def add_tokens(total: dict[str, int], tokens: Mapping[str, object]) -> None:
 
 
 def summed_cost(records: Iterable[dict[str, object]]) -> dict[str, object]:
-    """A run's cost from its pages' records (as `_run/N.json` holds them): how many, their seconds, and the tokens
-    paid for (earlier attempts included), the last only when some were."""
+    """A run's cost from its pages' records (as `_run/N.json` holds them): how many, their seconds, and the model
+    requests (`REQUESTS`) and tokens paid for (earlier attempts included), each only when some were."""
     records = list(records)
     tokens: dict[str, int] = {}
     for record in records:
         add_tokens(tokens, paid_tokens(record))
+    requests = sum(map(paid_requests, records))
     seconds = sum(float(record.get("seconds") or 0.0) for record in records)  # type: ignore[arg-type]
-    return {"pages": len(records), "seconds": round(seconds, 3), **({"tokens": tokens} if tokens else {})}
+    return {"pages": len(records), "seconds": round(seconds, 3), **({REQUESTS: requests} if requests else {}),
+            **({"tokens": tokens} if tokens else {})}
+
+
+def paid_requests(record: Mapping[str, object]) -> int:
+    """The model requests a page's record says were sent: its calls' attempts (`requests_of_call`), and every
+    earlier attempt's at the page (`earlier`)."""
+    earlier = record.get("earlier")
+    kept = [record, *(earlier if isinstance(earlier, list) else [])]
+    return sum(requests_of_call(call) for each in kept if isinstance(each, Mapping)
+               for call in model_calls(each.get("raw")))
+
+
+def cost_requests(cost: Mapping[str, object]) -> int | None:
+    """The model requests a stored run's cost says it sent: its `REQUESTS`, or for a run stored before they were
+    kept, those its pages' records (`page_costs`, the app's) say; None when it says nothing of them."""
+    requests = cost.get(REQUESTS)
+    if isinstance(requests, int):
+        return requests
+    pages = cost.get("page_costs")
+    if isinstance(pages, dict) and pages:
+        return sum(paid_requests(record) for record in pages.values() if isinstance(record, dict))
+    return None
+
+
+def tokens_said(tokens: Mapping[str, int]) -> str:
+    """", 7,600 tokens (3,376 prompt, 224 completion, 4,000 thinking)": a run's tokens with their kinds (thinking,
+    billed as output but not in the completion, is named when the model reported it); "" for none. Answers that came
+    without token counts are said beside the tokens counted, never summed into them as 0 (", 0 tokens counted, and
+    5 answers without token counts (their tokens unknown, not 0)")."""
+    if not tokens:
+        return ""
+    total = tokens.get("total", 0)
+    kinds = ", ".join(f"{tokens[kind]:,} {kind}" for kind in ("prompt", "completion", "thinking") if kind in tokens)
+    said = f", {total:,} tokens" + (f" ({kinds})" if kinds and total else "")
+    uncounted = answers_without_counts(tokens)
+    return said + (f" counted, and {uncounted_said(uncounted)}" if uncounted else "")
+
+
+def spent_said(cost: Mapping[str, object]) -> str:
+    """What a stored run spent on a model, in the words a run's closing line says it (`tokens_said`): "3 requests,
+    1,360 tokens (1,200 prompt, 160 completion)", its answers whose tokens are unknown said beside them; "" for a
+    run whose cost says nothing of requests or tokens (a method that calls no model)."""
+    requests = cost_requests(cost)
+    tokens = cost.get("tokens")
+    said = tokens_said(tokens) if isinstance(tokens, dict) else ""
+    if requests is None:
+        return said.removeprefix(", ")
+    return f"{counted(requests, 'request')}{said}"
 
 
 def done_without_a_file(run_dir: str | Path, costs: PageCosts | None = None) -> list[str]:

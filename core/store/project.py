@@ -157,8 +157,12 @@ class PageProposals:
     new: list[list[str]]  # the records the page lacks, to propose, in the order proposed
     # Of each record left out because records of the page cover its text already (with other XPaths): those records
     covered_by: list[list[Label]]
-    # The page's proposals still undecided that no record proposed now is, nor covers the text of
+    # The page's proposals still undecided, made by the extractor that proposes now, that no record proposed now is,
+    # nor covers the text of: the ones it no longer makes
     not_made: list[Label]
+    # ... and those of other extractors (or other hands): not made now, as this extractor never made them; they stay
+    # as they were, said for what they are, not as ones it no longer makes
+    others: list[Label] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -1210,17 +1214,21 @@ class Project(Connection):
             return self._log(page, page_id, actor_id, "add", [old for old, _ in moved],
                              added + [new for _, new in moved], detail)
 
-    def weigh_proposals(self, page: str, records: Sequence[Sequence[str]], keys: TextKeyIndex | None
-                        ) -> PageProposals:
+    def weigh_proposals(self, page: str, records: Sequence[Sequence[str]], keys: TextKeyIndex | None,
+                        by: Provenance | None = None) -> PageProposals:
         """An extractor's `records` for a page against the records it holds now, in any status
         (`hygiene.weigh_proposals`): those it lacks, those left out because its records cover their text already,
         and its undecided proposals that the extractor no longer makes. `keys`: the page's text keys, as the
-        extractor read the page (None: records are compared by their XPaths alone)."""
+        extractor read the page (None: records are compared by their XPaths alone). `by`: the extractor proposing
+        them: only its own earlier proposals (of any version or model of it) are ones it no longer makes, another's
+        are `others` (None: every undecided proposal is taken for its own)."""
         labels = self.labels(page)
         weighed = weigh_proposals(records, [label.xpaths for label in labels], keys)
+        undecided = [label for i, label in enumerate(labels)
+                     if label.status == "proposed" and i not in weighed.made_again]
         return PageProposals(weighed.new, [[labels[i] for i in held] for held in weighed.covered_by],
-                             [label for i, label in enumerate(labels)
-                              if label.status == "proposed" and i not in weighed.made_again])
+                             [label for label in undecided if _made_by(label, by)],
+                             [label for label in undecided if not _made_by(label, by)])
 
     def _place(self, page_id: int, added: list[Row], before: Sequence[int | None]) -> list[tuple[Row, Row]]:
         """Put the just added rows in front of the records `before` names (None, or a record not on the page:
@@ -1616,6 +1624,13 @@ def _decode(values: Sequence[object]) -> Row:
     for column in _JSON_COLUMNS:
         row[column] = json.loads(row[column])
     return row
+
+
+def _made_by(label: Label, extractor: Provenance | None) -> bool:
+    """Whether `label` was first proposed by `extractor` (None: by whoever proposes now, for a caller that does not
+    say): the same extractor by its name, whatever its version or model (a learnt selector's proposals are the
+    shipped one's to withdraw, and gemini's of another model gemini's)."""
+    return extractor is None or (label.origin.kind == extractor.kind and label.origin.name == extractor.name)
 
 
 def _label(row: Row, provenances: dict[int, Provenance]) -> Label:

@@ -37,6 +37,7 @@ from ..runs.run_files import (
     STOPPED,
     STORED_COST,
     not_in_project,
+    spent_said,
 )
 from ..wording import counted, listed
 from .db import TRIES_WHILE_IT_CHANGES, StoreError, dumps, now
@@ -127,6 +128,13 @@ class RunInfo(StoredRun):
         if self.status == "running" and self.owner_gone:
             return INTERRUPTED
         return "stopped" if self.status == "finished" and self.cost.get(STOPPED) else self.status
+
+    @property
+    def spent(self) -> str:
+        """What the run spent on a model, in words ("3 requests, 1,360 tokens (…)", answers whose tokens are unknown
+        said beside them: `run_files.spent_said`), as `recordlens runs`, Review and the app's Propose say it; "" for
+        a run of a method that calls none."""
+        return spent_said(self.cost)
 
 
 _TRUTH = sql_list(TRUE_PAGE_STATUSES)  # the statuses of a page a run is scored on

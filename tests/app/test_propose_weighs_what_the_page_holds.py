@@ -39,13 +39,14 @@ def project_dir(tmp_path: Path) -> Path:
     return imported_project(tmp_path, {"html/p.html": PAGE, "gt/p.json": labels})
 
 
-def proposing(name: str, records: list[list[str]]) -> str:
-    """An extractor registered as `name` that proposes `records` on any page."""
+def proposing(name: str, records: list[list[str]], method: str | None = None) -> str:
+    """An extractor registered as `name` that proposes `records` on any page, as `method` (another model of that
+    extractor: a learnt selector's proposals are the selector's) or as itself."""
     class Fixed:
         version = "1"
 
         def extract(self, page):
-            return Extraction([list(r) for r in records], name, self.version, {}, 0)
+            return Extraction([list(r) for r in records], method or name, self.version, {}, 0)
 
     Fixed.name = name
     extract.register(name, lambda **_: Fixed(), "fixed records, for a test")
@@ -89,7 +90,7 @@ def test_propose_says_the_earlier_proposals_the_model_no_longer_makes_and_select
                             "proposals the model no longer makes")
     assert action.text().replace("&", "").startswith("Select earlier proposals the model no longer makes")
 
-    learnt = proposing("learnt-model-test", [[OTHER.format(1)], [OTHER.format(2)]])
+    learnt = proposing("learnt-model-test", [[OTHER.format(1)], [OTHER.format(2)]], method="selector")
     assert propose_with(qtbot, window, learnt) == (
         "done: nothing new on page p; 3 earlier proposals the model no longer makes are still undecided: Propose → "
         "Select earlier proposals the model no longer makes, then R rejects them")
@@ -118,7 +119,7 @@ def test_propose_says_the_earlier_proposals_the_model_no_longer_makes_and_select
 def test_a_propose_that_adds_records_says_the_earlier_ones_it_no_longer_makes_too(qtbot, window) -> None:
     window.project.add_records("p", [[SPAN.format(1)]], SHIPPED)
     window.reload_labels([])
-    learnt = proposing("learnt-model-adds-test", [[OTHER.format(k)] for k in range(1, 4)])
+    learnt = proposing("learnt-model-adds-test", [[OTHER.format(k)] for k in range(1, 4)], method="selector")
     assert propose_with(qtbot, window, learnt) == (
         "done: 3 records proposed on page p; 1 earlier proposal the model no longer makes is still undecided: "
         "Propose → Select earlier proposals the model no longer makes, then R rejects them")

@@ -40,11 +40,12 @@ def test_a_page_the_endpoint_failed_on_says_why_at_the_end_and_in_review_leads_w
         qtbot.waitUntil(lambda: window.job is None, timeout=30_000)
         assert len(server.requests) == 5
     said = window.statusBar().currentMessage()
-    # the reason, shortened (whole under Recent messages), then the endpoint's advice once, then where the calls are
+    # the reason, shortened (whole under Recent messages), then the endpoint's advice once, then what the calls
+    # spent and where they are
     assert said.startswith("done: failed on page 1 (Gemini call failed after 5 attempt(s): HTTP 500: internal error "
                            "of the fake, and then some"), said
-    assert said.endswith("…); check the endpoint (the Gemini endpoint in Settings, the network); its calls and "
-                         "tokens are kept as run 1 (Review, recordlens runs)"), said
+    assert said.endswith("…); check the endpoint (the Gemini endpoint in Settings, the network); it spent 5 "
+                         "requests: its calls are kept as run 1 (Review, recordlens runs)"), said
     assert any(message.startswith("page 1: ") and WHY in message for _, message in window.messages.entries)
     run = window.project.runs.all()[0]
     window.start_review(run.id)
