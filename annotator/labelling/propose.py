@@ -56,8 +56,13 @@ from ..qt.signals import emit
 from ..settings import GEMINI
 
 _log = logging.getLogger(__name__)
+# Where the app sets what core's words about a Gemini call name (`extract` names the command's options): its
+# Settings, and the time limit for an answer it fixes (the app has no setting for it)
+APP_SETTINGS = extract.SettingPlaces(model="the Gemini model in Settings",
+                                     timeout_s=f"the app's {CallSettings().timeout_s:g} s limit for an answer",
+                                     endpoint="the Gemini endpoint in Settings")
 # Where the app sets the endpoint, as core's words for a failing endpoint name it (`extract` names --base-url).
-ENDPOINT_SETTING = "the Gemini endpoint in Settings"
+ENDPOINT_SETTING = APP_SETTINGS.endpoint
 # A page's reason in the run when Cancel came while its answer was awaited (as core's KILLED_PART_WAY words a kill);
 # the answer, if it comes, takes this record's place
 CANCELLED_PART_WAY = ("cancelled part way through this page, its answer not come by then: the requests and tokens "
@@ -247,7 +252,8 @@ class ProposeWorker(BackgroundJob):
 
     def _propose_session(self, project: Project) -> None:
         # Gemini's calls stop at Cancel, and its waits and retries are said as they happen.
-        hooks = {"cancel": self._cancel, "notify": self._waiting_to_retry} if self.method == GEMINI else {}
+        hooks = ({"cancel": self._cancel, "notify": self._waiting_to_retry, "setting_places": APP_SETTINGS}
+                 if self.method == GEMINI else {})
         extractor = extract.create(self.method, **self._params, **hooks)
         self.caution = caution_of(extractor)
         self.stored_run = ProposalRun.start(project, extractor) if self.method == GEMINI else None
@@ -319,8 +325,10 @@ class ProposeWorker(BackgroundJob):
         keys = self._read[1] if self._read is not None and self._read[0] == name else None
         self._read = None
         # Proposed first: a paid answer's records reach the page even if the run cannot be written just now
-        emit(self.proposed, Proposal(name, extraction.records, provenance, extraction.seconds,
-                                     [self.scrub(w) for w in extraction.warnings], keys))
+        # an empty record, or one repeating another of the answer, is kept in the run as answered, not proposed
+        proposed = extract.proposal_of(extraction, keys)
+        emit(self.proposed, Proposal(name, proposed.records, provenance, extraction.seconds,
+                                     [self.scrub(w) for w in proposed.warnings], keys))
         if self.stored_run is not None:
             self._keep_in_run(project, name, extraction)
 

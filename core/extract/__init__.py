@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import RecordLensError
-from .base import Extraction, Extractor, refuse_unknown_parameters
+from ..llm.gemini import COMMAND_LINE, SettingPlaces
+from .base import Extraction, Extractor, Proposed, proposal_of, refuse_unknown_parameters
 from .training_progress import TrainingProgress, examples_kept_apart, given_back, trimmed
 
 __all__ = [
-    "DEFAULT_METHOD", "Extraction", "Extractor", "UnknownExtractorError", "available", "create", "model_stages",
-    "register", "TrainingProgress", "examples_kept_apart", "given_back", "trimmed",
+    "COMMAND_LINE", "DEFAULT_METHOD", "Extraction", "Extractor", "Proposed", "SettingPlaces", "UnknownExtractorError",
+    "available", "create", "model_stages", "proposal_of", "register", "TrainingProgress", "examples_kept_apart",
+    "given_back", "trimmed",
 ]
 
 DEFAULT_METHOD = "selector"  # what `extract` and the app's Propose use: offline, deterministic, a small shipped model

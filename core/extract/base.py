@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from ..errors import RecordLensError
 from ..llm.gemini import BudgetExceededError
 from ..page.dom import Page
+from ..wording import counted
+
+if TYPE_CHECKING:
+    from ..records.model import TextKeyIndex
 
 HTML_PREFIX = "/html[1]"
 
@@ -26,6 +30,39 @@ class Extraction:
     tokens: dict[str, int] | None = None  # prompt/completion/total (and thinking, when reported) when an LLM was used
     warnings: list[str] = field(default_factory=list)
     raw: object | None = None  # e.g. the model's raw answer, MDR regions
+
+
+@dataclass(frozen=True)
+class Proposed:
+    """What a proposal of one page's extraction holds (`proposal_of`): the records proposed, and the warnings said
+    with them."""
+
+    records: list[list[str]]
+    warnings: list[str]
+
+
+def proposal_of(extraction: Extraction, keys: TextKeyIndex | None) -> Proposed:
+    """What the app's Propose proposes of an extraction of a page whose text keys are `keys` (None: the page's text
+    not read): its records but those a proposal cannot hold, each kind said with how many among its warnings. The
+    extraction, and the run that keeps it, holds every record as found, as NEXT-EVAL's score counts them.
+
+    A record without any XPath (a model's `[]`) names nothing a label could hold (`labels check` flags one); a
+    record that repeats an earlier one, by its XPaths or by the text they cover (a wrapper and its only child),
+    would make a pair of one text (`weigh_proposals` leaves it out: here, that is said)."""
+    from ..records.hygiene import weigh_proposals  # here: listing the extractors imports no scorer
+
+    named = [list(record) for record in extraction.records if record]
+    proposed = weigh_proposals(named, [], keys).new  # against no record held: the repeats within the extraction
+    warnings = list(extraction.warnings)
+    empty, repeated = len(extraction.records) - len(named), len(named) - len(proposed)
+    if empty:
+        warnings.append(f"{counted(empty, 'empty record')} not proposed: a record without any XPath names nothing "
+                        "a label could hold")
+    if repeated:
+        each = "it repeats" if repeated == 1 else "each repeats"
+        warnings.append(f"{counted(repeated, 'record')} not proposed: {each} an earlier record, by its XPaths or by "
+                        "the text they cover (a wrapper and its only child, say), and the earlier one is proposed")
+    return Proposed(proposed, warnings)
 
 
 class ExtractionFailedError(RecordLensError):
@@ -69,7 +106,8 @@ def strip_html_prefix(xpath: str) -> str:
 
 # What RecordLens hands a method itself (objects, the key), never a parameter a user gives, by the option to use.
 SET_BY_RECORDLENS = {"caller": "--base-url, --timeout-s", "budget": "--max-requests, --max-tokens",
-                     "api_key": "GEMINI_API_KEY", "cancel": "Ctrl+C", "notify": "nothing (waits are said on stderr)"}
+                     "api_key": "GEMINI_API_KEY", "cancel": "Ctrl+C", "notify": "nothing (waits are said on stderr)",
+                     "setting_places": "nothing (what is said names the command's options)"}
 
 
 def refuse_unknown_parameters(method: str, given: Iterable[str], named: Sequence[str]) -> None:

@@ -30,6 +30,7 @@ from ..errors import RecordLensError, shortened, system_words
 from ..file_kinds import read_regular_file, unreadable_kind
 from ..llm.answer_json import closing_bracket
 from ..llm.gemini import (
+    COMMAND_LINE,
     CUT_OFF,
     INCOMPLETE_USAGE,
     NO_USAGE_METADATA,
@@ -41,6 +42,7 @@ from ..llm.gemini import (
     CallSettings,
     GeminiCaller,
     GeminiError,
+    SettingPlaces,
     carry_paid,
     cut_off_said,
     given_up_said,
@@ -340,9 +342,11 @@ class GeminiExtractor:
                  api_key: str | None = None, base_url: str | None = None, timeout_s: float | None = None,
                  max_attempts: int | None = None, backoff_s: float | None = None,
                  malformed_retries: int = 2, prompt_file: str | Path | None = None,
-                 cancel: threading.Event | None = None, notify: Callable[[str], None] | None = None) -> None:
+                 cancel: threading.Event | None = None, notify: Callable[[str], None] | None = None,
+                 setting_places: SettingPlaces | None = None) -> None:
         """`cancel` (set: no further call, a wait ends at once) and `notify` (waits and retries said as they
-        happen) are the app's: its Cancel button and its status bar."""
+        happen) are the app's: its Cancel button and its status bar; so is `setting_places`, where the words about
+        a page's calls say its settings are set (the command line's options when left out, or `caller`'s)."""
         if input_format not in represent.FORMATS:
             raise ValueError(f"unknown input format {input_format!r}; choose one of {', '.join(represent.FORMATS)}")
         self.input_format = input_format
@@ -358,8 +362,10 @@ class GeminiExtractor:
                 settings.max_attempts = max_attempts
             if backoff_s is not None:
                 settings.backoff_s = backoff_s
-            caller = GeminiCaller(settings, api_key=api_key, budget=budget, cancel=cancel, notify=notify)
+            caller = GeminiCaller(settings, api_key=api_key, budget=budget, cancel=cancel, notify=notify,
+                                  setting_places=setting_places or COMMAND_LINE)
         self.caller = caller
+        self.setting_places = setting_places or caller.setting_places
 
     @property
     def parameters(self) -> dict[str, object]:
@@ -384,7 +390,7 @@ class GeminiExtractor:
                 "base_url": self.caller.recorded_base_url}
 
     def extract(self, page: Page) -> Extraction:
-        asked = _PageCalls(time.monotonic(), self.input_format, self.parameters)
+        asked = _PageCalls(time.monotonic(), self.input_format, self.parameters, self.setting_places)
         unreadable = nothing_to_read(page)
         if unreadable:  # no answer could name a record: failed, without a request paid for
             raise ExtractionFailedError(unreadable, asked.details(unreadable))
@@ -425,7 +431,7 @@ class GeminiExtractor:
             incomplete = answer.incomplete
             if incomplete:
                 # Refused or cut off: the same request with the same settings would most likely end the same.
-                incomplete += _what_to_do_about(answer)
+                incomplete += _what_to_do_about(answer, self.setting_places)
                 raise ExtractionFailedError(incomplete, asked.details(incomplete))
             parsed = parse_answer(answer.text)
             if not parsed.malformed:
@@ -499,6 +505,7 @@ class _PageCalls:
     start: float
     input_format: str
     parameters: dict[str, object]
+    places: SettingPlaces = COMMAND_LINE  # where its warnings say the settings are set
     answers: list[str] = field(default_factory=list)
     calls: list[dict[str, object]] = field(default_factory=list)
     usage: dict[str, int] = field(default_factory=dict)  # summed over its answers: counted kinds, or "uncounted"
@@ -512,7 +519,7 @@ class _PageCalls:
             self.usage[kind] = self.usage.get(kind, 0) + count
         said = [uncounted_answer(answer.uncounted_why)] if answer.uncounted_why else []
         # attempts before the answer that were paid for, their tokens unknown (counted in its usage already)
-        said += [given_up_said(answer.log.given_up)] if answer.log.given_up else []
+        said += [given_up_said(answer.log.given_up, self.places)] if answer.log.given_up else []
         said += [cut_off_said(answer.log.cut_off)] if answer.log.cut_off else []
         if answer.candidates > 1:
             said.append(f"the answer holds {answer.candidates} candidates: the first one's text is read, the others "
@@ -535,13 +542,14 @@ class _PageCalls:
                 "raw": self.raw()}
 
 
-def _what_to_do_about(answer: Answer) -> str:
-    """What an answer cut off at the model's output limit adds to its page's failure: the next step (the others,
-    refusals, are said as they are: running again, as for any failed page, is the step)."""
+def _what_to_do_about(answer: Answer, places: SettingPlaces = COMMAND_LINE) -> str:
+    """What an answer cut off at the model's output limit adds to its page's failure: the next step, the model
+    named where `places` set it (the others, refusals, are said as they are: running again, as for any failed page,
+    is the step)."""
     if answer.finish_reason != "MAX_TOKENS":
         return ""
     return ("; its answer reached the model's output limit (thinking counts toward it): running again asks again, "
-            "and a page with this many records may need a model with a larger limit (--model)")
+            f"and a page with this many records may need a model with a larger limit ({places.model})")
 
 
 def _duplicates_said(records: list[list[str]]) -> str | None:

@@ -170,11 +170,24 @@ _SDK_KEY_LINE = _SdkKeyLineFilter()
 logging.getLogger("google_genai._api_client").addFilter(_SDK_KEY_LINE)  # added once: a module is imported once
 
 
+@dataclass(frozen=True)
+class SettingPlaces:
+    """Where whoever makes the Gemini calls sets what words about them name: the command line's options
+    (`COMMAND_LINE`, the default), or what the app passes, naming its Settings and its fixed values (the app has no
+    --timeout-s). Words are made with the places of the caller that made the run, and kept so in its records: they
+    say where that run's setting was set, which reads the same whether `recordlens runs` or the app shows them."""
+
+    model: str = "--model"
+    timeout_s: str = "--timeout-s"  # said after "given up at": an option, or the app's words for its fixed limit
+    endpoint: str = "--base-url"
+
+
+COMMAND_LINE = SettingPlaces()
+
 # Why an answer's tokens are unknown, in the words every account of it uses (a page's warning, a budget's stop, a
 # bench's note): the answer came without a usage block, or it was given up at --timeout-s part way (a trickling
 # server): a model answer is generated before it is sent, so one given up was paid for, its counts never read.
 NO_USAGE_METADATA = "no usageMetadata"
-GIVEN_UP_AT_TIMEOUT = "given up at --timeout-s: generated, so paid for"
 # An answer whose HTTP 200 came and whose body the connection cut part way (a reset, a proxy gone): it was generated
 # before it was sent, so paid for, and its token counts (at the end of the body) were never read
 CUT_OFF_MID_ANSWER = "cut off mid-answer: generated, so paid for"
@@ -188,6 +201,11 @@ LOST_WITH_A_WORKER = "lost with the Ray worker that made it"
 # mishap of its own request (`_LOSSES_SAID`)
 _ANSWERED_SAID = {NO_USAGE_METADATA: f"without token counts ({NO_USAGE_METADATA})",
                   ZEROED_USAGE: f"with {ZEROED_USAGE}", INCOMPLETE_USAGE: f"with {INCOMPLETE_USAGE}"}
+
+
+def given_up_at(places: SettingPlaces = COMMAND_LINE) -> str:
+    """"given up at --timeout-s: generated, so paid for", the time limit named where `places` set it."""
+    return f"given up at {places.timeout_s}: generated, so paid for"
 
 
 def budget_used_up(max_requests: int | None, requests: int, max_tokens: int | None, tokens: int,
@@ -277,9 +295,10 @@ def tokens_as_kept(tokens: Mapping[str, int]) -> dict[str, int]:
     return dict(tokens)
 
 
-def given_up_said(count: int) -> str:
-    """"2 answers given up at --timeout-s: generated, so paid for (their tokens unknown, not 0)"."""
-    return f"{counted(count, 'answer')} {GIVEN_UP_AT_TIMEOUT} (their tokens unknown, not 0)"
+def given_up_said(count: int, places: SettingPlaces = COMMAND_LINE) -> str:
+    """"2 answers given up at --timeout-s: generated, so paid for (their tokens unknown, not 0)", the time limit
+    named where `places` set it."""
+    return f"{counted(count, 'answer')} {given_up_at(places)} (their tokens unknown, not 0)"
 
 
 def cut_off_said(count: int) -> str:
@@ -523,10 +542,10 @@ def endpoint_problem(url: str) -> str | None:
     return f"{url!r} is not an http:// or https:// address (for example http://127.0.0.1:8080)"
 
 
-def _check(settings: CallSettings) -> None:
+def _check(settings: CallSettings, places: SettingPlaces = COMMAND_LINE) -> None:
     """Settings the endpoint would refuse, or that would fail every call after a long wait, said at once."""
     if settings.base_url is not None and (problem := endpoint_problem(settings.base_url)):
-        raise GeminiError(f"--base-url {problem}")
+        raise GeminiError(f"{places.endpoint} {problem}")
     if settings.temperature is not None and not 0.0 <= settings.temperature <= 2.0:
         raise GeminiError(f"--temperature {settings.temperature:g} is outside Gemini's range, 0 to 2")
     if settings.timeout_s <= 0:
@@ -543,15 +562,17 @@ class GeminiCaller:
 
     `key_origin` says where `api_key` came from (a variable of `KEY_VARIABLES`, or `KEY_IN_THE_SETTINGS`), as
     the advice about a refused key names it: a Ray driver tells its workers, whose environment may hold no key.
-    Left out, it is found as `key_source` finds it, here and now."""
+    Left out, it is found as `key_source` finds it, here and now. `setting_places` says where the words about its
+    calls say their settings are set: the command line's options, unless the app passes its own."""
 
     def __init__(self, settings: CallSettings | None = None, *, api_key: str | None = None,
                  budget: Budget | None = None, sleep: Callable[[float], object] | None = None,
                  rng: random.Random | None = None, notify: Callable[[str], None] | None = None,
                  cancel: threading.Event | None = None,
-                 key_origin: str | None = None) -> None:
+                 key_origin: str | None = None, setting_places: SettingPlaces = COMMAND_LINE) -> None:
         self.settings = settings or CallSettings()
-        _check(self.settings)
+        self.setting_places = setting_places
+        _check(self.settings, setting_places)
         self._api_key = api_key or required_api_key(self.settings.base_url)
         # found where the key was given, whose environment is the one it may have come from
         self.key_origin = key_origin or (None if self._api_key == NO_KEY else key_source(self._api_key))
@@ -783,7 +804,8 @@ class GeminiCaller:
         if isinstance(error, _CutMidAnswerError):  # an answer came, and was paid for: asked again, as one not read
             if error.timed_out:
                 return True, (f"HTTP 200 whose body stopped coming part way: no whole answer within "
-                              f"{self.settings.timeout_s:g} s ({GIVEN_UP_AT_TIMEOUT}, its tokens unknown)")
+                              f"{self.settings.timeout_s:g} s ({given_up_at(self.setting_places)}, its tokens "
+                              "unknown)")
             return True, (f"HTTP 200 cut off mid-answer ({error.kind}: the connection closed part way through its "
                           "body; generated, so paid for, its tokens unknown)")
         if isinstance(error, ValueError) and "JSON" in type(error).__name__:
@@ -817,8 +839,8 @@ class GeminiCaller:
                     f"enabled for its project, the key not restricted from it; "
                     f"{key_sent_said(self._api_key, self.key_origin)})")
         if code == 404:
-            return (f"the endpoint knows no model {self.settings.model!r}: check the model name first (--model, or "
-                    f"the app's settings; {DEFAULT_MODEL}, for example), then the endpoint's address")
+            return (f"the endpoint knows no model {self.settings.model!r}: check the model name first "
+                    f"({self.setting_places.model}; {DEFAULT_MODEL}, for example), then the endpoint's address")
         return None
 
     def _address_of(self, error: Exception) -> str:
