@@ -39,8 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "Unicode form or with other spaces is read as theirs, and said), `project` (the "
                                    "project's own labels on labelled and reviewed pages), or a person who labelled "
                                    "in the app (`person:NAME` when an imported annotator has the name too, or "
-                                   "another spelling of it); a person's labels are the project's, so they are "
-                                   "compared with an annotator's, not with `project`.")
+                                   "another spelling of it): the records that person accepted, changed or made, as "
+                                   "the history keeps them (what adjudication changed since is not theirs, and the "
+                                   "pages it changed are said).")
     p.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--between", nargs=2, metavar=("A", "B"),
@@ -220,10 +221,7 @@ def format_agreement(result: Agreement, settled: Settled = NONE_SETTLED) -> str:
     for name, pages in ((a, result.only_a_pages), (b, result.only_b_pages)):
         if pages:
             lines.append(f"labelled by {name} only (not compared): {', '.join(map(visible, pages))}")
-    other = [(page.page, len(page.other_xpaths)) for page in result.pages if page.other_xpaths]
-    if other:
-        lines.append("matched records with other XPaths (one record to the score, other labels once exported): "
-                     + ", ".join(f"page {visible(name)} ({count})" for name, count in other))
+    lines += _other_xpaths_counts(result)
     lines += _settled_line(result, settled)
     if any(page.disagreements or page.other_xpaths for page in result.pages):
         lines.append(NUMBERS)
@@ -237,6 +235,23 @@ def format_agreement(result: Agreement, settled: Settled = NONE_SETTLED) -> str:
     for page in result.pages:
         lines += _other_xpaths(page)
     return "\n".join(lines)
+
+
+def _other_xpaths_counts(result: Agreement) -> list[str]:
+    """Per page, how many matched pairs have other XPaths: those of the same text (overlap 1, one record to the
+    score), and apart those paired below overlap 1 (at the threshold or above), which share only part of their
+    text and count by their overlap."""
+    lines = []
+    for whole, heading in ((True, "matched records with other XPaths (one record to the score, other labels once "
+                                  "exported)"),
+                           (False, f"matched records with other XPaths and only part of their text in common (paired "
+                                   f"at overlap {result.threshold:g} or more, below 1: each counts by its overlap to "
+                                   "the score)")):
+        counts = [(page.page, n) for page in result.pages
+                  if (n := sum(1 for d in page.other_xpaths if (d.overlap >= 1) == whole))]
+        if counts:
+            lines.append(f"{heading}: " + ", ".join(f"page {visible(name)} ({count})" for name, count in counts))
+    return lines
 
 
 def _other_xpaths(page: PageAgreement) -> list[str]:

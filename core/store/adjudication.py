@@ -24,6 +24,7 @@ undo takes both back. `decided_since` counts such a merge once, as merged.
 The decisions in force on a page, record by record, with when and by whom (what an export writes):
 
     project.adjudication.trace("12")   # Trace(records={41: (Decision("bea", "taken", ...),)}, page=(...))
+    project.adjudication.taken_from("bea")   # {"12": 1}: the project's records taken or merged from bea's set
 
 A take (T: a record of theirs added, a rejected record of the project's accepted, a record edited to theirs) or a
 merge (Shift+T) stays with the record until a change of someone's own touches its XPaths or status (the record is
@@ -152,6 +153,13 @@ def _covers(record: Sequence[str], xpaths: Sequence[str]) -> bool:
     all of the project's record."""
     keys = {normalise_xpath(xpath) for xpath in record}
     return all(key in keys or _inside(key, keys) for key in map(normalise_xpath, xpaths))
+
+
+def adjudicated_with(change: Change) -> str | None:
+    """The annotator a change was an adjudication with (their record decided it: T, Shift+T, O, a delete on their
+    word), as its history entry notes it; None for a change of someone's own (labelling, an import, proposals)."""
+    annotator = change.detail.get("adjudicated")
+    return annotator if isinstance(annotator, str) and annotator else None
 
 
 def is_merge(change: Change) -> bool:
@@ -309,6 +317,22 @@ class Adjudication:
         return Trace({k: tuple(sorted(v, key=_when)) for k, v in records.items() if v},
                      tuple(sorted(page_decisions, key=_when)))
 
+    def taken_from(self, annotator: str) -> dict[str, int]:
+        """Page -> how many of the project's records hold a record taken (or merged) from the annotator's set, by the
+        decisions in force (`trace`, as an export's `adjudication` says them), on the pages where a decision with
+        them was taken: their name as a record's origin is theirs as an annotator, not a person's of the app."""
+        project = self._project
+        rows = project.db.execute(
+            "SELECT DISTINCT p.name FROM label_history h JOIN pages p ON p.id = h.page_id "
+            "WHERE json_extract(h.detail, '$.adjudicated') = ?", (annotator,)).fetchall()
+        found = {}
+        for (page,) in rows:
+            taken = sum(1 for decisions in self.trace(page).records.values()
+                        if any(d.annotator == annotator and d.decision in (TAKEN, MERGED) for d in decisions))
+            if taken:
+                found[page] = taken
+        return found
+
     def kept(self, page: str, annotator: str) -> frozenset[Kept]:
         """The decisions in force on a page for one annotator (those whose records may no longer be there too:
         compare them with the review's, `disagreement`)."""
@@ -384,14 +408,14 @@ def _walk(walked: _Walked, change: Change, after: dict[int, _Walked]) -> _Walked
     if change.action == _RESTORE:
         to = change.detail.get("to")
         return after.get(to, _Walked()) if isinstance(to, int) else _Walked()
-    annotator = change.detail.get("adjudicated")
+    annotator = adjudicated_with(change)
     before = {label.id: label for label in change.before}
     still = {label.id for label in change.after}
     # Records only moved down by an insertion are in the entry as they were and are: not touched
     touched = [label for label in change.after if label.id not in before or
                (label.xpaths, label.status) != (before[label.id].xpaths, before[label.id].status)]
     records = {k: v for k, v in walked.records.items() if k in still or k not in before}
-    if not isinstance(annotator, str) or not annotator:  # a change of someone's own: the records are theirs now
+    if annotator is None:  # a change of someone's own: the records are theirs now
         for label in touched:
             records.pop(label.id, None)
         return _Walked(records, walked.deleted, walked.kept)

@@ -2,16 +2,20 @@
 
 A name is, in this order: an annotator's imported label set (`project.annotators`); `project`, the project's
 own labels on the pages marked labelled or reviewed; or a person who labelled in the app (the app's annotator
-setting), which means the project's own labels on the labelled or reviewed pages where that person accepted,
-changed or made a record. `person:NAME` names that person whatever the imported sets are called: a person who
-shares an imported annotator's name is said so, never silently taken for them (nor they for the person).
+setting), which means that person's own labels on the labelled or reviewed pages they worked on: the records they
+accepted, changed or made, as the pages' histories rebuild them (`own_labels`). `person:NAME` names that person
+whatever the imported sets are called: a person who shares an imported annotator's name is said so, never silently
+taken for them (nor they for the person).
 
 What a person did by adjudication (a record of another annotator taken into the project's labels with T, or
 merged, or deleted in favour of theirs: the history entry names that annotator) is not their labelling: the
 record taken is the other annotator's, and the decision is the project's labels, which `project` compares. So
-a person who only adjudicated labelled no page of their own, and the records taken from `bea` are not the app
-person bea's. Comparing `project` with a person, or two persons, is refused: both sides are the project's own
-labels, which agree with themselves on every page.
+a person who only adjudicated labelled no page of their own, a record an adjudicator took is not the labeller's
+of the page, a record the labeller accepted and an adjudicator deleted since still is, and the records taken from
+`bea` are not the app person bea's (nor is bea a person of the app for them: `persons`). Where adjudication (or
+another person) changed a person's labels since, the output says on which pages; where no one did, their labels
+are the project's own there, and comparing `project` with that person, or two such persons, is refused: both
+sides would agree with themselves on every page.
 
 Names are compared as `import --annotator` compares them (`text_forms.read_alike`: one Unicode form, single
 spaces): a name that is another spelling of exactly one imported annotator's is read as that annotator, said, even
@@ -20,16 +24,18 @@ what it meant before that person labelled, and the person is `person:NAME`, as f
 annotator's name exactly. A person whose name is, or reads alike, an imported annotator's is said wherever that
 annotator's set is compared (`also_persons`).
 
-Between an imported annotator and the project's labels, each disagreement is open or settled in the app's review
+Between an imported annotator and the project's labels (or a person's that are the project's), each disagreement
+is open or settled in the app's review
 (`Settled`): kept with O (the project's version), or merged with Shift+T, as the review lists it under "kept".
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
-from ..command_hints import hint_words
+from ..command_hints import hint_option, hint_path, hint_words
 from ..page.dataset import natural_key
 from ..records.agreement import (
     DIFFERENT,
@@ -45,10 +51,10 @@ from ..records.model import TextKeyIndex
 from ..records.review import MATCH_THRESHOLD
 from ..text_forms import read_alike, same_form, visible, written
 from ..wording import counted
-from .adjudication import KEPT, MERGED, Kept
+from .adjudication import KEPT, MERGED, Kept, adjudicated_with
 from .db import StoreError
-from .label_sets import PERSON_PREFIX, PROJECT_SET
-from .project import Change, Label, Project
+from .label_sets import PERSON_PREFIX, PROJECT_SET, kept_set_asides, set_aside_by
+from .project import Change, Label, Project, follow_change
 from .scoring import labelled_page_names
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
@@ -60,9 +66,12 @@ class LabelSet:
 
     name: str
     pages: dict[str, list[list[str]]]
-    projects_own: bool = False  # the project's own labels (`project`, or a person's pages of them)
+    projects_own: bool = False  # the project's own labels (`project`, or a person's that no one changed since)
     note: str = ""
     annotator: str | None = None  # the imported annotator's set it is, by the name the project holds it under
+    # A person's: the number each record of a page goes by in the app (`OwnPage.numbers`); `project`'s are read
+    # from the page as it is compared (`app_numbers`), an annotator's are their places in their set
+    numbers: dict[str, tuple[int, ...]] | None = None
 
 
 def label_set(project: Project, name: str) -> dict[str, list[list[str]]]:
@@ -95,77 +104,165 @@ def _annotator_set(project: Project, annotator: str, note: str) -> LabelSet:
 
 
 def person_pages(project: Project, person: str) -> dict[str, list[list[str]]]:
-    """The project's labels on each labelled or reviewed page where `person` accepted, changed or made a record
-    of their own (not by adjudication: see the module notes)."""
-    mine: dict[str, list[list[str]]] = {}
+    """The person's own labels (`own_labels`) of each labelled or reviewed page they worked on."""
+    return {page: [list(record) for record in own.records] for page, own in person_labels(project, person).items()}
+
+
+def person_labels(project: Project, person: str) -> dict[str, OwnPage]:
+    """`own_labels` of each page marked labelled or reviewed where the person decided records of their own."""
+    acted = _acted_on(project, person)  # the history is read only for the pages the person worked on
+    found = {}
     for page in labelled_page_names(project):
-        labels = [label for label in project.labels(page) if label.is_true]
-        if not any(label.origin.is_person and label.origin.name == person or
-                   label.changed_by is not None and label.changed_by.is_person and label.changed_by.name == person
-                   for label in labels):
-            continue  # the history is read only for the pages the person's name is on
-        taken, decided = _adjudicated(project.history(page))
-        if any(_made_by(label, person, taken, decided) for label in labels):
-            mine[page] = [list(label.xpaths) for label in labels]
-    return mine
+        if page in acted and (own := own_labels(project, page, person)) is not None:
+            found[page] = own
+    return found
 
 
-def _made_by(label: Label, person: str, taken: set[int], decided: set[int]) -> bool:
-    made = label.origin.is_person and label.origin.name == person and label.id not in taken
-    changed = (label.changed_by is not None and label.changed_by.is_person and label.changed_by.name == person
-               and label.id not in decided)
-    return made or changed
-
-
-def _adjudicated(history: Sequence[Change]) -> tuple[set[int], set[int]]:
-    """The records an adjudication added (their origin is the other annotator, not a person of the app), and
-    those whose last change was an adjudication (who changed them decided between sets, not labelled).
-
-    A restore (an undo, a redo, "Restore to here", the undo of one) puts records back as they were right after an
-    earlier entry: they are then made as they were made then, so a redone adjudication stays one."""
-    restored_to = {change.detail.get("to") for change in history if change.action == "restore"}
-    made: dict[int, _Made] = {}
-    after: dict[object, dict[int, _Made]] = {None: {}}  # what the records were right after the entries restored to
-    for change in history:
-        before = {label.id: label for label in change.before}
-        touched = {label.id for label in change.after if label.id not in before or
-                   _what(before[label.id]) != _what(label)}  # records only moved down by an insertion aside
-        if change.action == "restore":
-            then = after.get(change.detail.get("to"), {})
-            made.update({record: then.get(record, _LABELLED) for record in touched})
-        elif change.detail.get("adjudicated"):
-            added = touched - set(before) if change.action == "add" else set()
-            made.update({record: _Made(record in added or made.get(record, _LABELLED).taken, decided=True)
-                         for record in touched})
-        else:  # labelling: a record added now is the person's, whatever an earlier record of its id was
-            made.update({record: _Made(record in before and made.get(record, _LABELLED).taken, decided=False)
-                         for record in touched})
-        if change.id in restored_to:
-            after[change.id] = dict(made)
-    return ({record for record, how in made.items() if how.taken},
-            {record for record, how in made.items() if how.decided})
+def _acted_on(project: Project, person: str) -> set[str]:
+    rows = project.db.execute(
+        "SELECT DISTINCT p.name FROM label_history h JOIN provenances v ON v.id = h.actor_id "
+        "JOIN pages p ON p.id = h.page_id WHERE v.kind = 'person' AND v.name = ?", (person,))
+    return {row[0] for row in rows}
 
 
 @dataclass(frozen=True)
-class _Made:
-    """How a record came to be as it is: taken from another annotator's set by an adjudication (its origin is
-    theirs), and whether its last change was an adjudication's."""
+class OwnPage:
+    """A person's own labels of a page (`own_labels`): the true records as their own work left them, with the
+    number each goes by in the app."""
 
-    taken: bool
-    decided: bool
+    records: tuple[tuple[str, ...], ...]
+    # In the page's Records tab; a record no longer in the project (deleted since) is numbered after the page's last
+    numbers: tuple[int, ...]
+    as_the_project: bool  # the records are the project's labels of the page, in their order
+    gone: tuple[int, ...] = ()  # the numbers of those no longer in the project
+    changed_by: tuple[str, ...] = ()  # who else changed the page's records ("'carol' (adjudicating with 'bob')")
+    unsure: str = ""  # what the history cannot tell apart of the person's own work there ("": nothing)
 
 
-_LABELLED = _Made(taken=False, decided=False)
+def own_labels(project: Project, page: str, person: str) -> OwnPage | None:
+    """The records `person` accepted, changed or made on the page, as the page's history rebuilds them: another
+    person's labelling and every adjudication (the person's own too) are left out, so a record an adjudicator took
+    from an annotator's set is not theirs, and one they accepted that someone deleted or rejected since still is.
+    What no person did (an import's labels, proposals) is kept as it happened. None when the person decided no
+    record of the page (accepted, changed, made, rejected or deleted one).
+
+    A restore by the person (an undo, a redo, "Restore to here") puts their records back as their work had left
+    them right after the entry restored to; another's restore is not theirs. Where the history does not account
+    for the page's records, the person's are the project's labels, said (`unsure`)."""
+    replay = _replay(project.history(page), person)
+    if not replay.view.decided:
+        return None
+    labels = project.labels(page)
+    truth = [label for label in labels if label.is_true]
+    if _held(replay.whole) != _held({label.id: label for label in labels}):
+        return OwnPage(tuple(label.xpaths for label in truth), app_numbers(project, page), True,
+                       unsure=f"the history of page {visible(page)} does not account for all of its records (some "
+                              f"older than it): the labels of {written(person)} there are the project's as they now "
+                              "are")
+    now = {label.id: (k + 1, label.created_at) for k, label in enumerate(labels)}
+    mine = sorted((label for label in replay.view.records.values() if label.is_true),
+                  key=lambda label: (label.position, label.id))
+    numbers: list[int] = []
+    gone: list[int] = []
+    for label in mine:
+        number, created = now.get(label.id, (None, None))
+        if number is None or created != label.created_at:  # deleted since (its id may be another record's now)
+            number = len(labels) + len(gone) + 1
+            gone.append(number)
+        numbers.append(number)
+    records = tuple(label.xpaths for label in mine)
+    same = records == tuple(label.xpaths for label in truth)
+    whose = " and ".join(map(written, sorted(replay.unnoted)))
+    unsure = (f"on page {visible(page)}, {written(person)} added records of {whose} before the history noted "
+              "adjudications: those are left out of their labels, but their deletions and edits then cannot be told "
+              "from their labelling" if replay.unnoted else "")
+    return OwnPage(records, tuple(numbers), same, tuple(gone), () if same else tuple(replay.others), unsure)
+
+
+@dataclass(frozen=True)
+class _View:
+    """A page's records as one person's own work left them (the changes of other persons left out), and the ids of
+    those they decided last (accepted, changed, made, rejected or deleted)."""
+
+    records: dict[int, Label]
+    decided: frozenset[int]
+
+
+_NOTHING = _View({}, frozenset())
+
+
+@dataclass
+class _Replay:
+    """A page's history replayed for one person (`_replay`)."""
+
+    view: _View = _NOTHING
+    whole: dict[int, Label] = field(default_factory=dict)  # the page as every change left it
+    others: dict[str, None] = field(default_factory=dict)  # who else changed its records, in order, once each
+    unnoted: set[str] = field(default_factory=set)  # whose records the person took before adjudications were noted
+
+
+def _replay(history: Sequence[Change], person: str) -> _Replay:
+    restored_to = {change.detail.get("to") for change in history if change.action == "restore"}
+    after: dict[object, _View] = {None: _NOTHING}  # the person's records right after the entries restored to
+    replay = _Replay()
+    for change in history:
+        follow_change(replay.whole, change)
+        annotator = adjudicated_with(change)
+        own = change.actor.is_person and change.actor.name == person and annotator is None
+        if change.action == "restore" and own:
+            replay.view = after.get(change.detail.get("to"), _NOTHING)
+        elif change.actor.is_person and not own:
+            if change.before or change.after:  # a keep, or a page's status, changes no record
+                replay.others[_who(change, annotator)] = None
+        elif change.action != "restore":  # the person's own, or no person's: an import's labels, proposals
+            replay.view = _followed(replay.view, change, own, replay.unnoted)
+        if change.id in restored_to:
+            after[change.id] = replay.view
+    return replay
+
+
+def _followed(view: _View, change: Change, own: bool, unnoted: set[str]) -> _View:
+    """The person's view as a change of theirs (`own`), or no person's, leaves it."""
+    before = {label.id: label for label in change.before}
+    still = {label.id for label in change.after}
+    records = dict(view.records)
+    decided = set(view.decided)
+    for label in change.before:
+        if label.id not in still:
+            records.pop(label.id, None)
+            (decided.add if own else decided.discard)(label.id)
+    for label in change.after:
+        was = before.get(label.id)
+        if was is not None and _what(was) == _what(label):  # only moved down by an insertion aside
+            if label.id in records:
+                records[label.id] = replace(records[label.id], position=label.position)
+            continue
+        if own and was is None and label.origin.is_person and label.origin.name != change.actor.name:
+            unnoted.add(label.origin.name)  # a take (T) of a time when the history did not say so: not theirs
+            continue
+        records[label.id] = label
+        (decided.add if own else decided.discard)(label.id)
+    return _View(records, frozenset(decided))
+
+
+def _who(change: Change, annotator: str | None) -> str:
+    return written(change.actor.name) + (f" (adjudicating with {written(annotator)})" if annotator else "")
 
 
 def _what(label: Label) -> tuple[object, ...]:
     return label.xpaths, label.status, label.changed_by
 
 
+def _held(records: dict[int, Label]) -> dict[int, tuple[object, ...]]:
+    return {record: (label.xpaths, label.status, label.created_at) for record, label in records.items()}
+
+
 def _person_set(project: Project, name: str, person: str) -> LabelSet:
-    mine = person_pages(project, person)
-    if mine:
-        return LabelSet(name, mine, projects_own=True)
+    own = person_labels(project, person)
+    if own:
+        return LabelSet(name, {page: [list(record) for record in labels.records] for page, labels in own.items()},
+                        projects_own=all(labels.as_the_project for labels in own.values()),
+                        note=_own_note(person, own), numbers={page: labels.numbers for page, labels in own.items()})
     if person in persons(project):
         if _only_adjudicated(project, person):
             raise StoreError(f"{person!r} adjudicated (took other annotators' records into the project's labels) but "
@@ -175,8 +272,47 @@ def _person_set(project: Project, name: str, person: str) -> LabelSet:
         raise StoreError(f"{person!r} is a person of the project, with no accepted or changed record on a page "
                          "marked labelled or reviewed: only those are compared (L marks a page labelled)")
     known = known_sets(project)
-    raise StoreError(f"no labels by {written(name)} in the project; {_another_form(name, known)}known: "
-                     f"{', '.join(map(visible, known))}")
+    raise StoreError(f"no labels by {written(name)} in the project; {_taken_from(project, person)}"
+                     f"{_another_form(name, known)}known: {', '.join(map(visible, known))}")
+
+
+def _own_note(person: str, own: dict[str, OwnPage]) -> str:
+    """What a reader of a person's figures is told of how their labels were rebuilt (nothing when they are the
+    project's labels of every page, as the person left them)."""
+    differ = [page for page, labels in own.items() if not labels.as_the_project]
+    notes = []
+    if differ:
+        who = list(dict.fromkeys(name for page in differ for name in own[page].changed_by))
+        notes.append(f"the labels of {written(person)} are the records they accepted, changed or made in the app, as "
+                     f"the history keeps them: the project's labels differ on {counted(len(differ), 'page')} "
+                     f"({', '.join(map(visible, differ))}), changed since by {', '.join(who) or 'others'}; "
+                     f"`{PROJECT_SET}` names the project's labels as they now are, with the review's decisions")
+    gone = [f"page {visible(page)}: {'record' if len(labels.gone) == 1 else 'records'} "
+            f"{', '.join(map(str, labels.gone))}" for page, labels in own.items() if labels.gone]
+    if gone:
+        notes.append(f"their records no longer in the project (deleted since) are numbered after the page's records "
+                     f"in the app: {'; '.join(gone)}")
+    return "; ".join([*notes, *(labels.unsure for labels in own.values() if labels.unsure)])
+
+
+def _taken_from(project: Project, name: str) -> str:
+    """What the project holds of `name` that is no one's labelling in the app: records taken from an annotator's
+    set of that name by adjudication (their origin names them), said with where their set went ("" for none)."""
+    taken = project.adjudication.taken_from(name)
+    if not taken:
+        return ""
+    pages = sorted(taken, key=natural_key)
+    said = (f"{written(name)} names no person who labelled in the app: the project's labels hold "
+            f"{counted(sum(taken.values()), 'record')} taken from the label set of an annotator {written(name)} by "
+            f"adjudication ({'page' if len(pages) == 1 else 'pages'} {', '.join(map(visible, pages))}), compared as "
+            f"`{PROJECT_SET}`")
+    if name in project.annotators.names():
+        return said + "; "
+    folders = [folder for folder in kept_set_asides(Path(project.root)) if set_aside_by(folder) == name]
+    where = (f" (their labels removed earlier are kept in {hint_path(folders[-1])}: `recordlens import "
+             f"{hint_path(folders[-1])} {hint_option('--project', project.root)} {hint_option('--annotator', name)}` "
+             "puts them back)" if folders else "")
+    return f"{said}; that label set is no longer in the project{where}; "
 
 
 def _another_form(name: str, known: list[str]) -> str:
@@ -236,8 +372,12 @@ def _only_adjudicated(project: Project, person: str) -> bool:
 
 
 def persons(project: Project) -> list[str]:
-    """The people who labelled in the app (by their records' origins or changes), by name."""
-    return sorted({who.name for who in project.provenances().values() if who.is_person})
+    """The people who worked in the app (labelling, adjudicating: the history's persons who changed something), by
+    name. Not a name only records' origins carry: a record taken from an annotator's set (T) has the annotator as
+    its origin, and they never worked in the app (`Adjudication.taken_from`)."""
+    rows = project.db.execute("SELECT DISTINCT v.name FROM label_history h JOIN provenances v ON v.id = h.actor_id "
+                              "WHERE v.kind = 'person'")
+    return sorted(row[0] for row in rows)
 
 
 def project_agreement(project: Project, a: str, b: str, threshold: float = MATCH_THRESHOLD,
@@ -255,9 +395,9 @@ def agreement_and_decisions(project: Project, a: str, b: str, threshold: float =
     first, second = find_label_set(project, a), find_label_set(project, b)
     if first.projects_own and second.projects_own:
         raise StoreError(f"{written(a)} and {written(b)} both name the project's own labels (a person's are the "
-                         "project's labels on the pages they worked on), which agree with themselves on every page: "
-                         "compare one of them with an imported annotator (`recordlens annotators --project P` lists "
-                         "them)")
+                         "project's labels on the pages they worked on, where no one changed them since), which agree "
+                         "with themselves on every page: compare one of them with an imported annotator "
+                         "(`recordlens annotators --project P` lists them)")
     if first.annotator is not None and first.annotator == second.annotator:  # one set, in two spellings
         raise StoreError(f"{written(a)} and {written(b)} both name the annotator {written(first.annotator)}: "
                          "agreement needs two different label sets")
@@ -333,6 +473,13 @@ def app_numbers(project: Project, page: str) -> tuple[int, ...]:
     return tuple(k + 1 for k, label in enumerate(project.labels(page)) if label.is_true)
 
 
+def _numbers(label_set: LabelSet, page: str, app: tuple[int, ...]) -> tuple[int, ...]:
+    """The numbers the records of a set's page go by (`LabelSet.numbers`; `app`: the project's labels')."""
+    if label_set.numbers is not None:
+        return label_set.numbers.get(page, ())
+    return app if label_set.projects_own else ()
+
+
 def _check_threshold(threshold: float) -> None:
     """Before any label set is looked for: a threshold out of range is said whatever the names."""
     if not 0 < threshold <= 1:  # an overlap is a share: above 1 no two records could ever be the same one
@@ -346,7 +493,8 @@ def _agreements(project: Project, sets: dict[str, LabelSet], pairs: Sequence[tup
     for page in progress(sorted(wanted, key=natural_key)):
         parsed = project.load(page).page
         keys = TextKeyIndex(parsed.text_map)
-        numbers = app_numbers(project, page) if any(s.projects_own for s in sets.values()) else ()
+        numbers = app_numbers(project, page) if any(s.projects_own and s.numbers is None for s in sets.values()) \
+            else ()
         for a, b in pairs:
             first, second = sets[a].pages.get(page), sets[b].pages.get(page)
             if first is None or second is None:
@@ -354,8 +502,7 @@ def _agreements(project: Project, sets: dict[str, LabelSet], pairs: Sequence[tup
             dead = {x for records in (first, second) for record in records for x in record
                     if parsed.resolve(x) is None}  # marked in the list, as the app marks them
             compared[(a, b)].append(compare_page(first, second, keys, page, threshold, dead,
-                                                 numbers if sets[a].projects_own else (),
-                                                 numbers if sets[b].projects_own else ()))
+                                                 _numbers(sets[a], page, numbers), _numbers(sets[b], page, numbers)))
         del parsed  # not held while the next page is parsed
     return [agreement(a, b, compared[(a, b)],
                       sorted(sets[a].pages.keys() - sets[b].pages.keys(), key=natural_key),
