@@ -13,7 +13,7 @@ import importlib
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +30,7 @@ from ...core.records import (
     DatasetScore,
     PageAgreement,
     PageReview,
+    TextKeyIndex,
     record_key,
     review_page,
     worst_pages,
@@ -69,7 +70,7 @@ from .review_panel import (
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from ...core.records import ReviewRecord, TextKeyIndex
+    from ...core.records import ReviewRecord
     from ...core.store import Label, StoredScore
     from .window_parts import LabellingWindow
 
@@ -212,6 +213,37 @@ def open_disagreements(page: PageAgreement, annotator: str, kept: Collection[Kep
     """The page's disagreements with the annotator (those `recordlens agreement` counts: a record only one made,
     or a pair below the match overlap) that no decision kept for the project's version (O, or a merge)."""
     return {d for record in page.review.records if (d := disagreement(record, annotator)) is not None} - set(kept)
+
+
+# A page only the annotator labelled, as the words about it say why it is not compared
+NOT_MARKED = "not compared: the project has not marked {} labelled"
+
+
+def _classed_only_theirs(project: Project, annotator: str, pages: Sequence[str],
+                        progress: Callable[[Sequence[str]], Iterable[str]]) -> list[PageAgreement]:
+    """The annotator's records of each of `pages`, those only they labelled (the project has not marked them
+    labelled), classed against the project's true records there as the review shows such a page: not compared,
+    so in no mean, but what W goes through after the pages compared, for the records of theirs the project still
+    lacks (a lead merging their work would otherwise never be led to them)."""
+    classed = []
+    for page in progress(pages):
+        keys = TextKeyIndex(project.load(page).page.text_map)
+        theirs = project.annotators.records(annotator, page) or []
+        classed.append(_as_held(PageAgreement(page, review_page(theirs, project.true_records(page), keys, page))))
+    return classed
+
+
+def _only_theirs_words(annotator: str, pages: Collection[PageAgreement], kept: dict[str, frozenset[Kept]]) -> str:
+    """"3 pages only bob labelled (not compared: the project has not marked them labelled), 2 of them with a
+    disagreement still open (W opens them)"; "" for none."""
+    if not pages:
+        return ""
+    still = sum(1 for page in pages if open_disagreements(page, annotator, kept.get(page.page, ())))
+    them = "it" if len(pages) == 1 else "them"
+    left = (f"{still} of {them} with a disagreement still open (W opens {'it' if still == 1 else 'them'})"
+            if len(pages) > 1 and still else
+            "a disagreement still open there (W opens it)" if still else "nothing left to decide there")
+    return f"{counted(len(pages), 'page')} only {annotator} labelled ({NOT_MARKED.format(them)}), {left}"
 
 
 def _disagreeing_words(disagree: int, still: int) -> str:
@@ -402,6 +434,8 @@ class ReviewController:
         self._kept_rows: ReviewRows | None = None  # the rows the last quit had chosen, until its review is drawn
         self._restoring = False
         self.agreements: dict[str, Agreement] = {}  # another annotator against the project's labels, all pages
+        # The pages only the annotator labelled, each classed against the project's records there: in no mean
+        self._only_theirs: dict[str, dict[str, PageAgreement]] = {}
         self._compared: dict[str, _Basis] = {}  # what each annotator's agreement was made of
         self._comparing: set[str] = set()  # annotators being compared in the background
         self._shown: _Shown | None = None
@@ -450,6 +484,7 @@ class ReviewController:
         self._runs_seen = self.panel.listed_runs = None  # the next project's, once the window lists them
         self._classed.clear()
         self.agreements.clear()
+        self._only_theirs.clear()
         self._compared.clear()
         self._shown = self._last_page = None
         self._worst_order, self._worst_at = [], 0
@@ -904,8 +939,10 @@ class ReviewController:
         kept_words = f" ({kept} kept)" if kept else ""
         then = ("the first is chosen: T takes theirs, Shift+T merges, O keeps the project's" if chosen else
                 "none of them is shown: tick their classes above the list")
-        self.window.message(f"W: page {page}, {counted(still, 'disagreement')} with {name} open here{kept_words}; "
-                            f"{then}", 15000, of_page=page)
+        where = (f" (a page only {name} labelled, {NOT_MARKED.format('it')}: {self.window.keys_for('take_all')} "
+                 f"takes all their records it lacks)" if page in self._only_theirs.get(name, {}) else "")
+        self.window.message(f"W: page {page}, {counted(still, 'disagreement')} with {name} open here{kept_words}"
+                            f"{where}; {then}", 15000, of_page=page)
 
     def _none_left_words(self, name: str, page: str) -> str:
         """", no disagreement with bea left open on page 2: W opens the next of 3 pages with one" (or none is left
@@ -923,13 +960,15 @@ class ReviewController:
         return f": no disagreement with {name} left open on page {page}{w}"
 
     def _decided_with(self, name: str) -> Counter[str]:
-        """The decisions with the annotator in force on the pages compared, by what each did ("taken", "deleted",
-        "merged", "kept": `Adjudication.decided_since` from the first, as an import names them): a disagreement T
-        decided is no disagreement any more (the records now agree), so the disagreements left say nothing of it.
+        """The decisions with the annotator in force on the pages compared and those only they labelled, by what
+        each did ("taken", "deleted", "merged", "kept": `Adjudication.decided_since` from the first, as an import
+        names them): a disagreement T decided is no disagreement any more (the records now agree), so the
+        disagreements left say nothing of it.
         A page no one adjudicated is passed by at the cost of one look (its `trace` is empty). Nothing counted when
         the project cannot be read now."""
         found = self.agreements.get(name)
         pages = {page.page for page in found.pages} if found is not None else set()
+        pages |= self._only_theirs.get(name, {}).keys()
         adjudication, tally = self.window.project.adjudication, Counter[str]()
         try:
             for page in pages | self._kept_pages(name).keys():
@@ -1152,8 +1191,9 @@ class ReviewController:
     def _keep_agreement_current(self, other: str, name: str, review: PageReview | None,
                                 labelled_once: Labelled) -> None:
         """The annotator's means follow the page on show: its figures as they now are, and the page taken in or
-        left out as it is marked labelled or taken back (the pages compared are those both labelled). Pages that
-        came or went elsewhere make the means again, in the background."""
+        left out as it is marked labelled or taken back (the pages compared are those both labelled); a page only
+        they labelled, held apart as it now is (what W finds open on it). Pages that came or went elsewhere make the
+        means again, in the background."""
         found, basis = self.agreements.get(other), self._compared.get(other)
         if basis is None or other in self._comparing:
             return  # the comparison under way reads the labels as they are
@@ -1169,10 +1209,16 @@ class ReviewController:
             basis.stamps[name] = self._their_stamps[name]
         else:
             basis.stamps.pop(name, None)
+        only_theirs = self._only_theirs.setdefault(other, {})
+        was_only_theirs = only_theirs.pop(name, None)
+        if review is not None and name in self._their_stamps and name not in both:
+            only_theirs[name] = _as_held(PageAgreement(name, review))  # what W finds open on it now
         was = next((p for p in found.pages if p.page == name), None)
         compared = review if name in both else None  # a page they did not label has no review to hold
         if (was is not None) == (compared is not None) and (was is None or compared is None or _figures(
                 was.review.score) == _figures(compared.score)):
+            if was_only_theirs is not None or name in only_theirs:  # the line about those pages, as it now is
+                self._after_comparing(other, [found])
             return
         pages = [p for p in found.pages if p.page != name] + ([_as_held(PageAgreement(name, compared))]
                                                               if compared is not None else [])
@@ -1781,7 +1827,7 @@ class ReviewController:
         scores = self.agreements[other].pages if other is not None else window.project.runs.scores(self.run_id)
         ranked = (self._open_pages(other, window.project.adjudication.kept_pages(other)) if other is not None
                   else [name for name, _ in worst_pages(scores)])
-        if not ranked and other is not None and scores:
+        if not ranked and other is not None:  # compared as it was chosen: there is nothing of a run's to score
             window.message(self._nothing_open_words(other), 15000)
             return
         if not ranked:
@@ -1818,24 +1864,44 @@ class ReviewController:
         return f"{place} of {counted(len(self._worst_order), 'scored page')}{figure}{again}"
 
     def _open_pages(self, other: str, kept: dict[str, frozenset[Kept]]) -> list[str]:
-        """The annotator's compared pages that hold a disagreement left to decide (`kept`: their decisions, page by
-        page), the least agreeing first: those W goes through (it passes by the others)."""
-        return [name for name, _ in worst_pages(self.agreements[other].pages)
-                if not self._nothing_open(other, name, kept.get(name))]
+        """The annotator's pages that hold a disagreement left to decide (`kept`: their decisions, page by page):
+        those W goes through (it passes by the others). The pages compared first, the least agreeing first; then
+        the pages only they labelled (in no mean), likewise: the records of theirs the project lacks there are
+        theirs to take, whole, as much as those of a page compared."""
+        theirs = sorted(self._only_theirs.get(other, {}).values(), key=lambda page: natural_key(page.page))
+        pages = (*worst_pages(self.agreements[other].pages), *worst_pages(theirs))  # ties in page order
+        return [name for name, _ in pages if not self._nothing_open(other, name, kept.get(name))]
 
     def _nothing_open_words(self, other: str) -> str:
         """What W says when no page holds an open disagreement with the annotator: that every page agrees, or how
         the disagreements were decided, each as it was (those T decided agree now; the others are kept)."""
-        decided = self._decided_with(other)
+        decided, only = self._decided_with(other), len(self._only_theirs.get(other, {}))
+        if not self.agreements[other].pages:
+            return self._nothing_open_on_theirs_words(other, only, decided)
+        them = "it" if only == 1 else "them"
+        theirs = (f", as {'does' if only == 1 else 'do'} the {counted(only, 'page')} only {other} labelled "
+                  f"({NOT_MARKED.format(them)})" if only else "")
         if not any(page.disagreements for page in self.agreements[other].pages) and not decided:
-            return f"no disagreement with {other}: every page both labelled agrees, so there is no page to open"
+            return (f"no disagreement with {other}: every page both labelled agrees{theirs}, so there is no page to "
+                    "open")
         if not decided["taken"] and not decided["deleted"]:
             return (f"no open disagreement with {other} left: every page's disagreements with {other} are kept (the "
                     "project's version, with O or a merge) and the other pages agree: no page left to open")
         agree = ("the other pages agree" if decided["kept"] or decided["merged"] else
-                 "every page both labelled agrees now")
+                 f"every page both labelled agrees now{theirs}")
         return (f"no open disagreement with {other} left: every disagreement with {other} is decided"
                 f"{self._decided_words(other, decided)} and {agree}: no page left to open")
+
+    def _nothing_open_on_theirs_words(self, other: str, only: int, decided: Counter[str]) -> str:
+        """`_nothing_open_words` where no page is labelled by both: of the `only` pages only they labelled."""
+        if not only:
+            return f"no page to open: no page is labelled by both, and {other} labelled none of the project's pages"
+        pages = f"{counted(only, 'page')} only {other} labelled ({NOT_MARKED.format('it' if only == 1 else 'them')})"
+        if not decided:
+            return (f"no disagreement with {other}: no page is labelled by both, and the project's records agree "
+                    f"with theirs on the {pages}, so there is no page to open")
+        return (f"no open disagreement with {other} left: no page is labelled by both, and on the {pages} every "
+                f"disagreement is decided{self._decided_words(other, decided)}: no page left to open")
 
     def _walk_again(self, ranked: list[str]) -> tuple[list[str], int]:
         """W's order under way with the pages it now passes by taken out and those it no longer passes by put at
@@ -1853,26 +1919,32 @@ class ReviewController:
         decisions). W then passes the page by, its figures as low as they were. Never so of a run's page."""
         if other is None:
             return False
-        found = next((p for p in self.agreements[other].pages if p.page == page), None)
+        found = next((p for p in self.agreements[other].pages if p.page == page),
+                     self._only_theirs.get(other, {}).get(page))
         return found is None or not open_disagreements(found, other, kept or ())
 
     def _compare_all(self, name: str, labelled: Labelled) -> None:
         """The annotator against the project's labels on every page both labelled, in the background: the means
-        and the pages they agree least on (W goes through them), as `recordlens agreement` reports them."""
+        and the pages they agree least on (W goes through them), as `recordlens agreement` reports them; and the
+        pages only they labelled classed apart, in no mean, which W goes through after them
+        (`_classed_only_theirs`)."""
         if name in self._comparing:
             return
         window = self.window
         stamps = dict(self._read_their_stamps(name))
         basis = self._compared[name] = _Basis(labelled() & stamps.keys(), stamps)
         found: list[Agreement] = []
+        theirs: list[PageAgreement] = []
 
         def work(project: Project, job: BackgroundJob) -> None:
-            found.append(project_agreement(project, name, PROJECT_SET, progress=job.each))
+            result = project_agreement(project, name, PROJECT_SET, progress=job.each)
+            classed = _classed_only_theirs(project, name, result.only_a_pages, job.each)
+            theirs[:], found[:] = classed, [result]  # both whole, or (cancelled part way) neither
 
         job = BackgroundJob(window.project.root, work)
-        job.done.connect(lambda *_: self._after_comparing_job(name, found))
+        job.done.connect(lambda *_: self._after_comparing_job(name, found, theirs))
         if window.jobs.start(job, f"comparing {name} with the project's labels",
-                             done=lambda: self._compared_words(name, found, self._kept_pages(name)),
+                             done=lambda: self._compared_words(name, found, theirs, self._kept_pages(name)),
                              cancelled=f"comparing {name} with the project's labels cancelled: choose {name} in the "
                                        "Review tab again to compare"):
             self._comparing.add(name)
@@ -1887,20 +1959,23 @@ class ReviewController:
             return {}
 
     @staticmethod
-    def _compared_words(name: str, found: list[Agreement], kept: dict[str, frozenset[Kept]]) -> str:
+    def _compared_words(name: str, found: list[Agreement], theirs: Collection[PageAgreement],
+                        kept: dict[str, frozenset[Kept]]) -> str:
         """What the status bar says when a comparison ends: its means and how many pages disagree, not a bare
         "done". A page disagrees as `recordlens agreement` counts it (a record only one made, or a pair below the
-        match overlap), decided or not; those still open to decide (not kept with O or a merge) are said apart."""
+        match overlap), decided or not; those still open to decide (not kept with O or a merge) are said apart.
+        The pages only they labelled (`theirs`) are said after, with those W opens among them."""
         if not found:
             return f"compared {name}'s labels with the project's"
         result = found[0]
+        only = f"; {words}" if (words := _only_theirs_words(name, theirs, kept)) else ""
         if not result.pages:
-            return f"compared {name}'s labels with the project's: no page labelled by both"
+            return f"compared {name}'s labels with the project's: no page labelled by both{only}"
         disagree = [page for page in result.pages if page.disagreements]
         still = sum(1 for page in disagree if open_disagreements(page, name, kept.get(page.page, ())))
         return (f"compared {name}'s labels with the project's on {counted(len(result.pages), 'page')} both "
                 f"labelled: P {result.precision:.3f}, R {result.recall:.3f}, F1 {result.f1:.3f}; "
-                f"{_disagreeing_words(len(disagree), still)}")
+                f"{_disagreeing_words(len(disagree), still)}{only}")
 
     def _compare_again(self, name: str, labelled: Labelled) -> None:
         """The means made again, now or (another job running) at a redraw after it ends."""
@@ -1912,11 +1987,14 @@ class ReviewController:
             return
         self._compare_all(name, labelled)
 
-    def _after_comparing_job(self, name: str, found: list[Agreement]) -> None:
+    def _after_comparing_job(self, name: str, found: list[Agreement], theirs: Sequence[PageAgreement] = ()
+                             ) -> None:
         self._comparing.discard(name)
         if self.window.closed:  # its end came after the window closed the project: nothing to show it on
             return
         found[:] = [replace(result, pages=tuple(_as_held(page) for page in result.pages)) for result in found]
+        if found:
+            self._only_theirs[name] = {page.page: page for page in theirs}
         self._after_comparing(name, found)
         page = self.window.page_name
         if found and self.active() and self.annotator() == name and page is not None:
@@ -1933,8 +2011,10 @@ class ReviewController:
         self.panel.show_run(None, worst)
         figures = (f"mean of {len(result.pages)} page(s) both labelled: P {result.precision:.3f}   "
                    f"R {result.recall:.3f}   F1 {result.f1:.3f}" if result.pages else "no page labelled by both")
-        self.panel.run_figures.setText(f"{figures}\n{name} = predicted, the project's labels = true; T takes "
-                                       "their record, Shift+T merges, O keeps the project's")
+        only = _only_theirs_words(name, self._only_theirs.get(name, {}).values(), self._kept_pages(name))
+        how = f"{name} = predicted, the project's labels = true; T takes their record, Shift+T merges, O keeps the " \
+              "project's"
+        self.panel.run_figures.setText("\n".join(line for line in (figures, only, how) if line))
 
     def score_run(self, run_id: int) -> None:
         from ...core.store import score_stored_run
