@@ -29,7 +29,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
     p.add_argument("--remove", metavar="NAME", help="take this annotator's label set out of the project")
     p.add_argument("--page", action="append", metavar="N",
-                   help="with --remove: only this page of the set (again for more pages)")
+                   help="with --remove: only this page of the set (again for more pages), such as a page the "
+                        "annotator's newer folder lacks (`import --annotator` names those, and keeps them)")
     p.add_argument("--json", action="store_true", help="print the label sets as JSON, every page of each")
     p.set_defaults(handler=cmd_annotators, only_reads=lambda args: args.remove is None)
 

@@ -83,7 +83,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                                        "and the predictions and scores of runs the project still holds. Each copy "
                                        "then moves to DIR/removed/restored/. Every copy is checked first: those that "
                                        "cannot be put back are said, the others put back (exit 1; 2 when none is). "
-                                       "A copy of a page the project holds already (restored before) only moves.")
+                                       "A copy of a page the project holds already (restored before) only moves. "
+                                       "A page of the copy's name and bytes imported again since takes the copy's "
+                                       "rows beside its own when none would be overwritten (the project's labels onto "
+                                       "a page without any, other annotators' labels, other runs'); else the copy is "
+                                       "refused, naming what both hold.")
     q.add_argument("copies", nargs="+", metavar="FILE", type=Path,
                    help="a copy remove-page wrote, DIR/removed/ID-NAME.TIME.json")
     q.add_argument("--project", required=True, metavar="DIR", help="the project's folder")
@@ -309,6 +313,12 @@ def _restored(restored: RestoredPage, copy: Path) -> str:
                 f"restored from it or another copy of it); its copy moved to {hint_path(restored.moved_to)}")
     gone = (f"; {restored.left_out} prediction(s) and score(s) of runs no longer in the project left out"
             if restored.left_out else "")
+    if restored.beside:  # the page was imported again since its removal: the copy's rows went beside its own
+        alike = (f"; {listed(list(restored.same_sets))}'s labels of it held already, alike" if restored.same_sets
+                 else "")
+        return (f"restored page {restored.name} ({_held(restored.rows)}) onto the page {restored.name} the project "
+                f"holds now (the same bytes, imported again since it was removed), beside what it holds{alike}{gone}; "
+                f"its copy moved to {hint_path(restored.moved_to)}")
     return (f"restored page {restored.name} ({_held(restored.rows)}){gone}; its copy moved to "
             f"{hint_path(restored.moved_to)}")
 

@@ -42,7 +42,10 @@ with no project labels. Their labels of a page the project has need no page file
 alone as in a dataset whose `html/` holds only the pages the project lacks. The annotator's labels of all the pages
 go into their set together, in one transaction, once the pages are in: a page of the set imported again with other
 records is replaced, its earlier records set aside in the project folder first, in one folder with one note
-(label_sets.py); the report names those pages.
+(label_sets.py); the report names those pages. The pages their set holds that the import brings no labels of (a page
+dropped from the annotator's copy since, or a folder of part of their labels) are kept, and named in the summary with
+the command that takes them out (`annotators --remove NAME --page N`); a folder of their labels set aside, put back,
+holds part of a set by its nature and is not said so.
 
 Dataset labels are kept verbatim: XPaths are stored as written, duplicate and empty records included. An
 XPath that names no element of the page is kept and flagged on its record, never dropped. Every page imported
@@ -145,7 +148,7 @@ from .import_layout import (
     site_files,
 )
 from .import_marks import AskedImport, StoppedImport, mark_import, stopped_imports, unmark_import
-from .label_sets import SetAside, set_aside_by
+from .label_sets import SetAside, remove_pages_hint, set_aside_by
 from .project import PROJECT_DB, Project
 from .run_matching import (
     RECORDS_KEPT,
@@ -235,6 +238,10 @@ class ImportReport:
     # are: said, so that the lead looks at them again)
     annotator_decided: dict[str, Decided] = field(default_factory=dict)
     set_aside: SetAside | None = None  # where those earlier records went
+    # An annotator's pages their set holds that this import brought no labels of (dropped from their copy since,
+    # or a folder of part of their labels): kept as they are, said with the command that takes them out
+    annotator_not_brought: list[str] = field(default_factory=list)
+    drop_hint: str = ""  # that command
     # An annotator's pages the project holds under another name (the same bytes): page of the project -> the name
     # their file gave it, whose labels went onto the project's page (`_onto_the_page_of_its_bytes`), each said
     onto_named_otherwise: dict[str, str] = field(default_factory=dict)
@@ -336,7 +343,18 @@ class ImportReport:
         elsewhere = (f"; {len(self.same_as)} already in the project under another name (not imported again)"
                      if self.same_as else "")
         return (f"{onto}{''.join('; ' + b for b in bare)}{elsewhere}; {len(self.problems)} not imported"
-                f"{self._not_tried()}{self._set_replaced(annotator)}")
+                f"{self._not_tried()}{self._set_replaced(annotator)}{self._not_brought(annotator)}")
+
+    def _not_brought(self, annotator: str) -> str:
+        """The pages of the annotator's set that this import brought no labels of, kept, and how to drop them."""
+        pages = self.annotator_not_brought
+        if not pages:
+            return ""
+        one = len(pages) == 1
+        return (f"; {annotator}'s set also holds {counted(len(pages), 'page')} this import brought no labels of "
+                f"({listed(pages, 8, total=True)}), kept as {'it was' if one else 'they were'} (a folder may hold "
+                f"part of a set): {self.drop_hint} takes {'it' if one else 'them'} out (set aside in "
+                "removed/annotators/ first)")
 
     def _set_replaced(self, annotator: str | None) -> str:
         """The annotator's pages whose earlier records this import replaced, and where those are kept."""
@@ -372,6 +390,7 @@ def import_paths(project: Project, paths: Iterable[str | Path],
     if removed:
         report.warnings.append(f"removed {removed} temporary snapshot file(s) left by an import that was stopped")
     paths = [Path(p) for p in paths]
+    putting_back = False
     if annotator is not None:
         # labels of a set put back are that set's, whatever other spellings the project holds
         putting_back = any(set_aside_by(path) == annotator for path in paths)
@@ -407,7 +426,21 @@ def import_paths(project: Project, paths: Iterable[str | Path],
         report.project_checks = list(project.label_checks.labelled(except_pages=just))
     if report.set_aside is not None and report.set_aside.folder is not None:
         report.restore_hint = report.set_aside.how_to_restore(Path(project.root))
+    if annotator is not None and finished and not putting_back:  # labels set aside put back are part of a set
+        _say_set_pages_not_brought(project, annotator, given, report)
     return report
+
+
+def _say_set_pages_not_brought(project: Project, annotator: str, given: Collection[str], report: ImportReport) -> None:
+    """The pages of the annotator's set that this import brought no labels of (`given`, and the pages of the project
+    their labels of a page named otherwise went onto): kept, since a folder may hold part of a set, but said, with
+    the command that takes them out, so that a page dropped from the annotator's copy does not stay in what
+    `agreement` compares unseen."""
+    brought = {*given, *report.onto_named_otherwise}
+    report.annotator_not_brought = sorted((page for page in project.annotators.pages(annotator) if page not in brought),
+                                          key=natural_key)
+    if report.annotator_not_brought:
+        report.drop_hint = remove_pages_hint(Path(project.root), annotator, report.annotator_not_brought)
 
 
 def _import_sources(project: Project, sources: Sequence[PageSource], progress: Progress, report: ImportReport,

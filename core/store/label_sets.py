@@ -69,6 +69,18 @@ def set_aside_by(folder: Path) -> str | None:
     return note.get("annotator") if isinstance(note, dict) and isinstance(note.get("annotator"), str) else None
 
 
+PAGES_IN_A_HINT = 8  # of the pages a command hint names with `--page`, those written out
+
+
+def remove_pages_hint(project_root: Path, annotator: str, pages: Sequence[str]) -> str:
+    """The command that takes these pages out of the annotator's set, their labels set aside first (`recordlens
+    annotators --remove NAME --page N ...`): for many pages, the first few written out and the others said."""
+    shown = pages[:PAGES_IN_A_HINT]
+    more = (f" (and `--page N` for each of the other {len(pages) - len(shown)})" if len(pages) > len(shown) else "")
+    return (f"`recordlens annotators {hint_option('--project', project_root)} {hint_option('--remove', annotator)} "
+            f"{' '.join(hint_option('--page', page) for page in shown)}`{more}")
+
+
 @dataclass(frozen=True)
 class SetPage:
     """One page of a label set, as `recordlens annotators` lists it."""

@@ -20,6 +20,13 @@ as `../../notes`: a copy may have been edited), a saved copy's hash or suffix no
 snapshot file that is gone; another project's copy is said so before its name is found in use. The copy then moves
 to `removed/restored/`, so that it is not restored twice; a copy of the very page the project holds (a restore killed
 after its commit, a second copy of the same page) only moves there.
+
+A page of the copy's name and bytes that the project holds now (imported again since the removal: another annotator's
+folder that holds the page too) takes the copy's rows beside its own, under its id, when none would be overwritten:
+the project's labels (with their history and the page's status) onto a page without any, the label sets of other
+annotators than those that labelled it (a set it holds alike is left as it is), the predictions and scores of runs
+that hold none of it, and its label check with the labels it was made of. Otherwise the copy is refused, naming
+what both hold and the command that sets the page's own aside first (kept, as everything a removal takes out).
 """
 
 from __future__ import annotations
@@ -29,16 +36,17 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..command_hints import hint_path
+from ..command_hints import hint_option, hint_path
 from ..errors import system_words
 from ..file_kinds import link_to_nothing, read_regular_file, unreadable_kind
 from ..page.dataset import page_name_is_path
+from ..wording import counted, listed
 from .db import StoreError, dumps, now
 from .exporter import about_page
 from .files import snapshot_path
 from .project import Project
 from .removed_files import REMOVED, move_new, remove_partials_left, safe_name, stamped, write_new
-from .schema import PAGE_COPIES_SINCE
+from .schema import PAGE_COPIES_SINCE, PAGE_STATUS_WORDS
 
 RESTORED = "restored"  # inside removed/: copies of pages put back since
 _NOT_TABLES = ("removed_at", "schema_version", "page", "snapshot", "provenances")  # the copy's other keys
@@ -118,6 +126,29 @@ class RestoredPage:
     left_out: int          # predictions and scores of runs the project no longer holds
     moved_to: Path         # where the copy went (removed/restored/)
     back_already: bool = False  # the project held this very page (restored before, from this copy or another)
+    # Put back onto the page of its name and bytes that the project holds now (imported again since), beside its own
+    beside: bool = False
+    same_sets: tuple[str, ...] = ()  # of those, annotators whose labels of it that page held already, alike
+
+
+_LABELLING = ("records", "label_history")  # the project's own labels of a page, and their history
+
+
+@dataclass(frozen=True)
+class _Beside:
+    """A copy put back onto the page of its name and bytes the project holds now: what both hold, which would be
+    overwritten (then the copy is refused), and what the copy brings."""
+
+    page_id: int                       # the page held now, which takes the copy's rows
+    labelling: tuple[str, str] | None  # the project's labels both hold: what the page holds, what the copy holds
+    sets: tuple[str, ...]              # annotators whose labels of the page both hold, not alike
+    runs: tuple[int, ...]              # runs whose prediction or score of the page both hold
+    same_sets: tuple[str, ...]         # annotators whose labels of the page both hold alike (left as they are)
+    brings_labelling: bool             # the copy holds the project's labels of the page (its status with them)
+
+    @property
+    def clashes(self) -> bool:
+        return bool(self.labelling or self.sets or self.runs)
 
 
 @dataclass(frozen=True)
@@ -127,6 +158,7 @@ class _Checked:
     name: str
     snapshots: list[dict[str, object]]
     back_already: bool
+    beside: _Beside | None = None  # the project holds a page of the copy's name and bytes, imported again since
 
 
 def check_restorable(project: Project, copy: Path) -> None:
@@ -142,14 +174,19 @@ def restore_page(project: Project, copy: Path) -> RestoredPage:
     checked = _checked(project, copy)
     if checked.back_already:
         return RestoredPage(checked.name, {}, 0, move_new(copy, Path(project.root) / REMOVED / RESTORED), True)
+    same_sets: tuple[str, ...] = ()
     try:
-        rows, left_out = _put_back(project, checked.document, dict(checked.page), checked.snapshots, copy)
+        if checked.beside is not None:
+            rows, left_out, same_sets = _put_beside(project, checked.document, dict(checked.page), copy)
+        else:
+            rows, left_out = _put_back(project, checked.document, dict(checked.page), checked.snapshots, copy)
     except sqlite3.IntegrityError as error:  # what the checks above did not foresee: nothing was written
         raise StoreError(f"{hint_path(copy)} cannot be put back here ({error})") from None
     # After the commit: a copy moved away before a commit that then failed would be a page lost. Left in place
     # (the move failed, or the process was killed), the next restore of it finds the page back and moves it then.
     moved_to = move_new(copy, Path(project.root) / REMOVED / RESTORED)
-    return RestoredPage(checked.name, rows, left_out, moved_to)
+    return RestoredPage(checked.name, rows, left_out, moved_to, beside=checked.beside is not None,
+                        same_sets=same_sets)
 
 
 def _checked(project: Project, copy: Path) -> _Checked:
@@ -169,9 +206,15 @@ def _checked(project: Project, copy: Path) -> _Checked:
     _check_provenances(project.db, document.get("provenances") or [], copy, add=False)  # type: ignore[arg-type]
     _refuse_taken_ids(project.db, document, copy)
     if project.has_page(name):
-        raise StoreError(f"{hint_path(copy)}: the project holds another page named {name!r} (not the one this copy "
-                         "holds: imported at another time or from another file): it cannot be put back beside it; "
-                         "remove that one first if this copy is the page wanted (that one is kept too)")
+        held = _rows(project.db, "pages", "name", name)[0]
+        if held.get("snapshot") != page.get("snapshot"):
+            raise StoreError(f"{hint_path(copy)}: the project holds another page named {name!r} (a file of other "
+                             "bytes than the page this copy holds): it cannot be put back beside it; remove that one "
+                             "first if this copy is the page wanted (that one is kept too)")
+        beside = _beside(project.db, held, document, page)
+        if beside.clashes:
+            raise StoreError(_clash_words(project, copy, name, beside))
+        return _Checked(document, page, name, snapshots, False, beside)
     suffix = str(snapshots[0]["suffix"]) if snapshots else ""
     if not _saved_copy(project, page["snapshot"], suffix, copy).is_file():
         raise StoreError(about_page(name, f"its saved copy ({page['snapshot']}{suffix}) is gone from snapshots/: the "
@@ -181,13 +224,94 @@ def _checked(project: Project, copy: Path) -> _Checked:
 
 def _held_already(db: object, document: dict[str, object], page: dict[str, object]) -> bool:
     """Whether the project holds the very page the copy holds: of its name, imported from the same file at the same
-    time, with every label the copy holds (by id) on it."""
+    time, with every label the copy holds (by id) on it; or a page of its name and bytes imported again since, onto
+    which the copy's labels were put back (a restore beside the page killed after its commit): every label and
+    history entry the copy holds on it, by id and by the time each was made (another project's copy of the same
+    page may hold the same ids, never made at the same times)."""
     held = _rows(db, "pages", "name", page.get("name"))
-    if not held or any(held[0].get(key) != page.get(key) for key in ("snapshot", "source", "imported_at")):
+    if not held or held[0].get("snapshot") != page.get("snapshot"):
         return False
-    ids = [row.get("id") for row in document.get("records") or [] if isinstance(row, dict)]  # type: ignore[attr-defined]
-    return all(db.conn.execute("SELECT 1 FROM records WHERE id = ? AND page_id = ?",  # type: ignore[attr-defined]
-                               (i, held[0]["id"])).fetchone() for i in ids)
+    if all(held[0].get(key) == page.get(key) for key in ("source", "imported_at")):
+        return _all_on_page(db, document, "records", held[0]["id"])
+    labelled = any(document.get(table) for table in _LABELLING)
+    return labelled and all(_all_on_page(db, document, table, held[0]["id"], made) for table, made in
+                            zip(_LABELLING, ("created_at", "at"), strict=True))
+
+
+def _all_on_page(db: object, document: dict[str, object], table: str, page_id: object, made: str = "") -> bool:
+    """Whether every row of `table` (records, label_history) the copy holds is on the page, by id (and, given the
+    column `made`, made at the same time)."""
+    rows = [row for row in document.get(table) or [] if isinstance(row, dict)]  # type: ignore[attr-defined]
+    same_time = f" AND {made} IS ?" if made else ""
+    return all(db.conn.execute(  # type: ignore[attr-defined]
+        f"SELECT 1 FROM {table} WHERE id = ? AND page_id = ?{same_time}",
+        (row.get("id"), page_id, *((row.get(made),) if made else ()))).fetchone() for row in rows)
+
+
+def _beside(db: object, held: dict[str, object], document: dict[str, object], page: dict[str, object]) -> _Beside:
+    """What the page of the copy's name and bytes that the project holds now (`held`) and the copy both hold."""
+    page_id = int(held["id"])  # type: ignore[call-overload]
+    ours = _labelling_words(*(_rows(db, table, "page_id", page_id) for table in _LABELLING), held.get("status"))
+    theirs = _labelling_words(*(document.get(table) or [] for table in _LABELLING), page.get("status"))  # type: ignore[misc]
+    held_labels = _rows(db, "annotator_labels", "page_id", page_id)
+    held_sets = {row["annotator"] for row in _rows(db, "annotator_pages", "page_id", page_id)}
+    copy_labels = [row for row in document.get("annotator_labels") or [] if isinstance(row, dict)]  # type: ignore[attr-defined]
+    both = [str(row["annotator"]) for row in document.get("annotator_pages") or []  # type: ignore[attr-defined]
+            if row.get("annotator") in held_sets]
+    alike = [name for name in both if _set_records(held_labels, name) == _set_records(copy_labels, name)]
+    runs = _runs_of(document.get("predictions"), document.get("scores")) & _runs_of(
+        _rows(db, "predictions", "page_id", page_id), _rows(db, "scores", "page_id", page_id))
+    return _Beside(page_id, (ours, theirs) if ours and theirs else None,
+                   tuple(name for name in both if name not in alike), tuple(sorted(runs)), tuple(alike),
+                   theirs is not None)
+
+
+def _labelling_words(records: list[dict[str, object]], history: list[dict[str, object]], status: object) -> str | None:
+    """What a page holds of the project's labels, as said ("16 labels"; a page labelled as holding none, a page
+    whose labels were all deleted: its history); None when it holds none (a page imported without labels)."""
+    if records:
+        return counted(len(records), "label")
+    if status not in (None, "new"):
+        return f"no label, the page marked {PAGE_STATUS_WORDS.get(str(status), status)}"
+    if history:
+        return f"no label, {counted(len(history), 'history entry', 'history entries')}"
+    return None
+
+
+def _set_records(rows: list[dict[str, object]], annotator: str) -> list[object]:
+    """An annotator's records of a page, in their order, from rows of `annotator_labels`."""
+    mine = sorted((row for row in rows if row.get("annotator") == annotator), key=lambda row: int(row["position"]))  # type: ignore[call-overload]
+    return [json.loads(str(row["xpaths"])) for row in mine]
+
+
+def _runs_of(*tables: object) -> set[int]:
+    """The runs that rows of `predictions` and `scores` name."""
+    return {int(row["run_id"]) for rows in tables for row in rows or [] if isinstance(row, dict)}  # type: ignore[attr-defined]
+
+
+def _clash_words(project: Project, copy: Path, name: str, beside: _Beside) -> str:
+    """Why the copy cannot go onto the page of its name and bytes the project holds now, and how to make room: the
+    page held now taken out whole when the project's labels or a run's rows clash (its copy keeps everything, the
+    annotators' labels too), else each annotator's labels of it set aside."""
+    both = []
+    if beside.labelling is not None:
+        both.append(f"the project's own labels of it (the page held now: {beside.labelling[0]}; this copy: "
+                    f"{beside.labelling[1]})")
+    both += [f"{annotator}'s labels of it (not alike)" for annotator in beside.sets]
+    if beside.runs:
+        both.append(f"predictions or scores of it by {'run' if len(beside.runs) == 1 else 'runs'} "
+                    f"{listed([str(run) for run in beside.runs], 8, total=True)}")
+    root = hint_option("--project", project.root)
+    if beside.labelling is not None or beside.runs:
+        room = [f"`recordlens project remove-page {hint_path(name)} {root}` takes the page held now out (kept in "
+                "removed/ too; its copy can then be put back onto this one's for what does not clash)"]
+    else:
+        room = [f"`recordlens annotators {root} {hint_option('--remove', annotator)} {hint_option('--page', name)}` "
+                f"sets {annotator}'s labels of the page held now aside (put back by `import --annotator`)"
+                for annotator in beside.sets]
+    return (f"{hint_path(copy)}: the project holds page {name!r} again, of the same bytes (imported again since it "
+            "was removed), and this copy cannot be put back beside what it holds now without overwriting some: both "
+            f"hold {'; '.join(both)}. If this copy's are wanted, first {'; '.join(room)}")
 
 
 def _saved_copy(project: Project, digest: object, suffix: str, copy: Path) -> Path:
@@ -215,14 +339,9 @@ def _checked_name(name: object, copy: Path) -> str:
 def _put_back(project: Project, document: dict[str, object], page: dict[str, object],
               snapshots: list[dict[str, object]], copy: Path) -> tuple[dict[str, int], int]:
     """The rows of the copy into the project, in one transaction: per table how many, and how many were left out."""
-    rows: dict[str, int] = {}
-    left_out = 0
     with project.writing() as db:
         tables = _tables_with_page_id(db)
-        unknown = sorted(set(document) - set(_NOT_TABLES) - set(tables))
-        if unknown:
-            raise StoreError(f"{hint_path(copy)} holds rows of tables this project does not have "
-                             f"({', '.join(unknown)})")
+        _check_tables(document, tables, copy)
         _check_provenances(db, document.get("provenances") or [], copy)
         for row in snapshots:
             _insert(db, "snapshots", row, ignore=True)
@@ -231,18 +350,62 @@ def _put_back(project: Project, document: dict[str, object], page: dict[str, obj
             page["id"] = old_id  # its old id, when no page took it since
         page_id = _insert(db, "pages", page)
         _refuse_taken_ids(db, document, copy)
-        runs = {row[0] for row in db.execute("SELECT id FROM runs")}
-        for table in tables:
-            for row in document.get(table) or []:
-                if "run_id" in row and row["run_id"] not in runs:
-                    left_out += 1
-                    continue
-                if table == "label_history" and page_id != old_id:
-                    # The history keeps whole record rows: under the old id, a restore to an entry from before
-                    # the removal would put those records on the page that holds that id now
-                    row = {**row, **{side: _on_page(row[side], page_id) for side in ("before", "after")}}
-                _insert(db, table, {**row, "page_id": page_id})
-                rows[table] = rows.get(table, 0) + 1
+        return _put_rows(db, document, tables, page_id, old_id)
+
+
+def _put_beside(project: Project, document: dict[str, object], page: dict[str, object],
+                copy: Path) -> tuple[dict[str, int], int, tuple[str, ...]]:
+    """The rows of the copy onto the page of its name and bytes that the project holds now, in one transaction,
+    when none would overwrite what it holds (asked again there: an import or restore may have run since the copy
+    was checked): per table how many, how many were left out, and the annotators whose labels it held alike."""
+    name = str(page["name"])
+    with project.writing() as db:
+        tables = _tables_with_page_id(db)
+        _check_tables(document, tables, copy)
+        held = _rows(db, "pages", "name", name)
+        if not held or held[0].get("snapshot") != page.get("snapshot"):
+            raise StoreError(f"{hint_path(copy)}: page {name!r} was removed or replaced in the project as this copy "
+                             "was put back: nothing was put back; run the command again")
+        beside = _beside(db, held[0], document, page)
+        if beside.clashes:
+            raise StoreError(_clash_words(project, copy, name, beside))
+        _check_provenances(db, document.get("provenances") or [], copy)
+        _refuse_taken_ids(db, document, copy)
+        if beside.brings_labelling:  # the page's status goes with its labels; its label check, of none, is made again
+            db.execute("UPDATE pages SET status = ?, updated_at = ? WHERE id = ?",
+                       (page.get("status"), now(), beside.page_id))
+            db.execute("DELETE FROM label_checks WHERE page_id = ?", (beside.page_id,))
+        rows, left_out = _put_rows(db, document, tables, beside.page_id, page["id"], skip=beside.same_sets)
+        return rows, left_out, beside.same_sets
+
+
+def _check_tables(document: dict[str, object], tables: list[str], copy: Path) -> None:
+    unknown = sorted(set(document) - set(_NOT_TABLES) - set(tables))
+    if unknown:
+        raise StoreError(f"{hint_path(copy)} holds rows of tables this project does not have ({', '.join(unknown)})")
+
+
+def _put_rows(db: object, document: dict[str, object], tables: list[str], page_id: int, old_id: object,
+              skip: tuple[str, ...] = ()) -> tuple[dict[str, int], int]:
+    """The copy's rows of each table onto the page `page_id`: per table how many, and how many were left out (of
+    runs the project no longer holds). The rows of the annotators in `skip` are left out unsaid (the page holds
+    their labels alike), and a label check the page holds is kept (one made of what it holds)."""
+    rows: dict[str, int] = {}
+    left_out = 0
+    runs = {row[0] for row in db.execute("SELECT id FROM runs")}  # type: ignore[attr-defined]
+    for table in tables:
+        for row in document.get(table) or []:  # type: ignore[attr-defined]
+            if "run_id" in row and row["run_id"] not in runs:
+                left_out += 1
+                continue
+            if row.get("annotator") in skip:
+                continue
+            if table == "label_history" and page_id != old_id:
+                # The history keeps whole record rows: under the old id, a restore to an entry from before
+                # the removal would put those records on the page that holds that id now
+                row = {**row, **{side: _on_page(row[side], page_id) for side in ("before", "after")}}
+            _insert(db, table, {**row, "page_id": page_id}, ignore=table == "label_checks")
+            rows[table] = rows.get(table, 0) + 1
     return rows, left_out
 
 
