@@ -13,14 +13,20 @@ and a scroll that moved nothing are said in `message` and left out, since no age
 reference holding one fails its own replay. A step recorded by mistake can be deleted while recording.
 
 A burst of scrolling (wheel turns, scrolling keys) that moved the window is recorded as the agent's Scroll steps
-that move it as far: an agent's Scroll moves two thirds of the view (som.js `scroll`, which replay and the agent
+that move it about as far: an agent's Scroll moves two thirds of the view (som.js `scroll`, which replay and the agent
 run carry out), and the page is brought to where that many of them take it from where the burst began, the number
 of steps whose end lies nearest to where the person stopped (one at least; at the page's end or top, those that
 reach it). Each step is carried out as replay carries it out and pictured before and after, as an agent's step is.
 So a replay ends where the recording did, the page the person answered on is the one replay shows, and the
-reference's step count is what an agent needs to scroll as far, not how hard the wheel was spun: one Scroll for
-any burst would have a replay stop a screen or more above where the person read the answer, though it said every
-step was replayed. The page moves by up to a third of the view from where the person let go of the wheel.
+reference's step count is what an agent needs to scroll about as far, not how hard the wheel was spun: one Scroll
+for any burst would have a replay stop a screen or more above where the person read the answer, though it said
+every step was replayed. The page then rests at most half a step (a third of the view) from where the person let
+go of the wheel; but a burst shorter than half a step is still one Scroll step, the least an agent can scroll (a
+scroll the person made is a step), and that takes the page further than the wheel went, by up to two thirds of the
+view: the panel's message says which, with how far the steps moved the page. Input to the page while the burst is
+handled (a click on a link, a key, more wheel turns) is held back until its steps are all carried out, then let
+through in order: let through at once, a click landed on the page mid-way through the steps (the person sees it
+move) and, on a link, sent the page away, the steps after it carried out on the next page.
 
 Reports are queued and handled one at a time outside the web channel's callback: handling one waits for the
 page to settle and takes a screenshot, which runs the event loop, and another report must not start meanwhile.
@@ -45,6 +51,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -413,6 +420,9 @@ class Recorder(QObject):
             self._look_at(typed or (self.observation, self._shot))
             self._append(replace(step, screenshot_after=self._shot), came_at)
             return
+        if kind == "scroll":
+            self._holding_input(lambda: self._record_scroll(step, came_at))
+            return
         before, before_shot = self.observation, self._shot
         self.browser.settle()
         self._observe()  # also numbers the page again where a scroll hid the numbers, moved or not
@@ -421,25 +431,48 @@ class Recorder(QObject):
             self._look_at(typed or (before, before_shot))
             self._append(replace(step, screenshot_after=self._shot), came_at)
             return
+        self._append(replace(step, screenshot_after=self._shot), came_at)
+
+    def _holding_input(self, handle: Callable[[], None]) -> None:
+        """`handle()` with the input to the page held back meanwhile, then let through in order (the module's
+        notes: a burst's steps). Input held already, for a picture of the typing (`_hold`), stays so: what holds it
+        lets it through."""
+        if self._held is not None:
+            handle()
+            return
+        held = self._held = []
+        try:
+            handle()
+        finally:
+            if self._held is held:  # not let through by `stop` meanwhile
+                self._let_held_through()
+
+    def _record_scroll(self, step: Step, came_at: float) -> None:
+        """Record a burst of scrolling: as the agent's Scroll steps that move the page about as far, else (the page
+        changed in place) as reported; not when it moved nothing."""
+        assert self.observation is not None
+        before = self.observation
+        self.browser.settle()
+        self._observe()  # also numbers the page again where a scroll hid the numbers, moved or not
         # As the agent loop judges it: a scroll that loaded more of the page in place moved it.
-        if kind == "scroll" and self.observation.moved_since(before) is False:
+        if self.observation.moved_since(before) is False:
             emit(self.message, f"not recorded: the scroll {step.value} moved nothing (the page is at its "
                                f"{'end' if step.value == 'down' else 'top'} or does not scroll)")
             return
-        if kind == "scroll" and self._as_agent_scrolls(step, before, came_at):
-            return
-        self._append(replace(step, screenshot_after=self._shot), came_at)
+        if not self._as_agent_scrolls(step, before, came_at):
+            self._append(replace(step, screenshot_after=self._shot), came_at)
 
     def _as_agent_scrolls(self, step: Step, before: Observation, came_at: float) -> bool:
         """Record the burst of scrolling `step` reports, which moved the window from where `before` saw it to where
-        it is now, as the agent's Scroll steps that move it as far (module notes): carried out one by one from where
-        the burst began, each pictured. False when the window did not move up or down (the page changed in place):
-        the burst is then one step, as reported."""
+        it is now, as the agent's Scroll steps that move it about as far (module notes): carried out one by one from
+        where the burst began, each pictured. False when the window did not move up or down (the page changed in
+        place): the burst is then one step, as reported."""
         assert self.observation is not None and self.trajectory is not None
         ended, ended_shot = self.observation, self._shot
-        count = self._agent_scrolls(before, ended)
-        if count is None:
+        reached = self._agent_scrolls(before, ended)
+        if reached is None:
             return False
+        count = len(reached)
         start, end = before.scroll[1], ended.scroll[1]  # type: ignore[index]
         direction = "down" if end > start else "up"
         self.browser.run_js(f"scrollTo(scrollX, {start})")
@@ -455,14 +488,12 @@ class Recorder(QObject):
         steps = f"step {last}" if count == 1 else f"steps {last - count + 1}-{last}"
         # Said after the steps' own lines (the panel's "step N recorded"), which it stands for
         emit(self.message, f"recording: {steps} ({describe(self.trajectory.steps[-1])}"
-                           f"{f' ×{count}' if count > 1 else ''}) recorded: the scroll of {abs(end - start):.0f} px "
-                           f"as the {counted(count, 'Scroll step')} an agent takes to move as far (two thirds of the "
-                           "view each); the page is where they take it")
+                           f"{f' ×{count}' if count > 1 else ''}) recorded: {_as_steps_said(start, end, reached)}")
         return True
 
-    def _agent_scrolls(self, before: Observation, ended: Observation) -> int | None:
-        """How many of the agent's Scroll steps move the window from where `before` saw it nearest to where `ended`
-        sees it (one at least); None when it did not move up or down on one page."""
+    def _agent_scrolls(self, before: Observation, ended: Observation) -> list[float] | None:
+        """Where the agent's Scroll steps that move the window from where `before` saw it nearest to where `ended`
+        sees it (one at least) take it, one position a step; None when it did not move up or down on one page."""
         if before.scroll is None or ended.scroll is None or before.url != ended.url:
             return None
         start, end = before.scroll[1], ended.scroll[1]
@@ -474,7 +505,7 @@ class Recorder(QObject):
             return None
         # The nearest; of two as near, the further one (the person's stop lies within the view it shows)
         nearest = min(range(len(reached)), key=lambda i: (abs(float(reached[i]) - end), -i))
-        return nearest + 1
+        return [float(position) for position in reached[:nearest + 1]]
 
     def _forget_unshown(self, shot: str | None) -> None:
         """Drop the screenshot `shot` from the recording when no step shows it (the page where the person let go
@@ -545,6 +576,20 @@ def _kept_typing(step: Step, data: dict[str, Any]) -> Step:
     of the page, which a submitted form may have replaced by the time the report is handled."""
     shown = target_from_json(data.get("target") or {}).text
     return masked_password(step) if shows_as_password(shown, step.value or "") else step
+
+
+def _as_steps_said(start: float, end: float, reached: list[float]) -> str:
+    """What the panel says of a burst of scrolling from `start` to `end` recorded as the agent's Scroll steps that
+    take the page to each of `reached`: the steps that move it about as far, or, for a burst shorter than half a
+    step, the one step that is the least an agent can scroll, which moves the page further than the wheel went."""
+    went, moved = abs(end - start), abs(reached[-1] - start)
+    if abs(reached[-1] - end) > went:  # nearer where the burst began than one step is: fewer than one step
+        return (f"the scroll of {went:.0f} px as one Scroll step, the least an agent can scroll: it moves the page "
+                f"{moved:.0f} px, further than the wheel went (an agent's Scroll moves two thirds of the view, where "
+                "the page goes on so far); the page is where it takes it")
+    return (f"the scroll of {went:.0f} px as the {counted(len(reached), 'Scroll step')} an agent takes to move about "
+            f"as far: {moved:.0f} px (an agent's Scroll moves two thirds of the view, where the page goes on so far); "
+            f"the page is where {'it takes' if len(reached) == 1 else 'they take'} it")
 
 
 def _added(seconds: float | None, more: float | None) -> float | None:

@@ -3,8 +3,10 @@ the parsers' own options (every command's, `CommandParser.commands`):
 
 - a folder or file given without the option the command takes it by: that option (`ds/html is a folder: give it as
   --pages ds/html`), chosen by what the path is (a project, a dataset, a folder of pages or of predictions, a file);
-  one that is not there yet, written as a path or given after one that is, by the option that writes it (`run2 is
-  not there yet: the folder extract writes is given as --out run2`);
+  one that is not there yet, where it reads as an output (given after a path that is there, or as a path beside an
+  input given, or a file of the kind an option writes), by the option that writes it (`run2 is not there yet: the
+  folder extract writes is given as --out run2`); else, named closely beside one that is, that one (`ds/htlm: did you
+  mean ds/html? it is a folder: give it as --pages ds/html`), as a misspelt input is never an output to write;
 - an option the command does not have: the close one it has (`--pgaes: did you mean --pages?`); else, for a
   command that takes the value without an option, the command line that gives it so; else the commands that take
   the option, or, for --project, how to do the same (`WITH_A_PROJECT`) or else what the command itself takes;
@@ -32,6 +34,8 @@ _REQUIRED = "the following arguments are required: "
 _PROJECT = "--project"  # the option every command that works on a project takes it by
 _PAGES, _GT = "--pages", "--gt"  # and every command that reads a dataset takes its two folders by
 _CLOSE = 0.8  # how alike a misspelt option and the option meant are (difflib's ratio: `--pgaes`, `--pages` 0.86)
+_CLOSE_NAME = 0.7  # and a misspelt file or folder name and the one beside it meant (`htlm`, `html` 0.75)
+_ENTRIES_LOOKED_AT = 1000  # the entries of a folder compared with a misspelt name in it, at most
 
 # How to do with a project what a command that takes none does (the rest say which commands take --project)
 WITH_A_PROJECT = {
@@ -124,7 +128,8 @@ def _advice(parser: CommandParser, message: str) -> Iterator[str]:
             if value is not None and not of_the_value:  # a folder given by another command's option, say
                 strays = [value, *strays]
         for stray in strays:
-            said = _path_advice(parser, stray, offered) or _path_to_write_advice(parser, stray, given, offered)
+            said = (_path_advice(parser, stray, offered) or _path_to_write_advice(parser, stray, given, offered)
+                    or _close_path_advice(parser, stray, offered))
             if said:
                 yield said
     said = _dashed_names_advice(parser, given, explained)
@@ -288,11 +293,11 @@ def _path_advice(parser: CommandParser, word: str, offered: set[argparse.Action]
 
 def _path_to_write_advice(parser: CommandParser, word: str, given: list[str],
                           offered: set[argparse.Action]) -> str | None:
-    """For a path that is not there, given without an option where it reads as one (`_meant_as_a_path`): the
-    option by which the command writes such a file or folder (then `offered`). Only a path the command writes can
-    be one that is not there yet; a path it reads that is not there is no path advice can name an option for."""
+    """For a path that is not there, given without an option where it reads as an output (`_read_as_an_output`):
+    the option by which the command writes such a file or folder (then `offered`). Only a path the command writes
+    can be one that is not there yet; a path it reads that is not there is no path advice can name an option for."""
     path = Path(word)
-    if path.exists() or not _meant_as_a_path(word, given):
+    if path.exists() or not _read_as_an_output(parser, word, given):
         return None
     # a name ending in a slash is a folder's; one with a suffix (`out.json`) a file's; a bare name either, a folder
     # first (`run2`), as a command's output folder is more often named so than its output file
@@ -306,15 +311,53 @@ def _path_to_write_advice(parser: CommandParser, word: str, given: list[str],
     return None
 
 
-def _meant_as_a_path(word: str, given: list[str]) -> bool:
-    """Whether a word that names nothing there reads as a path: written as one (`out/run2`, `run2/`, `chart.png`),
-    or given after a path that is there, as an output follows its input (`--pages ds/html run2`). A bare word given
-    first (`extract mdr --pages ds/html`) may be meant as anything: a method, a format."""
-    if "/" in word or os.sep in word or Path(word).suffix:
-        return True
+def _read_as_an_output(parser: CommandParser, word: str, given: list[str]) -> bool:
+    """Whether a word that names nothing there reads as a path the command writes: given after a path that is there,
+    as an output follows its input (`--pages ds/html run2`); written as a path on a line that gives one that is
+    there, the input it is then not (`extract out/run2 --pages ds/html`); or a file of the kind only an option that
+    writes names (bench's `--chart`, the PNG bar chart: `chart.png`). Else a path may as well be an input misspelt
+    (`extract ds/htlm` for ds/html: `_close_path_advice`), and a bare word anything (`extract mdr`: a method)."""
     before = given[:given.index(word)] if word in given else []
-    values = [earlier.split("=", 1)[-1] for earlier in before if earlier != "--"]
+    if _a_path_there_among(before):
+        return True
+    written_as_a_path = "/" in word or os.sep in word or bool(Path(word).suffix)
+    return written_as_a_path and (_a_path_there_among(given) or _a_kind_only_written(parser, Path(word)))
+
+
+def _a_path_there_among(words: list[str]) -> bool:
+    """Whether any of `words`, or of the values they give options (`--pages=ds/html`), names a path that is there."""
+    values = [word.split("=", 1)[-1] for word in words if word != "--"]
     return any(value and Path(value).exists() for value in values)
+
+
+def _a_kind_only_written(parser: CommandParser, path: Path) -> bool:
+    """Whether the file `path`'s suffix is named by an option that writes (`_fit`) and by none that reads."""
+    if not path.suffix:
+        return False
+    named = [action for action in _one_path_options(parser, set()) if not _fit(action, path)]
+    return bool(named) and all(_writes(action) for action in named)
+
+
+def _close_path_advice(parser: CommandParser, word: str, offered: set[argparse.Action]) -> str | None:
+    """For a path that is not there, one that is, named closely in the same folder (`ds/htlm` for ds/html: difflib
+    against the folder's entries), advised as it would be given itself (`_path_advice`): a misspelt input, which the
+    option that writes would make a new folder or file of, beside (or inside) what it was meant to read."""
+    path = Path(word)
+    if path.exists() or not path.name:
+        return None
+    try:
+        names = [entry.name for _, entry in zip(range(_ENTRIES_LOOKED_AT), path.parent.iterdir(), strict=False)]
+    except OSError:
+        return None
+    close = difflib.get_close_matches(path.name, names, 1, _CLOSE_NAME)
+    if not close:
+        return None
+    meant = str(path.parent / close[0])
+    said = _path_advice(parser, meant, offered)
+    if said is None:
+        return None
+    told = said.removeprefix(f"{hint_path(meant)} ")
+    return f"{hint_path(word)}: did you mean {hint_path(meant)}? {'it ' + told if told != said else said}"
 
 
 def _long(action: argparse.Action) -> str:

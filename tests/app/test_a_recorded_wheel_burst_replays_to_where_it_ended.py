@@ -1,5 +1,5 @@
-"""A person's burst of mouse-wheel turns is recorded as the agent's Scroll steps it takes to move the page as far
-(each moves two thirds of the view, as an agent's does), the page brought to where those steps take it: a replay
+"""A person's burst of mouse-wheel turns is recorded as the agent's Scroll steps it takes to move the page about as
+far (each moves two thirds of the view, as an agent's does), the page brought to where those steps take it: a replay
 of the recording then ends where the recording ended, and its step count is what an agent would need, however hard
 the wheel was spun. Stored as one `Scroll [WINDOW]; down` whatever the distance, a 10-notch burst replayed as one
 agent step left the page far above where the person answered, though replay said every step was replayed.
@@ -107,3 +107,26 @@ def test_bursts_down_to_the_end_and_back_up_replay_to_where_the_recording_ended(
     assert directions == ["down"] * down + ["up"] * (len(directions) - down)
     assert down == -(-end // step)  # as many steps as reach the page's end, the last one stopped there
     assert answered_at == end - step  # 4 notches up: less than a step, and an agent's step is the least
+
+
+def test_a_burst_shorter_than_half_a_step_is_said_to_move_the_page_further_than_the_wheel_went(qtbot, long):
+    """One notch moves the page less than half an agent's step: recorded as one Scroll step all the same (a scroll
+    the person made is a step), which takes the page further than the wheel went, and the panel says so rather than
+    that an agent moves "as far" with it."""
+    step = agent_step(long)
+    recorder = Recorder(long, actor="person:test")
+    messages: list[str] = []
+    recorder.message.connect(messages.append)
+    recorder.start(TASK)
+    wheel(long, 1, at=(450, 200))
+    qtbot.waitUntil(lambda: bool(messages), timeout=20_000)
+    qtbot.wait(600)
+    went = float(messages[-1].split("the scroll of ")[1].split(" px")[0])
+    assert 0 < went < step / 2
+    assert [format_action(s) for s in recorder.steps] == ["Scroll [WINDOW]; down"]
+    assert scrolled_to(long) == step  # further than the wheel went, by more than a third of the view
+    assert messages[-1] == (
+        f"recording: step 1 (Scroll [WINDOW]; down) recorded: the scroll of {went:.0f} px as one Scroll step, the "
+        f"least an agent can scroll: it moves the page {step} px, further than the wheel went (an agent's Scroll "
+        "moves two thirds of the view, where the page goes on so far); the page is where it takes it")
+    recorder.stop()

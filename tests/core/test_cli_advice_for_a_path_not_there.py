@@ -1,8 +1,10 @@
 """A path given without its option is advised its option when it is not there yet too (`core/cli/argument_advice.py`):
 `recordlens extract --pages DIR run2`, run2 not made yet, got argparse's bare "unrecognized arguments: run2", while
-an existing run2 was told `give it as --out run2`. A path not there can only be one the command writes: the option
-that writes it is named, when the word reads as a path (written as one, or given after a path that is there). The
-exit status stays argparse's, 2."""
+an existing run2 was told `give it as --out run2`. A path not there can only be one the command writes, or one it
+reads misspelt: the option that writes it is named where the word reads as an output (given after a path that is
+there, written as a path on a line that gives one, or a file of the kind only an output is); else a path named
+closely beside it is advised (`ds/htlm`, ds/html: `--out ds/htlm` made a run folder inside the dataset). The exit
+status stays argparse's, 2."""
 
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ def test_an_output_folder_not_there_yet_is_advised_its_option(dataset_here: Path
     hint = said.rsplit("given as ", 1)[1]
     args = build_parser().parse_args(["extract", "--pages", "ds/html", *shlex.split(hint)])  # it reads as it says
     assert args.out == "run2"
-    # written as a path, it is one wherever it stands
+    # written as a path, on a line that gives the input, it is the output wherever it stands
     assert "out/run2 is not there yet: the folder extract writes is given as --out out/run2" in refused(
         capsys, "extract", "out/run2", "--pages", "ds/html")
 
@@ -68,3 +70,18 @@ def test_a_word_not_there_that_need_be_no_path_is_not_advised_as_one(dataset_her
         "recordlens extract: error: unrecognized arguments: run2")
     # a path the command reads is not there: no option can be named for it
     assert "is not there yet" not in refused(capsys, "score", "--gt", "ds/gt", "--pages", "ds/html", "predicted")
+
+
+def test_a_misspelt_input_is_advised_the_path_there_not_as_an_output(dataset_here: Path,
+                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    # ds/htlm beside ds/html: the folder of pages misspelt. Advised as the folder extract writes, it made a run
+    # folder inside the dataset
+    assert refused(capsys, "extract", "ds/htlm") == (
+        "recordlens extract: error: unrecognized arguments: ds/htlm; "
+        "ds/htlm: did you mean ds/html? it is a folder: give it as --pages ds/html")
+    assert sorted(path.name for path in (dataset_here / "ds").iterdir()) == ["gt", "html"]
+    # after the pages given, a labels folder misspelt: bench writes no folder, and ds/gt is the one meant
+    assert refused(capsys, "bench", "--pages", "ds/html", "ds/gtt").endswith(
+        "ds/gtt: did you mean ds/gt? it is a folder: give it as --gt ds/gt")
+    # nothing named like it where it would be, and no input given: an input as well as an output, so no advice
+    assert refused(capsys, "extract", "dz/html") == "recordlens extract: error: unrecognized arguments: dz/html"
