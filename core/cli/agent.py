@@ -62,9 +62,12 @@ from ..command_hints import hint_option, hint_path
 from ..errors import AgentError, RecordLensError
 from ..llm import api_key_from_environment, required_api_key
 from ..llm.endpoint import KEY_MARK, recorded_base_url
+from ..llm.gemini import UNCOUNTED, answers_without_counts
 from ..output_paths import is_chart, writable_file
 from ..path_text import shown_bytes
 from ..runs.engines import ClusterLostError, EngineError, LostWithWorkers
+from ..runs.page_loop import Spent, spending_told
+from ..runs.run_files import tokens_said
 from ..store import StoreError
 from ..store.agent_data import ChangedTaskError
 from ..store.runs import RUNNING_MARKS
@@ -323,10 +326,10 @@ def cmd_agent_run(args: argparse.Namespace) -> int:
                     on_failure=lambda episode, reason: print(f"episode {episode} failed: {reason}", file=sys.stderr),
                     lost=spent.lost)
             else:  # each request and each answer written as it goes: a process killed (SIGKILL) keeps them
-                spent.written_before_each_request(project, run_id)
-                done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent,
-                                 on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept,
-                                 on_call=stored.so_far)
+                with spent.written_as_the_budget_counts(project, run_id):
+                    done = run_agent(tasks, lambda task: browser, caller, runs=args.runs, settings=agent,
+                                     on_trajectory=keep, seed=args.seed, done_already=lambda t, r: (t.id, r) in kept,
+                                     on_call=stored.so_far)
             # --- end engine dispatch ---
         except COMMAND_STOPS:  # Ctrl+C, SIGTERM, stdout gone (`| head`): the run stays without an end time
             # (incomplete): say how to finish it. The calls of the episode cut short were paid for too.
@@ -429,21 +432,26 @@ def _succeeded(done: list[Trajectory], kept: dict[tuple[str, int], bool], planne
 LOST_REQUESTS, LOST_UNKNOWN, LOST_WITH_WORKERS = "lost_requests", "lost_unknown", "lost_with_workers"
 
 
-def _run_cost(earlier: dict[str, object], requests: int, tokens: int,
-              lost: LostWithWorkers | None = None) -> dict[str, object]:
+def _run_cost(earlier: dict[str, object], requests: int, tokens: int, lost: LostWithWorkers | None = None, *,
+              uncounted: int = 0) -> dict[str, object]:
     """A run's cost: this session's model requests and tokens added to what the run had cost before (a resumed
-    run), with each session's own in `sessions`, so that the stored figures cover the whole run. The requests of
-    `lost` (paid for on episodes whose Ray worker died, among `requests`: the shared budget counted them) are said
-    apart, by episode, in the session's, and counted in the run's (`LOST_REQUESTS`, when there were some), with the
-    episodes whose count could not be had (`LOST_UNKNOWN`)."""
+    run), with each session's own in `sessions`, so that the stored figures cover the whole run. `uncounted`: of
+    the session's requests, those whose tokens are unknown (`UNCOUNTED`, as an extraction keeps them: an answer
+    without token counts, one given up, a request whose answer was not read yet), kept apart from its tokens,
+    never as 0, and summed into the run's, when there were some. The requests of `lost` (paid for on episodes whose
+    Ray worker died, among `requests`: the shared budget counted them) are said apart, by episode, in the session's,
+    and counted in the run's (`LOST_REQUESTS`, when there were some), with the episodes whose count could not be had
+    (`LOST_UNKNOWN`)."""
     sessions = earlier.get("sessions")
     if not isinstance(sessions, list):  # a run stored before sessions were kept: its one figure is its first
         sessions = [{"requests": earlier.get("requests", 0), "tokens": earlier.get("tokens", 0)}] \
             if "requests" in earlier or "tokens" in earlier else []
-    sessions = [*sessions, {"requests": requests, "tokens": tokens,
+    sessions = [*sessions, {"requests": requests, "tokens": tokens, **({UNCOUNTED: uncounted} if uncounted else {}),
                             **({LOST_WITH_WORKERS: lost.as_dict()} if lost else {})}]
+    unknown = sum(answers_without_counts(s) for s in sessions)
     cost: dict[str, object] = {"requests": sum(int(s.get("requests") or 0) for s in sessions),
-                               "tokens": sum(int(s.get("tokens") or 0) for s in sessions), "sessions": sessions}
+                               "tokens": sum(int(s.get("tokens") or 0) for s in sessions),
+                               **({UNCOUNTED: unknown} if unknown else {}), "sessions": sessions}
     lost_all = LostWithWorkers.summed(LostWithWorkers.from_dict(s[LOST_WITH_WORKERS]) for s in sessions
                                       if isinstance(s.get(LOST_WITH_WORKERS), dict))
     if lost_all.total:
@@ -455,8 +463,9 @@ def _run_cost(earlier: dict[str, object], requests: int, tokens: int,
 
 class _SessionCost:
     """This session's model calls, as the run's stored cost counts them (`_run_cost`): the last reading of the
-    budget that counts them, held with that budget (`_take`). A local run's budget is the caller's own, which has
-    the cost written each time its counts change (`written_before_each_request`); a Ray run's is one every worker
+    budget that counts them (its requests, tokens, and answers whose tokens are unknown), held with that budget
+    (`_take`). A local run's budget is the caller's own, which has the cost written each time its counts change
+    (`written_as_the_budget_counts`), with the request whose answer is awaited then; a Ray run's is one every worker
     shares, read once per episode stored (one question), which the engine swaps in for the run and the caller's own
     back after it. A budget that cannot be read (its Ray actor is gone) is said once, and the figures last read are
     kept."""
@@ -464,14 +473,16 @@ class _SessionCost:
     def __init__(self, caller: object, earlier: dict[str, object]) -> None:
         self._caller, self._earlier = caller, earlier
         self.lost = LostWithWorkers()  # told by the engine as its workers die (`run_agent_on_engine`)
-        self._counts = (0, 0)
+        self._counts = (0, 0, 0)
+        self._awaited = 0  # a request sent whose answer is not read yet, as the budget told it last
         self._read_of: object | None = None  # the budget `_counts` are a reading of
         self._unreadable = False
         self._written: dict[str, object] | None = None
 
     def now(self) -> dict[str, object]:
         self._read()
-        return _run_cost(self._earlier, *self._counts, self.lost)
+        requests, tokens, uncounted = self._counts
+        return _run_cost(self._earlier, requests, tokens, self.lost, uncounted=uncounted + self._awaited)
 
     def record(self, project, run_id: int) -> None:  # noqa: ANN001 - a Project
         """Store the run's cost, when it differs from what was stored last."""
@@ -480,13 +491,20 @@ class _SessionCost:
             project.agent.record_cost(run_id, cost)
             self._written = cost
 
-    def written_before_each_request(self, project, run_id: int) -> None:  # noqa: ANN001 - a Project
-        """Have the caller's budget store the run's cost each time its counts change (`Budget.on_change`): each
-        request before it is sent, since it is paid for once sent and a process killed (SIGKILL) while it waits for
-        the answer can write nothing after (SIGTERM and Ctrl+C write the cost on their way out, that request
-        counted); again without it when it is given back unsent (its connection refused: neither sent nor paid for);
-        and each answer's tokens as they are counted, before anything else is done with the answer."""
-        self._caller.budget.on_change = lambda: self.record(project, run_id)  # type: ignore[attr-defined]
+    @contextlib.contextmanager
+    def written_as_the_budget_counts(self, project, run_id: int) -> Iterator[None]:  # noqa: ANN001 - a Project
+        """Within it, the run's cost stored each time the caller's budget counts (`spending_told`): each request
+        before it is sent, as awaited, since it is paid for once sent and a process killed (SIGKILL) while it waits
+        for the answer can write nothing after: its tokens unknown, not 0 (SIGTERM and Ctrl+C write the cost on
+        their way out, that request so counted); again without it when it is given back unsent (its connection
+        refused: neither sent nor paid for); each answer's tokens as they are counted, before anything else is done
+        with the answer; and an attempt answered with an error (a 429, a 5xx), no longer awaited."""
+        def told(spent: Spent) -> None:
+            self._awaited = spent.awaited
+            self.record(project, run_id)
+
+        with spending_told(self._caller.budget, told, attempts=self._caller):  # type: ignore[attr-defined]
+            yield
 
     def _read(self) -> None:
         if self._unreadable:  # a budget's actor does not come back: not asked again
@@ -496,13 +514,15 @@ class _SessionCost:
             counts = budget.counts()
         except EngineError as error:
             self._unreadable = True
-            requests, tokens = self._counts
+            requests, tokens, _ = self._counts
             warn(f"{error}; the run's recorded cost stays at the figures last read ({counted(requests, 'request')} "
                  f"and {tokens:,} tokens this session)")
             return
-        self._take(budget, (int(counts[0]), int(counts[1])))
+        # a shared budget's counts hold its answers without token counts; a run's own budget keeps them beside
+        uncounted = counts[2] if len(counts) > 2 else getattr(budget, "uncounted", 0)
+        self._take(budget, (int(counts[0]), int(counts[1]), int(uncounted)))
 
-    def _take(self, budget: object, counts: tuple[int, int]) -> None:
+    def _take(self, budget: object, counts: tuple[int, int, int]) -> None:
         """A reading of the budget the figures were read of is taken as it is (a request given back lowers it); one
         of another budget only when it holds as much, figure by figure. The other budget is the caller's own after a
         Ray run: it holds the shared budget's counts copied back, or, when they could not be had (a lost cluster),
@@ -1122,10 +1142,11 @@ def _episode_sites(project, run_id: int, rows: Sequence[int]) -> list[str]:  # n
 
 
 def _cost_figures(cost: dict[str, object]) -> dict[str, object]:
-    """The model requests and tokens a run has cost (all its sessions; None: not recorded, an older run), and of
-    the requests those lost with Ray workers that died, where some were (`LOST_REQUESTS`; a run stored with a 0
-    there says none), and the episodes whose lost count is unknown, where some were (`LOST_UNKNOWN`)."""
-    lost = {key: cost[key] for key in (LOST_REQUESTS, LOST_UNKNOWN) if cost.get(key)}
+    """The model requests and tokens a run has cost (all its sessions; None: not recorded, an older run), its
+    requests whose tokens are unknown, where some were (`UNCOUNTED`: not in its tokens), and of the requests those
+    lost with Ray workers that died, where some were (`LOST_REQUESTS`; a run stored with a 0 there says none), and
+    the episodes whose lost count is unknown, where some were (`LOST_UNKNOWN`)."""
+    lost = {key: cost[key] for key in (UNCOUNTED, LOST_REQUESTS, LOST_UNKNOWN) if cost.get(key)}
     return {"requests": cost.get("requests"), "tokens": cost.get("tokens"), "sessions": len(cost.get("sessions") or
                                                                                           ([cost] if cost else [])),
             **lost}
@@ -1137,8 +1158,10 @@ def _cost_line(cost: dict[str, object]) -> str:
         return "cost: not recorded (a run stored by an older RecordLens, or one stopped before its first episode)"
     sessions = int(figures["sessions"])  # type: ignore[call-overload]
     requests, tokens = int(figures["requests"]), int(figures["tokens"] or 0)  # type: ignore[call-overload]
-    return (f"cost: {counted(requests, 'model request')}{_lost_said(figures)}"
-            + f", {counted(tokens, 'token')}" + (f" (over {sessions} sessions: resumed)" if sessions > 1 else ""))
+    # its answers whose tokens are unknown said beside the tokens counted, as an extraction's are
+    said = tokens_said({"total": tokens, UNCOUNTED: answers_without_counts(figures)})
+    return (f"cost: {counted(requests, 'model request')}{_lost_said(figures)}{said}"
+            + (f" (over {sessions} sessions: resumed)" if sessions > 1 else ""))
 
 
 def _lost_said(figures: dict[str, object]) -> str:

@@ -12,8 +12,9 @@ spends while it is asked is told as its budget counts it (`spending_told`), for 
 from __future__ import annotations
 
 import contextlib
+import logging
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, replace
 from typing import TypeVar
 
 from ..extract.base import ExtractionFailedError
@@ -111,38 +112,99 @@ def failed_for_the_endpoint(error: BaseException) -> bool:
 class Spent:
     """What one page has spent so far, as its model budget counted it: the requests sent (each attempt, counted
     before it is sent), the tokens of the answers read, and the answers whose tokens are unknown (without token
-    counts, or given up at --timeout-s: `given_up` of them)."""
+    counts, or given up at --timeout-s: `given_up` of them); and of the requests, those sent whose answer has not
+    been read yet (`awaited`: paid for, its tokens unknown until it is read, `run_files.spent_record`'s `unread`)."""
 
     requests: int = 0
     tokens: int = 0
     uncounted: int = 0
     given_up: int = 0
+    awaited: int = 0
 
 
 @contextlib.contextmanager
-def spending_told(budget: object, told: Callable[[Spent], None]) -> Iterator[None]:
+def spending_told(budget: object, told: Callable[[Spent], None], *, attempts: object = None) -> Iterator[None]:
     """For the time of one page, `told(spent)` each time `budget` counts (`Budget.on_change`): each request before
-    it is sent, again when one is given back unsent (its connection refused), and each answer as soon as its tokens
-    are counted, with what the page has spent since it began (the loop asks one page at a time, so what its budget
-    counted meanwhile is the page's). What keeps a page's outcome writes it then: a process killed (SIGKILL) part
-    way through the page can write nothing after. A budget without the hook (a Ray worker's shared budget, which
-    counts every worker's pages) tells nothing; a hook the budget had is still called, and put back after."""
+    it is sent (told awaited), again when one is given back unsent (its connection refused), and each answer as soon
+    as its tokens are counted, with what the page has spent since it began (the loop asks one page at a time, so what
+    its budget counted meanwhile is the page's). `attempts`: the caller making the requests, whose attempts' ends
+    are told too (`_attempts_ending`): one answered with an error (a 429, a 5xx) counts nothing, yet its request is
+    no longer awaited. What keeps a page's outcome writes it then: a process killed (SIGKILL) part way through the
+    page can write nothing after, and a request it was waiting for is paid for, its tokens unknown. A budget without
+    the hook (a Ray worker's shared budget, which counts every worker's pages) tells nothing; a hook the budget had
+    is still called, and put back after."""
     if not isinstance(budget, Budget):
         yield
         return
     start, before = _spent_so_far(budget), budget.on_change
+    seen = Spent()  # the budget's counts as last read, and whether a request was awaited then
 
     def changed() -> None:
+        nonlocal seen
         if before is not None:
             before()
-        now = astuple(_spent_so_far(budget))
-        told(Spent(*(count - began for count, began in zip(now, astuple(start), strict=True))))
+        now, earlier = _since(start, budget), seen
+        seen = replace(now, awaited=int(now.requests > earlier.requests))  # the change was a request reserved
+        try:
+            told(seen)
+        except BaseException:
+            if seen.awaited:  # not sent: the budget takes the request back, and the next one is awaited in its place
+                seen = earlier
+            raise
+
+    def attempt_over() -> None:
+        nonlocal seen
+        if seen.awaited:
+            seen = replace(_since(start, budget), awaited=0)
+            _told_after_the_fact(told, seen)
 
     budget.on_change = changed
     try:
-        yield
+        with _attempts_ending(attempts, attempt_over):
+            yield
     finally:
         budget.on_change = before
+
+
+@contextlib.contextmanager
+def _attempts_ending(caller: object, ended: Callable[[], None]) -> Iterator[None]:
+    """For its time, `ended()` each time an attempt of `caller` (a `GeminiCaller`; None: nothing is told) ends,
+    whatever it met, once what it cost is counted: the caller's own hook for it (`_attempt_over`, which a Ray
+    worker's caller tells its driver by), followed."""
+    own = getattr(caller, "_attempt_over", None)
+    if not callable(own):
+        yield
+        return
+    had = vars(caller).get("_attempt_over")
+
+    def over() -> None:
+        own()
+        ended()
+
+    caller._attempt_over = over  # type: ignore[attr-defined]
+    try:
+        yield
+    finally:
+        if had is None:
+            del caller._attempt_over  # type: ignore[attr-defined]
+        else:
+            caller._attempt_over = had  # type: ignore[attr-defined]
+
+
+def _told_after_the_fact(told: Callable[[Spent], None], spent: Spent) -> None:
+    """`told(spent)` of what happened already (an attempt over): its failure must not end the call, so it is said on
+    the log, as the budget says its own; the next change tells it again."""
+    try:
+        told(spent)
+    except Exception as error:  # noqa: BLE001 - whatever keeps the record failed; the counts stand
+        logging.getLogger(__name__).warning("what was spent could not be written now (%s: %s); it is written with "
+                                            "the next change", type(error).__name__, error)
+
+
+def _since(start: Spent, budget: Budget) -> Spent:
+    """What `budget` counted since it counted `start`."""
+    now = _spent_so_far(budget)
+    return Spent(*(count - began for count, began in zip(astuple(now), astuple(start), strict=True)))
 
 
 def _spent_so_far(budget: Budget) -> Spent:

@@ -134,11 +134,11 @@ def extract_pages(extractor: Extractor, files: dict[str, Path], wanted: list[str
     one page per unit of work. `held`: for a resume, the run resumed as read already (its pages' records read
     once), else read here. What a page spends is written in its `_run/N.json` as its budget counts it
     (`_PageInFlight`), so that a process killed part way through it keeps what it paid for."""
-    budget = getattr(getattr(extractor, "caller", None), "budget", None)
+    caller = getattr(extractor, "caller", None)
     in_flight = _PageInFlight(out, summary)
 
     def extract(name: str) -> tuple[dict[str, str], Extraction]:
-        with in_flight.page(name, budget):
+        with in_flight.page(name, caller):
             data = read_file_bytes(files[name])
             loaded = load_page(files[name], name, data=data)
             made_on = page_identity(loaded, data)  # of the bytes parsed: a file replaced meanwhile is not named for it
@@ -236,7 +236,8 @@ _IN_FLIGHT_HERE: set[str] = set()
 
 class _PageInFlight:
     """The page a run is extracting, its `_run/N.json` written each time its budget counts (`spending_told`): not
-    finished, with what the page has spent so far (`spent_record`), its earlier records kept, its records file gone
+    finished, with what the page has spent so far (`spent_record`: a request awaited among its answers whose tokens
+    are unknown, until its answer is read or its attempt ends), its earlier records kept, its records file gone
     (as for any new record of the page: `make_way_for_a_record`). The record the page ends with (its answer, its
     failure, its stop) takes its place, keeping the same earlier records; a process killed (SIGKILL) before leaves
     it, and it is then a page the run stopped on part way: a resume keeps it under "earlier", `runs --add` counts
@@ -250,11 +251,14 @@ class _PageInFlight:
         self._begun = 0.0
 
     @contextmanager
-    def page(self, name: str, budget: object) -> Iterator[None]:
+    def page(self, name: str, caller: object) -> Iterator[None]:
+        """Page `name` asked of the model through `caller` (its budget counts what it spends; none: nothing is
+        written until the page ends)."""
         self.ended()
         self._session, self._earlier, self._begun = uuid.uuid4().hex, None, time.monotonic()
         _IN_FLIGHT_HERE.add(self._session)
-        with spending_told(budget, functools.partial(self._write, name, self._session)):
+        with spending_told(getattr(caller, "budget", None), functools.partial(self._write, name, self._session),
+                           attempts=caller):
             yield
 
     def ended(self) -> None:
@@ -266,7 +270,7 @@ class _PageInFlight:
         try:
             if self._earlier is None:
                 self._earlier = make_way_for_a_record(self._out, name)
-            kept = {IN_FLIGHT: session, **spent_record(spent, time.monotonic() - self._begun)}
+            kept = {IN_FLIGHT: session, **spent_record(spent, time.monotonic() - self._begun, spent.awaited)}
             write_unfinished_record(self._out, name, str(kept.pop("reason")), self._earlier, kept)
         except OSError as error:  # the request goes on (it is counted): the page's own record may yet be written
             said = (f"page {name}: what its calls spent could not be written as they were made "

@@ -109,7 +109,7 @@ def waits(body: dict) -> str:
 
 def test_an_episode_cut_by_a_kill_keeps_its_steps_times_through_a_resume(tmp_path: Path) -> None:
     project = tmp_path / "P"
-    holding = HoldingOne(held=4, answer=waits)  # killed with its first two steps stored
+    holding = HoldingOne(held=4, answer=waits)  # killed with its first three steps stored, each as it was done
     with FakeGemini(default=answer_with(holding)) as server:
         child = agent_run_child(project, tmp_path, KEY, "--task", "lookup-1", "--runs", "1", "--step-budget", "5",
                           "--browser", "text", "--base-url", server.url)
@@ -122,7 +122,7 @@ def test_an_episode_cut_by_a_kill_keeps_its_steps_times_through_a_resume(tmp_pat
         finally:
             holding.go.set()
         (row, _, started, ended, steps), = cut = stored_times(project)
-        assert len(steps) == 2
+        assert len(steps) == 3
         assert_spans_its_steps(started, ended, steps)
 
         again = agent_run_child(project, tmp_path, KEY, "--resume", "1")

@@ -20,11 +20,12 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.llm.gemini import Budget, requests_of_call
+from recordlens.core.llm.gemini import UNCOUNTED, Budget, requests_of_call
 from recordlens.core.runs.page_loop import Spent, spending_told
 from recordlens.core.runs.run_files import (
     DONE,
     META_DIR,
+    NEVER_READ,
     NOT_FINISHED,
     model_calls,
     paid_tokens,
@@ -107,7 +108,8 @@ def test_killed_waiting_to_retry_keeps_the_paid_answer_and_the_requests_and_a_re
         assert generate_requests(server) == 2
         kept = record_of(run_dir, "1")
         assert kept["status"] == NOT_FINISHED and "killed" in str(kept["reason"])
-        assert (requests_kept(kept), paid_tokens(kept)["total"]) == (2, 340), kept
+        # the 503 was read (it costs no tokens): no request awaited in the wait, no tokens unknown
+        assert (requests_kept(kept), paid_tokens(kept)) == (2, {"total": 340}), kept
         assert not (run_dir / "1.json").exists()
 
         # score names the page the run stopped on, not one it stopped before
@@ -136,20 +138,39 @@ def test_killed_waiting_to_retry_keeps_the_paid_answer_and_the_requests_and_a_re
     assert all("earlier" not in costs[name] for name in ("2", "3", "4"))  # a page asked once: no earlier of itself
 
 
-def test_killed_with_a_request_in_flight_keeps_that_request(tmp_path: Path,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_killed_with_a_request_in_flight_keeps_that_request(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     run_dir = tmp_path / "run"
     # page 1 answered; page 2's request never answered: the run is killed while it waits for it
-    with FakeGemini([GOOD, hang(300)]) as server:
+    with FakeGemini([GOOD, hang(300)], default=GOOD) as server:
         child = started(run_dir, tmp_path, server)
         killed(child, lambda: received(server, 2, child))
         assert generate_requests(server) == 2
-    assert record_of(run_dir, "1")["status"] == DONE
-    kept = record_of(run_dir, "2")
-    assert kept["status"] == NOT_FINISHED and requests_kept(kept) == 1 and not paid_tokens(kept), kept
-    code, out, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
-                         str(DEMO / "html"))
-    assert " 2: not extracted (no N.json): the run stopped on it, part way" in out + err, out + err
+        assert record_of(run_dir, "1")["status"] == DONE
+        kept = record_of(run_dir, "2")
+        # the request awaited was paid for, its tokens unknown: counted as such, never as 0 tokens
+        assert kept["status"] == NOT_FINISHED and requests_kept(kept) == 1, kept
+        assert paid_tokens(kept) == {UNCOUNTED: 1} and NEVER_READ in str(kept["warnings"]), kept
+        code, out, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
+                             str(DEMO / "html"))
+        assert " 2: not extracted (no N.json): the run stopped on it, part way" in out + err, out + err
+
+        # runs --add of the killed folder, and runs, say the run's spend with that answer's tokens unknown
+        project = demo_project(capsys, tmp_path / "p")
+        code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(run_dir))
+        assert code == 0, err
+        code, listing, _ = run(capsys, "runs", "--project", str(project))
+        assert ("spent 2 requests, 120 tokens (100 prompt, 20 completion) counted, and 1 answer without token "
+                "counts (their tokens unknown, not 0)") in listing, listing
+
+        # a resume keeps the killed session's request under "earlier": the run's cost still says its tokens unknown
+        monkeypatch.setenv("GEMINI_API_KEY", KEY)
+        code, _, err = run(capsys, *gemini_extract(run_dir, server))
+        assert code == 0, err
+    done = record_of(run_dir, "2")
+    assert done["status"] == DONE and requests_kept(done) == 2, done
+    assert paid_tokens(done) == {"prompt": 100, "completion": 20, "total": TOKENS, UNCOUNTED: 1}, done
+    assert summed_cost(read_page_costs(run_dir).values())["tokens"][UNCOUNTED] == 1
 
 
 def test_killed_as_an_answer_arrives_keeps_its_tokens(tmp_path: Path) -> None:
@@ -175,7 +196,9 @@ def test_a_page_is_told_what_it_spent_as_its_budget_counts_and_the_budget_s_hook
         budget.reserve_request()
         budget.release_request()
         budget.add_uncounted(given_up=True)
-    assert told == [Spent(1, 0), Spent(1, 120), Spent(2, 120), Spent(1, 120), Spent(1, 120, 1, 1)]
+    # a request reserved is awaited until what its answer cost is counted (or it is given back unsent)
+    assert told == [Spent(1, 0, awaited=1), Spent(1, 120), Spent(2, 120, awaited=1), Spent(1, 120),
+                    Spent(1, 120, 1, 1)]
     assert len(before) == 5
     budget.reserve_request()
     assert len(told) == 5 and len(before) == 6  # the page's hook gone, the budget's own back
