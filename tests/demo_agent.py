@@ -1,17 +1,20 @@
 """The demo agent benchmark the project ships (its site, tasks and reference trajectories), a fake model that
 walks it, and `agent run` on it against that model: what the agent run tests share. Also a model that answers at
 once and keeps the prompts it was given (`PromptsKept`), for tests of what an agent is shown; and `agent run` in a
-child process (`agent_run_child`) against a model that holds one request (`HoldingOne`), for the tests that kill it."""
+child process (`agent_run_child`) against a model that holds one request (`HoldingOne`), for the tests that kill it
+(`agent_run_killed_at_held_request`)."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -136,3 +139,24 @@ class HoldingOne:
             self.arrived.set()
             self.go.wait(LINE_TIMEOUT_S * 4)
         return self.answer(body)
+
+
+@contextmanager
+def agent_run_killed_at_held_request(project: Path, cwd: Path, key: str, *extra: str, held: int,
+                                     answer: Callable[[dict], str] = respond) -> Iterator[FakeGemini]:
+    """`agent_run_child` with the options `extra`, in the text browser, against a fake model answering `answer`
+    (`HoldingOne`), killed with SIGKILL while it waits for request `held`: no way out, nothing is written after
+    the kill. Gives the fake model, serving still (a resume asks it), until the block ends."""
+    holding = HoldingOne(held, answer)
+    with FakeGemini(default=answer_with(holding)) as server:
+        child = agent_run_child(project, cwd, key, *extra, "--browser", "text", "--base-url", server.url)
+        try:
+            if not holding.arrived.wait(LINE_TIMEOUT_S * 2):
+                child.kill()
+                raise AssertionError(f"the held request never came: {child.communicate(timeout=LINE_TIMEOUT_S)}")
+            child.send_signal(signal.SIGKILL)
+            child.communicate(timeout=LINE_TIMEOUT_S)
+        finally:
+            holding.go.set()
+        assert child.returncode == -signal.SIGKILL
+        yield server

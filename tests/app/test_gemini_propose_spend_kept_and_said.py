@@ -31,9 +31,9 @@ from recordlens.annotator.qt.jobs import answers_on_their_way
 from recordlens.core.llm.gemini import UNCOUNTED, GeminiCaller
 from recordlens.core.runs import Spent
 from recordlens.core.store import Provenance, open_project
-from tests.app.gemini_helpers import SHOP_PAGE, SHOP_RECORDS, with_gemini
+from tests.app.gemini_helpers import SHOP_PAGE, SHOP_RECORDS, window_on_shop_pages, with_gemini
 from tests.app.test_answers_kept_at_quit import quit_while_the_answer_is_on_its_way
-from tests.app.window_helpers import imported_project, keep_status_messages, open_window, said
+from tests.app.window_helpers import imported_project, said
 from tests.child_lines import LINE_TIMEOUT_S, first_line
 from tests.conftest import ROOT
 from tests.core.cli_runs import run
@@ -71,11 +71,8 @@ def generate_requests(server: FakeGemini) -> int:
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path):
-    folder = imported_project(tmp_path, {f"html/{n}.html": SHOP_PAGE.format(n) for n in (1, 2)})
-    win = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
-    keep_status_messages(win)
-    yield win
-    win.close()
+    with window_on_shop_pages(qtbot, tmp_path, pages=2) as win:
+        yield win
 
 
 def test_an_answer_given_up_at_quit_now_is_kept_with_its_tokens_unknown(qtbot, tmp_path: Path, monkeypatch,

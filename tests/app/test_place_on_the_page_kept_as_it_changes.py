@@ -7,7 +7,6 @@ has not run, so what the second finds is what was on disk."""
 from __future__ import annotations
 
 import itertools
-import json
 import time
 from pathlib import Path
 
@@ -16,15 +15,10 @@ import pytest
 from recordlens.annotator.labelling import main_window
 from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.settings import Settings
-from tests.app.window_helpers import imported_project, open_window
+from tests.app.window_helpers import TALL_TRUTH, tall_project, window_as_started
 
 pytestmark = pytest.mark.app
 
-ITEMS = 60
-PAGE = ("<!doctype html><html><head><meta charset='utf-8'><title>tall</title></head><body>"
-        + "".join(f"<p>Item number {n}: " + "a line of words that wraps when the page is narrow " * 3 + "</p>"
-                  for n in range(1, ITEMS + 1)) + "</body></html>")
-TRUTH = [[f"/body[1]/p[{n}]"] for n in range(1, ITEMS + 1)]
 RECORD = 40  # the record selected, left AT px below the top of the view
 AT = 120
 BURST = 12  # scroll events in a row, as a wheel turned makes
@@ -32,14 +26,7 @@ BURST = 12  # scroll events in a row, as a wheel turned makes
 
 @pytest.fixture
 def project_dir(tmp_path: Path) -> Path:
-    return imported_project(tmp_path, {"html/1.html": PAGE, "gt/1.json": json.dumps(TRUTH)})
-
-
-def opened(qtbot, folder: Path, settings_file: Path) -> MainWindow:  # noqa: ANN001 - pytest-qt's QtBot
-    """A window as a start opens it: with the settings on disk."""
-    window = open_window(folder, settings_file, settings=Settings.load(settings_file), qtbot=qtbot)
-    window.wait_until_drawn()
-    return window
+    return tall_project(tmp_path)
 
 
 def scrolled_to(qtbot, window: MainWindow, y: int) -> None:  # noqa: ANN001
@@ -64,12 +51,12 @@ def test_the_scroll_and_selection_survive_a_kill(qtbot, tmp_path: Path, project_
         real_save(self, path)
 
     monkeypatch.setattr(Settings, "save", counted_save)
-    first = opened(qtbot, project_dir, settings_file)
+    first = window_as_started(qtbot, project_dir, settings_file)
     second = None
     try:
         chosen = first.labels[RECORD - 1].id
         first.select_records([chosen], scroll=False)
-        top = first.page_view.locate(TRUTH[RECORD - 1])[0].rect[1]
+        top = first.page_view.locate(TALL_TRUTH[RECORD - 1])[0].rect[1]
         y = round(top - AT)
         heard: list[float] = []  # when each scroll reached the window
         first.page_view.scrolled.connect(lambda _y: heard.append(time.monotonic()))
@@ -85,7 +72,7 @@ def test_the_scroll_and_selection_survive_a_kill(qtbot, tmp_path: Path, project_
         pauses = sum(later - earlier >= wait_s for earlier, later in itertools.pairwise(heard))
         assert len(heard) > BURST and 1 <= len(saves) <= 1 + pauses, f"{len(saves)} writes for {len(heard)} scrolls"
         # the app killed: its quit never runs, and the next start finds the page as it was left
-        second = opened(qtbot, project_dir, settings_file)
+        second = window_as_started(qtbot, project_dir, settings_file)
         assert second.record_panel.selected_ids() == [second.labels[RECORD - 1].id]
         qtbot.waitUntil(lambda: second.page_view.scroll_y == y, timeout=10_000)
         assert second.page_view.offline.run_js("window.scrollY") == y
@@ -99,7 +86,7 @@ def test_what_the_last_quit_kept_is_not_written_over_before_the_first_page_is_pu
         qtbot, tmp_path: Path, project_dir: Path) -> None:
     """The window's first page scrolls and selects as it is put back: only then is its place its own to keep."""
     settings_file = tmp_path / "settings.json"
-    first = opened(qtbot, project_dir, settings_file)
+    first = window_as_started(qtbot, project_dir, settings_file)
     try:
         chosen = first.labels[RECORD - 1].id
         first.select_records([chosen])
@@ -107,7 +94,7 @@ def test_what_the_last_quit_kept_is_not_written_over_before_the_first_page_is_pu
     finally:
         first.close()
     kept = on_disk(settings_file, project_dir)
-    again = opened(qtbot, project_dir, settings_file)
+    again = window_as_started(qtbot, project_dir, settings_file)
     try:
         assert again.record_panel.selected_ids() == [chosen]
         qtbot.wait(2 * main_window.PLACE_KEPT_MS)

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtTest import QTest
 
-from tests.app.gemini_helpers import SHOP_PAGE, with_gemini
-from tests.app.window_helpers import imported_project, keep_status_messages, open_window, recent_messages, said
+from tests.app.gemini_helpers import window_on_shop_pages, with_gemini
+from tests.app.window_helpers import recent_messages, said
 from tests.fake_gemini import FakeGemini, answer
 
 pytestmark = pytest.mark.app
@@ -24,11 +24,8 @@ NOTHING = "1 of 4 XPaths in the answer name no element of the page"
 
 @pytest.fixture
 def window(qtbot, tmp_path: Path):
-    folder = imported_project(tmp_path, {f"html/{n}.html": SHOP_PAGE.format(n) for n in (1, 2)})
-    win = open_window(folder, tmp_path / "settings.json", qtbot=qtbot)
-    keep_status_messages(win)
-    yield win
-    win.close()
+    with window_on_shop_pages(qtbot, tmp_path, pages=2) as win:
+        yield win
 
 
 def _propose(qtbot, window, keys: str) -> None:

@@ -11,7 +11,6 @@ font does to a page that leaves its text at the default size)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
@@ -21,23 +20,17 @@ from recordlens.annotator.labelling.main_window import MainWindow
 from recordlens.annotator.qt import page_loader
 from recordlens.annotator.settings import Settings
 from recordlens.core.store.project import open_project
-from tests.app.window_helpers import imported_project, open_window
+from tests.app.window_helpers import TALL_TRUTH, tall_project, window_as_started
 
 pytestmark = pytest.mark.app
 
-ITEMS = 60
-# Paragraphs at the default font size, long enough to wrap: a larger font or a narrower page makes each taller.
-PAGE = ("<!doctype html><html><head><meta charset='utf-8'><title>tall</title></head><body>"
-        + "".join(f"<p>Item number {n}: " + "a line of words that wraps when the page is narrow " * 3 + "</p>"
-                  for n in range(1, ITEMS + 1)) + "</body></html>")
-TRUTH = [[f"/body[1]/p[{n}]"] for n in range(1, ITEMS + 1)]
 AT = 150  # CSS px: where the selected record is left in the view
 LARGER = 24  # px: the larger default font (Chromium's is 16)
 
 
 @pytest.fixture
 def project_dir(tmp_path: Path) -> Path:
-    return imported_project(tmp_path, {"html/1.html": PAGE, "gt/1.json": json.dumps(TRUTH)})
+    return tall_project(tmp_path)
 
 
 def a_larger_font(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -51,14 +44,8 @@ def a_larger_font(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(page_loader, "_lock_down", larger)
 
 
-def opened(qtbot, folder: Path, settings_file: Path) -> MainWindow:
-    window = open_window(folder, settings_file, settings=Settings.load(settings_file), qtbot=qtbot)
-    window.wait_until_drawn()
-    return window
-
-
 def top_of(window: MainWindow, record: int) -> float:
-    return window.page_view.locate(TRUTH[record - 1])[0].rect[1]
+    return window.page_view.locate(TALL_TRUTH[record - 1])[0].rect[1]
 
 
 def place_in_view(window: MainWindow, record: int) -> float:
@@ -76,7 +63,7 @@ def settled(qtbot, window: MainWindow) -> int:
 def left_at(qtbot, folder: Path, settings_file: Path, record: int, place: float) -> int:
     """A session that selects the `record`-th record, scrolls it `place` px below the top of the view and quits;
     the scroll it quit at."""
-    window = opened(qtbot, folder, settings_file)
+    window = window_as_started(qtbot, folder, settings_file)
     try:
         window.select_records([window.labels[record - 1].id])
         y = round(top_of(window, record) - place)
@@ -104,7 +91,7 @@ def test_a_record_seen_at_the_quit_is_at_its_place_in_the_view_after_a_start_at_
     settings_file = tmp_path / "settings.json"
     left = left_at(qtbot, project_dir, settings_file, 30, AT)
     a_larger_font(monkeypatch)
-    window = opened(qtbot, project_dir, settings_file)
+    window = window_as_started(qtbot, project_dir, settings_file)
     try:
         assert window.record_panel.selected_ids() == [window.labels[29].id]
         # the larger font has moved it below the view at the offset kept
@@ -122,7 +109,7 @@ def test_a_record_seen_at_the_quit_is_at_its_place_in_the_view_after_a_start_at_
     settings = Settings.load(settings_file)  # the project zoomed since (by another window on it, say)
     settings.remember_zoom(str(project_dir.resolve()), 1.5)
     settings.save(settings_file)
-    window = opened(qtbot, project_dir, settings_file)
+    window = window_as_started(qtbot, project_dir, settings_file)
     try:
         assert window.page_view.zoom == 1.5
         qtbot.waitUntil(lambda: abs(place_in_view(window, 30) - AT) <= 2, timeout=10_000)
@@ -133,7 +120,7 @@ def test_a_record_seen_at_the_quit_is_at_its_place_in_the_view_after_a_start_at_
 def test_a_page_laid_out_as_it_was_comes_back_at_the_offset_exactly(qtbot, tmp_path, project_dir):
     settings_file = tmp_path / "settings.json"
     left = left_at(qtbot, project_dir, settings_file, 30, AT)
-    window = opened(qtbot, project_dir, settings_file)
+    window = window_as_started(qtbot, project_dir, settings_file)
     try:
         qtbot.waitUntil(lambda: window.page_view.scroll_y == left, timeout=10_000)
         assert settled(qtbot, window) == left
@@ -146,7 +133,7 @@ def test_a_record_scrolled_out_of_view_at_the_quit_leaves_the_offset_as_it_was(
     settings_file = tmp_path / "settings.json"
     left = left_at(qtbot, project_dir, settings_file, 10, -1200)  # the user looks 1,200 px below the record
     a_larger_font(monkeypatch)
-    window = opened(qtbot, project_dir, settings_file)
+    window = window_as_started(qtbot, project_dir, settings_file)
     try:
         qtbot.waitUntil(lambda: window.page_view.scroll_y == left, timeout=10_000)
         assert settled(qtbot, window) == left
@@ -157,7 +144,7 @@ def test_a_record_scrolled_out_of_view_at_the_quit_leaves_the_offset_as_it_was(
 def test_settings_that_kept_only_the_offset_bring_the_page_back_there(qtbot, tmp_path, project_dir):
     settings_file = tmp_path / "settings.json"
     kept_at(project_dir, settings_file, 40, 1200)  # record 40 far below the view at 1,200
-    window = opened(qtbot, project_dir, settings_file)
+    window = window_as_started(qtbot, project_dir, settings_file)
     try:
         assert window.record_panel.selected_ids() == [window.labels[39].id]
         qtbot.waitUntil(lambda: window.page_view.scroll_y == 1200, timeout=10_000)

@@ -1,6 +1,6 @@
-"""The main window as the app tests open it: on a project imported from a few files, with a key store of the
-test's own; what the tests do to it: open a page, click an element of its page, press keys, wait for its labels;
-and what it says: in its status bar and in its recent messages."""
+"""The main window as the app tests open it: on a project imported from a few files (a tall page of records among
+them), with a key store of the test's own; what the tests do to it: open a page, click an element of its page,
+press keys, wait for its labels; and what it says: in its status bar and in its recent messages."""
 
 from __future__ import annotations
 
@@ -54,6 +54,20 @@ def imported_project(folder: Path, files: Mapping[str, str | bytes]) -> Path:
     return project_folder
 
 
+TALL_ITEMS = 60
+# A page taller than the window, each paragraph a record (TALL_TRUTH): paragraphs at the default font size, long
+# enough to wrap, so that a larger font or a narrower page makes each taller.
+TALL_PAGE = ("<!doctype html><html><head><meta charset='utf-8'><title>tall</title></head><body>"
+             + "".join(f"<p>Item number {n}: " + "a line of words that wraps when the page is narrow " * 3 + "</p>"
+                       for n in range(1, TALL_ITEMS + 1)) + "</body></html>")
+TALL_TRUTH = [[f"/body[1]/p[{n}]"] for n in range(1, TALL_ITEMS + 1)]
+
+
+def tall_project(folder: Path) -> Path:
+    """A project (in `folder`) of one page, TALL_PAGE, labelled TALL_TRUTH."""
+    return imported_project(folder, {"html/1.html": TALL_PAGE, "gt/1.json": json.dumps(TALL_TRUTH)})
+
+
 class FakeKeyStore:
     """Stands in for the OS keyring: the tests never touch a real one."""
 
@@ -85,6 +99,14 @@ def open_window(folder: Path, settings_file: Path, *, settings: Settings | None 
     if qtbot is not None:
         qtbot.waitExposed(window)
     assert window.page_view.wait_until_loaded(timeout_ms)
+    return window
+
+
+def window_as_started(qtbot, folder: Path, settings_file: Path) -> MainWindow:  # noqa: ANN001 - a QtBot
+    """The main window on the project in `folder` as a start opens it: with the settings on disk in
+    `settings_file`, its records drawn."""
+    window = open_window(folder, settings_file, settings=Settings.load(settings_file), qtbot=qtbot)
+    window.wait_until_drawn()
     return window
 
 

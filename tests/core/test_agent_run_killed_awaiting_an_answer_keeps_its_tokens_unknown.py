@@ -9,8 +9,6 @@ fake of Gemini, on the demo site in core's text browser."""
 from __future__ import annotations
 
 import json
-import signal
-import time
 from pathlib import Path
 
 import pytest
@@ -24,9 +22,10 @@ from tests.core.test_agent_run_killed_keeps_what_it_paid import (
     ANSWERED_BEFORE_THE_KILL,
     KEY,
     TOKENS_PER_ANSWER,
+    killed_awaiting_rules_1s_second_answer,
     model_requests,
 )
-from tests.demo_agent import HoldingOne, agent_run_child, respond
+from tests.demo_agent import agent_run_child, respond
 from tests.fake_gemini import FakeGemini, answer_with, status
 
 UNKNOWN_SAID = "1 answer without token counts (their tokens unknown, not 0)"
@@ -35,22 +34,7 @@ UNKNOWN_SAID = "1 answer without token counts (their tokens unknown, not 0)"
 def test_a_run_killed_awaiting_an_answer_keeps_that_request_s_tokens_unknown(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     project = tmp_path / "P"
-    holding = HoldingOne(held=ANSWERED_BEFORE_THE_KILL + 1)  # rules-1's second request: held, the run killed
-    with FakeGemini(default=answer_with(holding)) as server:
-        child = agent_run_child(project, tmp_path, KEY, "--task", "lookup-1", "--task", "rules-1", "--runs", "1",
-                                "--browser", "text", "--base-url", server.url)
-        try:
-            if not holding.arrived.wait(LINE_TIMEOUT_S * 2):
-                child.kill()
-                raise AssertionError(f"the held request never came: {child.communicate(timeout=LINE_TIMEOUT_S)}")
-            child.send_signal(signal.SIGKILL)  # no way out: nothing is written after this
-            child.communicate(timeout=LINE_TIMEOUT_S)
-        finally:
-            holding.go.set()
-        assert child.returncode == -signal.SIGKILL
-        deadline = time.monotonic() + LINE_TIMEOUT_S
-        while model_requests(server) < ANSWERED_BEFORE_THE_KILL + 1 and time.monotonic() < deadline:
-            time.sleep(0.05)
+    with killed_awaiting_rules_1s_second_answer(project, tmp_path) as server:
         assert model_requests(server) == ANSWERED_BEFORE_THE_KILL + 1
 
         cost = stored_cost(project)

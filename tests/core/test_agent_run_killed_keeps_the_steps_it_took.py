@@ -5,20 +5,12 @@ not only after each model call (before its action). `agent eval` then says the c
 
 from __future__ import annotations
 
-import signal
 import sqlite3
 from pathlib import Path
 
 from recordlens.core.agent.loop import INTERRUPTED
 from recordlens.core.cli.command import main
-from tests.child_lines import LINE_TIMEOUT_S
-from tests.demo_agent import HoldingOne, agent_run_child
-from tests.fake_gemini import FakeGemini, answer_with
-
-KEY = "test-key-not-real-agent-kill-steps"
-# lookup-1 takes 3 model calls (two clicks and its answer), rules-1 2 (a click and its answer): the 4th request is
-# rules-1's first (a Click, carried out); the 5th, rules-1's second, is held until the run has been killed.
-HELD = 5
+from tests.core.test_agent_run_killed_keeps_what_it_paid import killed_awaiting_rules_1s_second_answer
 
 
 def stored_episodes(project: Path) -> list[tuple[str, str, int, int]]:
@@ -32,22 +24,12 @@ def stored_episodes(project: Path) -> list[tuple[str, str, int, int]]:
 
 def test_an_episode_killed_while_the_model_answers_its_second_step_keeps_its_first(tmp_path: Path, capsys) -> None:  # noqa: ANN001
     project = tmp_path / "P"
-    holding = HoldingOne(held=HELD)
-    with FakeGemini(default=answer_with(holding)) as server:
-        child = agent_run_child(project, tmp_path, KEY, "--task", "lookup-1", "--task", "rules-1", "--runs", "1",
-                                "--browser", "text", "--base-url", server.url)
-        try:
-            if not holding.arrived.wait(LINE_TIMEOUT_S * 2):
-                child.kill()
-                raise AssertionError(f"the held request never came: {child.communicate(timeout=LINE_TIMEOUT_S)}")
-            child.send_signal(signal.SIGKILL)  # no way out: only what was stored before the kill is kept
-            child.communicate(timeout=LINE_TIMEOUT_S)
-        finally:
-            holding.go.set()
-
-    assert child.returncode == -signal.SIGKILL
-    # rules-1: 1 call read and its Click carried out; the 2nd call was in flight (paid, never read)
-    assert stored_episodes(project) == [("lookup-1", "answer", 3, 3), ("rules-1", INTERRUPTED, 1, 1)]
+    # lookup-1 takes 3 model calls (two clicks and its answer), rules-1 2 (a click and its answer): the 4th request
+    # is rules-1's first (a Click, carried out); the 5th, rules-1's second, is awaited at the kill. Only what was
+    # stored before the kill is kept.
+    with killed_awaiting_rules_1s_second_answer(project, tmp_path):
+        # rules-1: 1 call read and its Click carried out; the 2nd call was in flight (paid, never read)
+        assert stored_episodes(project) == [("lookup-1", "answer", 3, 3), ("rules-1", INTERRUPTED, 1, 1)]
     capsys.readouterr()
     assert main(["agent", "eval", "--project", str(project)]) == 0
     out = capsys.readouterr().out

@@ -6,16 +6,15 @@ process against the loopback fake of Gemini, on the demo site in core's text bro
 
 from __future__ import annotations
 
-import signal
 import sqlite3
-import time
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 from recordlens.core.agent.loop import INTERRUPTED
 from recordlens.core.store.project import open_project
 from tests.child_lines import LINE_TIMEOUT_S
-from tests.demo_agent import HoldingOne, agent_run_child
-from tests.fake_gemini import FakeGemini, answer_with
+from tests.demo_agent import agent_run_child, agent_run_killed_at_held_request
+from tests.fake_gemini import FakeGemini
 
 KEY = "test-key-not-real-agent-kill"
 # lookup-1 takes 3 model calls (two clicks and its answer), rules-1 2 (a click and its answer): the 4th request is
@@ -27,6 +26,14 @@ TOKENS_PER_ANSWER = 100 + 20  # the fake's usage of every answer
 def model_requests(server: FakeGemini) -> int:
     """The generateContent requests the endpoint was sent: each one paid for, answered or not."""
     return sum(not r.path.endswith(":countTokens") for r in server.requests)
+
+
+def killed_awaiting_rules_1s_second_answer(project: Path, cwd: Path) -> AbstractContextManager[FakeGemini]:
+    """`agent run` of lookup-1 and rules-1, 1 run, killed (SIGKILL) while it awaits rules-1's second answer, the
+    ANSWERED_BEFORE_THE_KILL before it read; gives the fake model, serving still, until the block ends. (The fake
+    records a request before it answers: the one awaited is among its requests already.)"""
+    return agent_run_killed_at_held_request(project, cwd, KEY, "--task", "lookup-1", "--task", "rules-1", "--runs",
+                                            "1", held=ANSWERED_BEFORE_THE_KILL + 1)
 
 
 def stored_calls(project: Path) -> int:
@@ -42,26 +49,11 @@ def stored_stops(project: Path) -> list[tuple[str, str]]:
 
 def test_a_run_killed_part_way_keeps_every_request_and_answer_and_a_resume_adds_its_own(tmp_path: Path) -> None:
     project = tmp_path / "P"
-    holding = HoldingOne(held=ANSWERED_BEFORE_THE_KILL + 1)
-    with FakeGemini(default=answer_with(holding)) as server:
-        child = agent_run_child(project, tmp_path, KEY, "--task", "lookup-1", "--task", "rules-1", "--runs", "1",
-                          "--browser", "text", "--base-url", server.url)
-        try:
-            if not holding.arrived.wait(LINE_TIMEOUT_S * 2):
-                child.kill()
-                raise AssertionError(f"the held request never came: {child.communicate(timeout=LINE_TIMEOUT_S)}")
-            child.send_signal(signal.SIGKILL)  # no way out: nothing is written after this
-            child.communicate(timeout=LINE_TIMEOUT_S)
-        finally:
-            holding.go.set()
-        deadline = time.monotonic() + LINE_TIMEOUT_S
-        while model_requests(server) < ANSWERED_BEFORE_THE_KILL + 1 and time.monotonic() < deadline:
-            time.sleep(0.05)
+    with killed_awaiting_rules_1s_second_answer(project, tmp_path) as server:
         paid_before_the_kill = model_requests(server)
 
         with open_project(project) as opened:
             run = opened.agent.runs()[-1]
-        assert child.returncode == -signal.SIGKILL
         # every request sent, the one in flight at the kill too, as a SIGTERM'd run counts it
         assert paid_before_the_kill == ANSWERED_BEFORE_THE_KILL + 1
         assert run.cost["requests"] == paid_before_the_kill

@@ -9,7 +9,6 @@ that the times are apart."""
 from __future__ import annotations
 
 import json
-import signal
 import sqlite3
 import time
 from dataclasses import replace
@@ -21,7 +20,14 @@ import pytest
 from recordlens.core.agent.loop import INTERRUPTED
 from recordlens.core.cli.command import main
 from tests.child_lines import LINE_TIMEOUT_S
-from tests.demo_agent import REFERENCES, SITE_DIR, TASKS_FILE, HoldingOne, agent_run_child, respond
+from tests.demo_agent import (
+    REFERENCES,
+    SITE_DIR,
+    TASKS_FILE,
+    agent_run_child,
+    agent_run_killed_at_held_request,
+    respond,
+)
 from tests.fake_gemini import FakeGemini, answer_with
 
 ANSWER_S = 0.3  # the fake model's time over each answer
@@ -109,18 +115,9 @@ def waits(body: dict) -> str:
 
 def test_an_episode_cut_by_a_kill_keeps_its_steps_times_through_a_resume(tmp_path: Path) -> None:
     project = tmp_path / "P"
-    holding = HoldingOne(held=4, answer=waits)  # killed with its first three steps stored, each as it was done
-    with FakeGemini(default=answer_with(holding)) as server:
-        child = agent_run_child(project, tmp_path, KEY, "--task", "lookup-1", "--runs", "1", "--step-budget", "5",
-                          "--browser", "text", "--base-url", server.url)
-        try:
-            if not holding.arrived.wait(LINE_TIMEOUT_S * 2):
-                child.kill()
-                raise AssertionError(f"the held request never came: {child.communicate(timeout=LINE_TIMEOUT_S)}")
-            child.send_signal(signal.SIGKILL)
-            child.communicate(timeout=LINE_TIMEOUT_S)
-        finally:
-            holding.go.set()
+    # killed with its first three steps stored, each as it was done
+    with agent_run_killed_at_held_request(project, tmp_path, KEY, "--task", "lookup-1", "--runs", "1",
+                                          "--step-budget", "5", held=4, answer=waits):
         (row, _, started, ended, steps), = cut = stored_times(project)
         assert len(steps) == 3
         assert_spans_its_steps(started, ended, steps)

@@ -99,6 +99,29 @@ def record_of(run_dir: Path, name: str) -> dict[str, object]:
     return json.loads((run_dir / META_DIR / f"{name}.json").read_text(encoding="utf-8"))
 
 
+def score_says_it_stopped_on(capsys: pytest.CaptureFixture[str], run_dir: Path, name: str) -> None:
+    """`score` of the killed run in `run_dir` names page `name` as the one the run stopped on, not one it stopped
+    before."""
+    _, out, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages", str(DEMO / "html"))
+    assert f" {name}: not extracted (no N.json): the run stopped on it, part way" in out + err, out + err
+
+
+def added_to_a_project(capsys: pytest.CaptureFixture[str], run_dir: Path, folder: Path) -> Path:
+    """A demo project in `folder` to which `runs --add` added the run folder `run_dir`."""
+    project = demo_project(capsys, folder)
+    code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(run_dir))
+    assert code == 0, err
+    return project
+
+
+def resumed(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, run_dir: Path,
+            server: FakeGemini) -> None:
+    """`extract` into `run_dir` on `server` run again (a resume), in this process, to its end."""
+    monkeypatch.setenv("GEMINI_API_KEY", KEY)
+    code, _, err = run(capsys, *gemini_extract(run_dir, server))
+    assert code == 0, err
+
+
 def test_killed_waiting_to_retry_keeps_the_paid_answer_and_the_requests_and_a_resume_counts_them(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     run_dir = tmp_path / "run"
@@ -112,23 +135,16 @@ def test_killed_waiting_to_retry_keeps_the_paid_answer_and_the_requests_and_a_re
         assert (requests_kept(kept), paid_tokens(kept)) == (2, {"total": 340}), kept
         assert not (run_dir / "1.json").exists()
 
-        # score names the page the run stopped on, not one it stopped before
-        code, out, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
-                             str(DEMO / "html"))
-        assert " 1: not extracted (no N.json): the run stopped on it, part way" in out + err, out + err
+        score_says_it_stopped_on(capsys, run_dir, "1")
 
         # runs --add of the killed folder stores what it paid for
-        project = demo_project(capsys, tmp_path / "p")
-        code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(run_dir))
-        assert code == 0, err
+        project = added_to_a_project(capsys, run_dir, tmp_path / "p")
         code, listing, _ = run(capsys, "runs", "--project", str(project), "--json")
         (stored,) = json.loads(listing)
         assert stored["cost"]["tokens"]["total"] == 340, stored
 
         # a resume asks the page again, the killed session's calls kept under "earlier", counted once
-        monkeypatch.setenv("GEMINI_API_KEY", KEY)
-        code, _, err = run(capsys, *gemini_extract(run_dir, server))
-        assert code == 0, err
+        resumed(capsys, monkeypatch, run_dir, server)
     done = record_of(run_dir, "1")
     assert done["status"] == DONE and [e["status"] for e in done["earlier"]] == [NOT_FINISHED]  # type: ignore[union-attr]
     assert requests_kept(done) == 3 and paid_tokens(done)["total"] == 340 + TOKENS
@@ -151,22 +167,16 @@ def test_killed_with_a_request_in_flight_keeps_that_request(tmp_path: Path, caps
         # the request awaited was paid for, its tokens unknown: counted as such, never as 0 tokens
         assert kept["status"] == NOT_FINISHED and requests_kept(kept) == 1, kept
         assert paid_tokens(kept) == {UNCOUNTED: 1} and NEVER_READ in str(kept["warnings"]), kept
-        code, out, err = run(capsys, "score", "--pred", str(run_dir), "--gt", str(DEMO / "gt"), "--pages",
-                             str(DEMO / "html"))
-        assert " 2: not extracted (no N.json): the run stopped on it, part way" in out + err, out + err
+        score_says_it_stopped_on(capsys, run_dir, "2")
 
         # runs --add of the killed folder, and runs, say the run's spend with that answer's tokens unknown
-        project = demo_project(capsys, tmp_path / "p")
-        code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(run_dir))
-        assert code == 0, err
+        project = added_to_a_project(capsys, run_dir, tmp_path / "p")
         code, listing, _ = run(capsys, "runs", "--project", str(project))
         assert ("spent 2 requests, 120 tokens (100 prompt, 20 completion) counted, and 1 answer without token "
                 "counts (their tokens unknown, not 0)") in listing, listing
 
         # a resume keeps the killed session's request under "earlier": the run's cost still says its tokens unknown
-        monkeypatch.setenv("GEMINI_API_KEY", KEY)
-        code, _, err = run(capsys, *gemini_extract(run_dir, server))
-        assert code == 0, err
+        resumed(capsys, monkeypatch, run_dir, server)
     done = record_of(run_dir, "2")
     assert done["status"] == DONE and requests_kept(done) == 2, done
     assert paid_tokens(done) == {"prompt": 100, "completion": 20, "total": TOKENS, UNCOUNTED: 1}, done
