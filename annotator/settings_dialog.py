@@ -5,6 +5,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
+from PySide6.QtCore import QSize
+from PySide6.QtGui import QResizeEvent, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -46,6 +48,10 @@ class SettingsDialog(QDialog):
         not be (their records would read as the person's)."""
         super().__init__(parent)
         self.setWindowTitle("RecordLens settings")
+        # The height the dialog grew for each note on show, given back when it goes (`_show_note`), and the size it
+        # last gave itself: any other is the user's (`resizeEvent`)
+        self._room: dict[QLabel, int] = {}
+        self._asked = QSize()
         self._settings = settings
         self._keys = keys
         stored = keys.get()
@@ -152,10 +158,61 @@ class SettingsDialog(QDialog):
         self._show_note(self.endpoint_note, text)
 
     def _show_note(self, label: QLabel, text: str) -> None:
+        """A note under the fields shown (`text`), or hidden (""): the dialog grows for it rather than clip it, and
+        gives back what it grew once it goes (`_give_back_room`)."""
         label.setText(text)
         label.setVisible(bool(text))
+        if not self.isVisible():
+            if text:
+                self.adjustSize()  # opened at the height its notes need (`showEvent` counts their room)
+            return
         if text:
-            self.adjustSize()  # room for the note rather than clipping it
+            self._make_room(label)
+        else:
+            self._give_back_room(label)
+
+    def _height_needed(self) -> int:
+        """The height the dialog's fields and notes need at its width: its notes wrap, so taller when narrower."""
+        layout = self.layout()
+        layout.activate()
+        if layout.hasHeightForWidth():
+            return layout.totalHeightForWidth(self.width())
+        return layout.totalSizeHint().height()
+
+    def _make_room(self, label: QLabel) -> None:
+        """Grow to the height the note needs (never shrink: a dialog the user made larger keeps its size), and keep
+        how much, to give it back."""
+        before, needed = self.height(), self._height_needed()
+        if needed > before:
+            self._resize_to(needed)
+        self._room[label] = self._room.get(label, 0) + self.height() - before
+
+    def _give_back_room(self, label: QLabel) -> None:
+        """The note gone: the height the dialog grew for it given back, no more (what its fields need is kept)."""
+        room = self._room.pop(label, 0)
+        if room > 0:
+            self._resize_to(max(self.height() - room, self._height_needed()))
+
+    def _resize_to(self, height: int) -> None:
+        self._asked = QSize(self.width(), height)
+        self.resize(self._asked)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        """Opened with notes (`adjustSize`): the room each takes is what the dialog gives back when it goes."""
+        super().showEvent(event)
+        if not event.spontaneous():
+            spacing = max(0, self.layout().spacing())
+            self._room = {note: note.height() + spacing for note in self._notes() if not note.isHidden()}
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt's name
+        """A size the user gave the dialog is theirs: no note gone later shrinks it (the room kept so far is
+        forgotten)."""
+        super().resizeEvent(event)
+        if self.isVisible() and event.size() != self._asked and event.size().height() != event.oldSize().height():
+            self._room.clear()
+
+    def _notes(self) -> tuple[QLabel, ...]:
+        return self.key_in_use, self.endpoint_note, self.problem, self.name_clash
 
     def _say_key_in_use(self) -> None:
         """Which key Propose sends, when the environment holds one: that one while none is given here, else the

@@ -53,6 +53,7 @@ from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
 from ..settings import ReviewRows, ReviewWalk
 from . import decision_words as words
+from .page_view import unseen_words
 from .recent import Recent
 from .record_actions import records_named
 from .review_panel import (
@@ -64,6 +65,7 @@ from .review_panel import (
     annotator_of,
     overlay_records,
     page_counts,
+    review_label,
     run_started_and_origin,
 )
 
@@ -452,6 +454,9 @@ class ReviewController:
         # whose run was chosen again with rows chosen (`_choose`): the page is then brought to them, not to its
         # first mistake (`show_first_error`), once
         self._rows_restored: tuple[object, str] | None = None
+        # The page (and what W opened of it) to bring to its first mistake once its records are drawn: which of
+        # them the page displays is known then (`_place_at_the_first_error`)
+        self._placing: tuple[str | None, tuple[str, str] | None] | None = None
         self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
         # The page on show's review, by run (or annotator) chosen on it, of the runs reviewed last.
         self._classed: Recent[object, _Classed] = Recent(RUNS_READ)
@@ -468,6 +473,7 @@ class ReviewController:
         self.panel.take_all_requested.connect(self.do_take_all)
         self.panel.runs_listed.connect(self._import_the_matcher_meanwhile)
         self.window.page_view.loaded.connect(self._forget_a_choice_not_shown)
+        self.window.page_view.overlays_drawn.connect(self._place_at_the_first_error)
         self._take_up_last_review()
 
     @property
@@ -863,13 +869,67 @@ class ReviewController:
             self._say_w_opened(choosing, chosen)
             if chosen:
                 return
+        # Which of the records the page displays is known once they are drawn: the page is placed then.
+        self._placing = (self.window.page_name, opened)
+        if self.window.page_view.overlays_ready():
+            self._place_at_the_first_error()
+
+    def _place_at_the_first_error(self, _boxes: int = 0) -> None:
+        """The records drawn (`show_first_error` waits for it): the page brought to the first mistake it displays,
+        else to its first record it displays. A mistake whose element the page does not display (an extractor's
+        record in the <head>, one hidden with display: none) would leave the page where it is with nothing of it
+        on show: those before the one in view are said, with where they are and why."""
+        if self._placing is None or not self.window.page_view.overlays_ready():
+            return  # a drawing of records given before the last ones: theirs is still to come
+        (page, opened), self._placing = self._placing, None
+        if page != self.window.page_name or self.review is None:
+            return
         shown = self.panel.shown_kinds()
-        drawn = [r for r in self.review.records if r.kind in shown and r.xpaths] if self.review else []
-        first = next((r for r in drawn if r.kind != MATCHED), drawn[0] if drawn else None)
+        drawn = [r for r in self.review.records if r.kind in shown and r.xpaths]
+        unseen = self.window.page_view.unseen_records()
+        on_show = [r for r in drawn if self._displayed_xpaths(r, unseen)]
+        mistakes = [r for r in drawn if r.kind != MATCHED]
+        first = next((r for r in on_show if r.kind != MATCHED), on_show[0] if on_show else None)
         if first is not None:
-            self.window.page_view.scroll_to(first.xpaths[0])
-        if opened is not None and opened[0] == self.window.page_name and self.review is not None and self.active():
-            self._say_w_opened_a_runs_page(*opened, first is not None and first.kind != MATCHED)
+            self.window.page_view.scroll_to(self._displayed_xpaths(first, unseen)[0])
+        first_mistake = first if first is not None and first.kind != MATCHED else None
+        hidden = mistakes[:mistakes.index(first_mistake)] if first_mistake is not None else mistakes
+        note = self._not_displayed_words(hidden, first_mistake, unseen)
+        if opened is not None and opened[0] == page and self.active():
+            self._say_w_opened_a_runs_page(*opened, first_mistake is not None, note)
+        elif note:
+            self.window.message(note, 15000, of_page=page)
+
+    @staticmethod
+    def _displayed_xpaths(record: ReviewRecord, unseen: dict[tuple[str, ...], str]) -> tuple[str, ...]:
+        """The XPaths of the record's drawing the page displays (its predicted extent, else a pair's true one);
+        () when the page displays neither. A record the drawing does not hold counts as displayed: nothing says
+        otherwise."""
+        drawings = [xpaths for xpaths in (record.xpaths, record.true_xpaths) if xpaths]
+        return next((xpaths for xpaths in drawings if not unseen.get(xpaths)), ())
+
+    def _not_displayed_words(self, hidden: Sequence[ReviewRecord], first: ReviewRecord | None,
+                             unseen: dict[tuple[str, ...], str]) -> str:
+        """"the first mistake, P1 (spurious) at /head[1]/title[1], is not displayed on the page: its element is
+        hidden (display: none); in view: the first one the page displays, T4 (missed)"; "" when none is hidden."""
+        if not hidden:
+            return ""
+        said = [f"{self._badge(r)} ({r.kind}) at {' | '.join(r.xpaths)}" for r in hidden]
+        whys = [unseen_words(unseen.get(r.xpaths) or "", len(r.xpaths)) for r in hidden]
+        if first is None:
+            which = "; ".join(f"{record}: {why}" for record, why in zip(said, whys, strict=True))
+            return (f"none of the page's {counted(len(hidden), 'mistake')} is displayed on the page: {which}; "
+                    f"{'it is' if len(hidden) == 1 else 'they are'} in the list")
+        if len(hidden) == 1:
+            before = f"the first mistake, {said[0]}, is not displayed on the page: {whys[0]}"
+        else:
+            which = "; ".join(f"{record}: {why}" for record, why in zip(said, whys, strict=True))
+            before = f"the first {len(hidden)} mistakes are not displayed on the page ({which})"
+        return f"{before}; in view: the first one the page displays, {self._badge(first)} ({first.kind})"
+
+    def _badge(self, record: ReviewRecord) -> str:
+        """The record's badge, as its row and the page show it (T3, P4)."""
+        return review_label(record, self.panel.true_numbers)
 
     def _bring_the_restored_rows_into_view(self) -> bool:
         """The rows the last quit had chosen, chosen again on the page on show (a start, or the first F6 after
@@ -887,16 +947,18 @@ class ReviewController:
         self.on_review_record(index)
         return True
 
-    def _say_w_opened_a_runs_page(self, page: str, walk: str, first_in_view: bool) -> None:
+    def _say_w_opened_a_runs_page(self, page: str, walk: str, first_in_view: bool, not_displayed: str = "") -> None:
         """What W says of a run's page it opened: where it stands in the walk (`walk`), what the run got wrong
         there, and where the page is (at the first of them), as an annotator's review says its open
-        disagreements."""
+        disagreements; or what of them the page does not display (`not_displayed`: `_not_displayed_words`)."""
         review = self.review
         assert review is not None
         wrong = {kind: sum(1 for r in review.records if r.kind == kind) for kind in KINDS if kind != MATCHED}
         found = ", ".join(f"{n} {kind}" for kind, n in wrong.items() if n)
         if not found:
             here = "every record matched here"
+        elif not_displayed:
+            here = f"{found} here; {not_displayed}"
         elif first_in_view:
             here = f"{found} here; the first is in view"
         else:
@@ -1257,6 +1319,7 @@ class ReviewController:
                             holes_unscored=len(holes))
 
     def on_review_record(self, index: int) -> None:
+        self._placing = None  # a row chosen meanwhile: the page goes to it, not to the first mistake after it
         if self.review and 0 <= index < len(self.review.records) and self.review.records[index].xpaths:
             self.window.page_view.scroll_to(self.review.records[index].xpaths[0])
 

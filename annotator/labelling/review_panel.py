@@ -6,6 +6,7 @@ hundreds of spurious boxes would otherwise hide the records it missed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -202,6 +203,41 @@ def wrapped(label: QLabel) -> QLabel:
     label.setWordWrap(True)
     label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
     return label
+
+
+NO_BREAK = "\u00a0"
+# Where the words of one figure meet, which a wrapped line must not part (`whole_figures`): a value and its label
+# before it ("F1 0.476", "overlap 5.00", "≥ 0.5"), a count and what it counts after it ("11 missed", "5 predicted"),
+# a one-letter tag after that ("(P)"), and a list's "·" and the figure it closes.
+_FIGURE_JOINS = (re.compile(r"(?<=\S) (?=\d+\.\d+(?![\w.]))"), re.compile(r"(?<![\w.])(\d+) (?=[^\W\d_])"),
+                 re.compile(r"(?<=\S) (?=\([A-Z]\)(?!\w))"), re.compile(r"(?<=\S) (?=· )"))
+
+
+def whole_figures(text: str) -> str:
+    """`text` with each figure's words joined by non-breaking spaces: "F1" never ends a line whose next one starts
+    with its "0.476", nor "0" one whose next starts with "spurious". Lines break between figures only."""
+    for join in _FIGURE_JOINS:
+        text = join.sub(lambda found: found.group(1) + NO_BREAK if found.groups() else NO_BREAK, text)
+    return text
+
+
+class FiguresLabel(QLabel):
+    """Figures wrapped to the panel's width (`wrapped`) between figures only, never inside one (`whole_figures`).
+    `text()` is the words as set, their spaces ordinary: the non-breaking ones are how they are laid out, not what
+    they say."""
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__()
+        wrapped(self)
+        self._words = ""
+        self.setText(text)
+
+    def setText(self, text: str) -> None:  # noqa: N802 - Qt's name
+        self._words = text
+        super().setText(whole_figures(text))
+
+    def text(self) -> str:
+        return self._words
 
 
 class HatchKey(QLabel):
@@ -405,8 +441,8 @@ class ReviewPanel(QWidget):
         self.runs.setMinimumContentsLength(CHOOSER_CHARACTERS)
         self.runs.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         # Long figures wrap inside the panel: what a page or a run says never widens the panel.
-        self.page_figures = wrapped(QLabel("—"))
-        self.run_figures = wrapped(QLabel("—"))
+        self.page_figures = FiguresLabel("—")
+        self.run_figures = FiguresLabel("—")
         self.score_button = QPushButton(SCORE)
         self.kind_toggles = {kind: self._kind_toggle(kind) for kind in KINDS}
         self.kept_toggle = QCheckBox(f"{KEPT} (0)")  # apart from the classes: not one of the review's, nor remembered
