@@ -12,8 +12,9 @@ further attempt, a wait ends at once); an answer already on its way when Cancel 
 The page being asked is kept in the run as its budget counts (each request before it is sent, each answer's tokens
 as read), as `extract` keeps it: an app killed (SIGKILL) part way through a page leaves what the page paid for, and
 a page whose answer has not come at Cancel is kept as cancelled with what it paid for, until that answer comes. A
-request sent is kept, until its answer is read, as an answer whose tokens are unknown: the app killed while it waits,
-or quit without it (Quit now), leaves it so, not as an answer that cost 0.
+request sent is kept, until its attempt ends (its answer read, or an error status), as an answer whose tokens are
+unknown (`Spent.awaited`, told as `extract` is told it): the app killed while it waits, or quit without it (Quit now),
+leaves it so, not as an answer that cost 0.
 """
 
 from __future__ import annotations
@@ -102,10 +103,6 @@ class ProposalRun:
     # (one on its way as the call's hook was let go) is no longer what the page spent, and leaves that record. A
     # session asks each page once, as its run holds one record per page.
     _ended: set[str] = field(default_factory=set, repr=False)
-    # Page being asked -> what its budget told last, and whether that tell was of a request sent (one more counted):
-    # its answer is awaited, kept as one whose tokens are unknown, until the next tell (its tokens counted, a request
-    # given back, the next one sent) or a wait before a retry (`attempt_answered`) says the attempt ended
-    _told: dict[str, tuple[Spent, bool]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def start(cls, project: Project, extractor: object) -> ProposalRun:
@@ -118,7 +115,6 @@ class ProposalRun:
         any record kept before (as it spent, or at Cancel)."""
         with self._lock:
             self._asking.pop(page, None)
-            self._told.pop(page, None)
             self._ended.add(page)
             if isinstance(outcome, extract.Extraction):
                 project.runs.add_predictions(self.run_id, {page: outcome.records})
@@ -164,45 +160,20 @@ class ProposalRun:
                            page, self.run_id)
 
     def record_spent(self, page: str, begun: float, spent: Spent) -> None:
-        """What the page being asked has spent so far (`spending_told`), kept in the run at once: an app killed part
-        way through the page leaves it, not finished (`spent_record`). The page's own record, once it ends, takes its
-        place, and a tell that comes after it leaves it. Called from the call's thread as its budget counts, so
-        through a connection of its own."""
+        """What the page being asked has spent so far (`spending_told`: each count of its budget, and each attempt's
+        end), kept in the run at once, a request awaited among its answers whose tokens are unknown: an app killed
+        part way through the page leaves it, not finished (`spent_record`). The page's own record, once it ends,
+        takes its place, and a tell that comes after it leaves it. Called from the call's thread, so through a
+        connection of its own."""
         try:
             with open_project(self.root) as project, self._lock:
                 if page in self._ended:
                     return
-                told = self._told.get(page)
-                awaited = spent.requests > (told[0].requests if told is not None else 0)  # a request sent now
-                self._told[page], self._asking[page] = (spent, awaited), begun
-                self._keep_spent(project, page)
+                self._asking[page] = begun
+                self.pages[page] = spent_record(spent, time.monotonic() - begun, spent.awaited)
+                self._save(project)
         except Exception:  # noqa: BLE001 - the call goes on (it is counted): the page's own record may yet be kept
             _log.exception("what page %s spent could not be kept in run %s as it was spent", page, self.run_id)
-
-    def attempt_answered(self) -> None:
-        """A wait before a retry began (the caller's `notify`): the attempt before it was answered, with an error
-        that spends no tokens (a 429, a 5xx; an answer given up or cut off was told to the budget as uncounted
-        already), so the page being asked awaits no answer until its next request is sent. Called from the call's
-        thread, so through a connection of its own. A wait too short to be said (`WAIT_NOTICE_S`) leaves the request
-        kept as awaited until the retry is sent, a moment later."""
-        try:
-            with self._lock:
-                awaited = [page for page, (_, waits) in self._told.items() if waits and page not in self._ended]
-            if not awaited:
-                return
-            with open_project(self.root) as project, self._lock:
-                for page in awaited:
-                    if page in self._told and page not in self._ended:
-                        self._told[page] = (self._told[page][0], False)
-                        self._keep_spent(project, page)
-        except Exception:  # noqa: BLE001 - the wait goes on; the page's own record, or the next tell, mends it
-            _log.exception("the answered attempt could not be kept in run %s", self.run_id)
-
-    def _keep_spent(self, project: Project, page: str) -> None:
-        """The page's record of what it spent so far, as its budget told it last (`_told`), written now."""
-        spent, awaited = self._told[page]
-        self.pages[page] = spent_record(spent, time.monotonic() - self._asking[page], int(awaited))
-        self._save(project)
 
     def _save(self, project: Project) -> None:
         # summed as a run added from a folder is; each page's record as in its _run/N.json
@@ -252,7 +223,7 @@ class ProposeWorker(BackgroundJob):
 
     def _propose_session(self, project: Project) -> None:
         # Gemini's calls stop at Cancel, and its waits and retries are said as they happen.
-        hooks = ({"cancel": self._cancel, "notify": self._waiting_to_retry, "setting_places": APP_SETTINGS}
+        hooks = ({"cancel": self._cancel, "notify": self._say_while_running, "setting_places": APP_SETTINGS}
                  if self.method == GEMINI else {})
         extractor = extract.create(self.method, **self._params, **hooks)
         self.caution = caution_of(extractor)
@@ -270,13 +241,6 @@ class ProposeWorker(BackgroundJob):
                     self.stored_run.finish(project, status, self.stopped)
                 except Exception as error:  # noqa: BLE001 - the session's own end (or error) is what to say
                     _log.warning("run %s could not be marked %s: %s", self.stored_run.run_id, status, error)
-
-    def _waiting_to_retry(self, message: str) -> None:
-        """The caller's wait before a retry, as it starts: the attempt before it was answered (no answer of the page
-        is on its way meanwhile, `ProposalRun.attempt_answered`), and the wait is said."""
-        if self.stored_run is not None:
-            self.stored_run.attempt_answered()
-        self._say_while_running(message)
 
     def _say_while_running(self, message: str) -> None:
         """A wait before a retry, said as it starts, while the job runs. After Cancel, a call let finish in its own
@@ -314,9 +278,11 @@ class ProposeWorker(BackgroundJob):
         self._read = (name, TextKeyIndex(page.text_map))  # read here, off the interface thread
         if self.stored_run is None:
             return run_until_cancelled(lambda: extractor.extract(page), self._cancel)
-        # Kept as the caller's budget counts (a method without one tells nothing): a kill leaves what the page spent
-        budget = getattr(getattr(extractor, "caller", None), "budget", None)
-        with spending_told(budget, partial(self.stored_run.record_spent, name, time.monotonic())):
+        # Kept as the caller's budget counts and its attempts end, as `extract` keeps a page (a method without one
+        # tells nothing): a kill leaves what the page spent, a request awaited then with its tokens unknown
+        caller = getattr(extractor, "caller", None)
+        keep = partial(self.stored_run.record_spent, name, time.monotonic())
+        with spending_told(getattr(caller, "budget", None), keep, attempts=caller):
             return run_until_cancelled(lambda: extractor.extract(page), self._cancel,
                                        late=partial(self.stored_run.record_late, name))
 

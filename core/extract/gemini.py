@@ -35,6 +35,7 @@ from ..llm.gemini import (
     INCOMPLETE_USAGE,
     NO_USAGE_METADATA,
     UNCOUNTED,
+    UNREAD,
     Answer,
     Budget,
     BudgetExceededError,
@@ -46,6 +47,7 @@ from ..llm.gemini import (
     carry_paid,
     cut_off_said,
     given_up_said,
+    never_read_said,
     paid_carried,
 )
 from ..page import formats as represent
@@ -531,12 +533,16 @@ class _PageCalls:
 
     def details(self, reason: str | None) -> dict[str, object]:
         """What the page's calls brought and cost, as its record keeps it however it ended: the attempts cut off
-        mid-answer in calls that ended without an answer are among its answers without token counts, and said
-        (an answered call's usage holds its own already)."""
-        cut_off = sum(int(call.get(CUT_OFF) or 0) for call in self.calls  # type: ignore[call-overload]
-                      if "tokens" not in call)
-        tokens = {**self.usage, UNCOUNTED: self.usage.get(UNCOUNTED, 0) + cut_off} if cut_off else self.usage
-        warnings = [*self.warnings, cut_off_said(cut_off)] if cut_off else self.warnings
+        mid-answer, and the one an interrupt cut short while its answer was awaited (`UNREAD`: sent, so paid for), in
+        calls that ended without an answer are among its answers without token counts, and said (an answered call's
+        usage holds its own already)."""
+        unanswered = [call for call in self.calls if "tokens" not in call]
+        cut_off = sum(int(call.get(CUT_OFF) or 0) for call in unanswered)  # type: ignore[call-overload]
+        unread = sum(int(call.get(UNREAD) or 0) for call in unanswered)  # type: ignore[call-overload]
+        tokens = ({**self.usage, UNCOUNTED: self.usage.get(UNCOUNTED, 0) + cut_off + unread} if cut_off + unread
+                  else self.usage)
+        warnings = [*self.warnings, *([cut_off_said(cut_off)] if cut_off else []),
+                    *([never_read_said(unread)] if unread else [])]
         return {"reason": reason, "seconds": time.monotonic() - self.start, "tokens": tokens,
                 "warnings": warnings, "input_format": self.input_format, "parameters": self.parameters,
                 "raw": self.raw()}

@@ -306,6 +306,19 @@ def cut_off_said(count: int) -> str:
     return f"{counted(count, 'answer')} {CUT_OFF_MID_ANSWER} (their tokens unknown, not 0)"
 
 
+# What a page's record says of a request sent whose answer had not been read when the record was written: awaited as
+# the budget counted it (`page_loop.spending_told`), or cut short while awaited (an interrupt: `CallLog.unread`). A
+# model answer is generated before it is sent, so a request sent is paid for, and one whose process was killed or
+# interrupted (or whose app quit) while it was awaited leaves its tokens unknown, not 0
+NEVER_READ = "sent, its answer not read when this record was written (awaited): paid for, its tokens unknown, not 0"
+
+
+def never_read_said(count: int) -> str:
+    """"1 request sent, its answer not read when this record was written (awaited): …", as a page's record says
+    the requests it awaited as it was written (`NEVER_READ`)."""
+    return f"{counted(count, 'request')} {NEVER_READ}"
+
+
 def lost_with_a_worker_said(count: int) -> str:
     """"2 model requests lost with the Ray worker that made them: sent, so paid for (their tokens unknown, not 0)",
     as a page's record of them says it."""
@@ -396,13 +409,20 @@ class Budget:
             self.on_change()
 
     def _told_after_the_fact(self) -> None:
-        """`on_change` told of what happened already (an answer paid for, a request given back): its failure must
-        not lose the answer, so it is said, not raised."""
-        try:
-            self._changed()
-        except Exception as error:  # noqa: BLE001 - whatever keeps the record failed; the counts here stand
-            logging.getLogger(__name__).warning("the run's spending could not be written now (%s: %s); it is "
-                                                "written with the next change", type(error).__name__, error)
+        """`on_change` told of what happened already (an answer paid for, a request given back)."""
+        _tell_after_the_fact(self._changed)
+
+
+def _tell_after_the_fact(hook: Callable[[], None] | None) -> None:
+    """`hook()` (None: nothing) told of what happened already (an answer paid for, a request given back, an attempt
+    over): its failure must not lose the answer, nor end the call, so it is said on the log, not raised."""
+    if hook is None:
+        return
+    try:
+        hook()
+    except Exception as error:  # noqa: BLE001 - whatever keeps the record failed; the counts stand
+        logging.getLogger(__name__).warning("the run's spending could not be written now (%s: %s); it is "
+                                            "written with the next change", type(error).__name__, error)
 
 
 @dataclass
@@ -436,6 +456,7 @@ class CallLog:
     given_up: int = 0  # attempts given up at --timeout-s: answers paid for whose tokens are unknown
     cut_off: int = 0  # attempts whose 200's body the connection cut part way: paid for, their tokens unknown
     refused: int = 0  # attempts whose connection was refused: never sent, so no request (`requests_of_call`)
+    unread: int = 0  # the attempt an interrupt (Ctrl+C, SIGTERM) cut short while its answer was awaited: paid for
 
     @property
     def attempts(self) -> int:
@@ -445,7 +466,8 @@ class CallLog:
         return {"attempts": self.attempts, "statuses": list(self.statuses), "errors": list(self.errors),
                 "waited_s": round(self.waited_s, 3), **({GIVEN_UP: self.given_up} if self.given_up else {}),
                 **({CUT_OFF: self.cut_off} if self.cut_off else {}),
-                **({REFUSED: self.refused} if self.refused else {})}
+                **({REFUSED: self.refused} if self.refused else {}),
+                **({UNREAD: self.unread} if self.unread else {})}
 
 
 # The key of a call's record (`CallLog.as_dict`) that counts its attempts given up at --timeout-s: paid for, their
@@ -458,6 +480,9 @@ CUT_OFF = "cut_off"
 # The key of a call's record that counts its attempts whose connection was refused (nothing listened at the address):
 # made, but never sent to a server, so neither paid for nor counted as requests (`requests_of_call`).
 REFUSED = "refused"
+# The key of a call's record that counts its attempt cut short by an interrupt while its answer was awaited: sent, so
+# paid for, its tokens unknown (`NEVER_READ`). Such a call ended without an answer, so only this says it.
+UNREAD = "unread"
 
 
 def requests_of_call(call: Mapping[str, object]) -> int:
@@ -581,6 +606,12 @@ class GeminiCaller:
         self._sleep = sleep or self.cancel.wait  # a wait that a cancel ends at once
         self._notify = notify or _say_on_stderr
         self._rng = rng or random.Random(0)
+        # Told each time an attempt ends, whatever it met (an answer, an error status such as a 429 or a 5xx, a give-up
+        # at the time limit, a refused connection), once what it cost is counted, by the thread that made it: whoever
+        # keeps the requests awaited (`page_loop.spending_told`) learns that this one's answer is awaited no more,
+        # which an error status, counting nothing, does not tell the budget. Set by whoever keeps them, and put back
+        # after; its failure is said on the log, not raised (the attempt is over).
+        self.on_attempt_over: Callable[[], None] | None = None
         self._client = self._make_client()
 
     def _make_client(self):  # noqa: ANN202 - the SDK type is imported lazily
@@ -666,7 +697,7 @@ class GeminiCaller:
                 if _connection_refused(error):  # nothing listened: the request never left, so it is no request
                     log.refused += 1
                     self.budget.release_request()
-                self._attempt_over()
+                self._attempt_ended()
                 log.statuses.append(_status_of(error))
                 log.errors.append(self.redact(reason))
                 if not retryable or attempt >= self._attempts_for(error):
@@ -674,8 +705,9 @@ class GeminiCaller:
                                                   + self._tries_said(error, attempt)), log) from None
                 self._wait_before_retry(attempt, error, reason, log, about)
                 continue
-            except BaseException as stop:  # Ctrl+C, SIGTERM: the request in flight was sent (reserved)
+            except BaseException as stop:  # Ctrl+C, SIGTERM: the request in flight was sent (reserved), never read
                 log.statuses.append(0)
+                log.unread += 1
                 log.errors.append(f"interrupted ({type(stop).__name__}) while waiting for the answer")
                 raise
             log.statuses.append(200)
@@ -686,17 +718,23 @@ class GeminiCaller:
             uncounted_why = _why_uncounted(response, usage)
             if uncounted_why:  # its cost is unknown: a token cap is not held by counting it as 0
                 self.budget.add_uncounted(why=uncounted_why)
-            self._attempt_over()
+            self._attempt_ended()
             candidates = getattr(response, "candidates", None) or []
             return Answer(text=self.redact(text), usage=_with_given_up(usage, log), attempts=attempt,
                           seconds=time.monotonic() - start, finish_reason=_finish_reason_of(response),
                           log=log, block_reason=_block_reason_of(response), candidates=len(candidates),
                           uncounted_why=uncounted_why)
 
+    def _attempt_ended(self) -> None:
+        """An attempt ended, whatever it met, and what it cost is counted: told to a subclass's own (`_attempt_over`),
+        then to `on_attempt_over`."""
+        self._attempt_over()
+        _tell_after_the_fact(self.on_attempt_over)
+
     def _attempt_over(self) -> None:
-        """An attempt ended, whatever it met, and what it cost is counted: nothing to do here. A caller whose requests
-        are told elsewhere as they are reserved (a Ray worker's) tells this too, so that a request still open when
-        its process dies is known to have been paid for with its tokens unread."""
+        """An attempt ended: nothing to do here. A caller whose requests are told elsewhere as they are reserved (a
+        Ray worker's) tells this too, so that a request still open when its process dies is known to have been paid
+        for with its tokens unread."""
 
     def _count_an_answer_not_read(self, error: Exception, log: CallLog) -> None:
         """An attempt whose answer was paid for but never read whole, counted as such in `log` and the budget: one

@@ -12,16 +12,14 @@ spends while it is asked is told as its budget counts it (`spending_told`), for 
 from __future__ import annotations
 
 import contextlib
-import logging
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import astuple, dataclass, replace
 from typing import TypeVar
 
 from ..extract.base import ExtractionFailedError
-from ..llm.gemini import Budget, BudgetExceededError
+from ..llm.gemini import COMMAND_LINE, Budget, BudgetExceededError, GeminiCaller
 
 ENDPOINT_FAILURES_IN_A_ROW = 3
-COMMAND_LINE_ENDPOINT = "--base-url"  # where the command line sets the endpoint, as its stop names it
 
 T = TypeVar("T")
 
@@ -61,13 +59,13 @@ class EndpointRow:
     def answered(self) -> None:
         self.failures = 0
 
-    def stop(self, setting: str = COMMAND_LINE_ENDPOINT) -> str:
+    def stop(self, setting: str = COMMAND_LINE.endpoint) -> str:
         return endpoint_stop(self.failures, self.reason, setting)
 
 
 def run_pages(names: Iterable[str], extract: Callable[[str], T], *, answered: Callable[[str, T], None],
               failed: Callable[[str, Exception], None], stopped: Callable[[str, BudgetExceededError], None],
-              check: Callable[[], None] = lambda: None, setting: str = COMMAND_LINE_ENDPOINT) -> LoopEnd:
+              check: Callable[[], None] = lambda: None, setting: str = COMMAND_LINE.endpoint) -> LoopEnd:
     """`extract(name)` for each of `names` in order, its answer handed to `answered`, its failure to `failed`
     (the loop goes on), a spent budget to `stopped` (the loop ends there: calls on that page may have been paid
     for, so it is handed over first). `check` is asked before each page and after a budget stop, and raises to end
@@ -92,13 +90,13 @@ def run_pages(names: Iterable[str], extract: Callable[[str], T], *, answered: Ca
     return LoopEnd(endpoint_failures=row.failures)
 
 
-def endpoint_stop(failures: int, reason: str, setting: str = COMMAND_LINE_ENDPOINT) -> str:
+def endpoint_stop(failures: int, reason: str, setting: str = COMMAND_LINE.endpoint) -> str:
     """Why a run (or a bench's method, or a Propose session) asks its model no more: the endpoint failed for good
     on `failures` pages in a row, the last for `reason`."""
     return f"the model endpoint failed on {failures} pages in a row ({reason}); {check_the_endpoint(setting)}"
 
 
-def check_the_endpoint(setting: str = COMMAND_LINE_ENDPOINT) -> str:
+def check_the_endpoint(setting: str = COMMAND_LINE.endpoint) -> str:
     """What to do about an endpoint that failed for good: `setting` names where it is set."""
     return f"check the endpoint ({setting}, the network)"
 
@@ -127,12 +125,12 @@ def spending_told(budget: object, told: Callable[[Spent], None], *, attempts: ob
     """For the time of one page, `told(spent)` each time `budget` counts (`Budget.on_change`): each request before
     it is sent (told awaited), again when one is given back unsent (its connection refused), and each answer as soon
     as its tokens are counted, with what the page has spent since it began (the loop asks one page at a time, so what
-    its budget counted meanwhile is the page's). `attempts`: the caller making the requests, whose attempts' ends
-    are told too (`_attempts_ending`): one answered with an error (a 429, a 5xx) counts nothing, yet its request is
-    no longer awaited. What keeps a page's outcome writes it then: a process killed (SIGKILL) part way through the
-    page can write nothing after, and a request it was waiting for is paid for, its tokens unknown. A budget without
-    the hook (a Ray worker's shared budget, which counts every worker's pages) tells nothing; a hook the budget had
-    is still called, and put back after."""
+    its budget counted meanwhile is the page's). `attempts`: the caller making the requests (a `GeminiCaller`), whose
+    attempts' ends are told too (`GeminiCaller.on_attempt_over`): one answered with an error (a 429, a 5xx) counts
+    nothing, yet its request is no longer awaited. What keeps a page's outcome writes it then: a process killed
+    (SIGKILL) part way through the page can write nothing after, and a request it was waiting for is paid for, its
+    tokens unknown. A budget without the hook (a Ray worker's shared budget, which counts every worker's pages) tells
+    nothing; a hook the budget or the caller had is still called, and put back after."""
     if not isinstance(budget, Budget):
         yield
         return
@@ -156,7 +154,7 @@ def spending_told(budget: object, told: Callable[[Spent], None], *, attempts: ob
         nonlocal seen
         if seen.awaited:
             seen = replace(_since(start, budget), awaited=0)
-            _told_after_the_fact(told, seen)
+            told(seen)
 
     budget.on_change = changed
     try:
@@ -168,37 +166,25 @@ def spending_told(budget: object, told: Callable[[Spent], None], *, attempts: ob
 
 @contextlib.contextmanager
 def _attempts_ending(caller: object, ended: Callable[[], None]) -> Iterator[None]:
-    """For its time, `ended()` each time an attempt of `caller` (a `GeminiCaller`; None: nothing is told) ends,
-    whatever it met, once what it cost is counted: the caller's own hook for it (`_attempt_over`, which a Ray
-    worker's caller tells its driver by), followed."""
-    own = getattr(caller, "_attempt_over", None)
-    if not callable(own):
+    """For its time, `ended()` each time an attempt of `caller` ends (its `on_attempt_over`; a caller that is no
+    `GeminiCaller`, or None, tells nothing), after the hook it had, which is put back after."""
+    if not isinstance(caller, GeminiCaller):
         yield
         return
-    had = vars(caller).get("_attempt_over")
+    had = caller.on_attempt_over
 
     def over() -> None:
-        own()
-        ended()
+        try:
+            if had is not None:
+                had()
+        finally:
+            ended()
 
-    caller._attempt_over = over  # type: ignore[attr-defined]
+    caller.on_attempt_over = over
     try:
         yield
     finally:
-        if had is None:
-            del caller._attempt_over  # type: ignore[attr-defined]
-        else:
-            caller._attempt_over = had  # type: ignore[attr-defined]
-
-
-def _told_after_the_fact(told: Callable[[Spent], None], spent: Spent) -> None:
-    """`told(spent)` of what happened already (an attempt over): its failure must not end the call, so it is said on
-    the log, as the budget says its own; the next change tells it again."""
-    try:
-        told(spent)
-    except Exception as error:  # noqa: BLE001 - whatever keeps the record failed; the counts stand
-        logging.getLogger(__name__).warning("what was spent could not be written now (%s: %s); it is written with "
-                                            "the next change", type(error).__name__, error)
+        caller.on_attempt_over = had
 
 
 def _since(start: Spent, budget: Budget) -> Spent:

@@ -34,11 +34,13 @@ from ..llm.gemini import (
     counts_missing,
     given_up_in_calls,
     given_up_said,
+    never_read_said,
     paid_carried,
     requests_of_call,
     tokens_as_kept,
     uncounted_said,
 )
+from ..llm.gemini import NEVER_READ as NEVER_READ  # a run record's words, read with its other words from here
 from ..page.dataset import LoadedPage, load_page, natural_key, record_files
 from ..page.dom import Page
 from ..page.snapshot import read_file_bytes
@@ -60,10 +62,6 @@ UNFINISHED = "it did not finish (interrupted or killed); run it again to resume"
 IN_FLIGHT = "in_flight"
 KILLED_PART_WAY = ("the run ended part way through this page without saying why (killed, or the machine stopped): "
                    "the requests and tokens counted on the page until then are kept")
-# What a page's record, written as its budget counts (`spent_record`), says of a request sent whose answer had not
-# been read when it was written: a model answer is generated before it is sent, so a request sent is paid for, and
-# one whose process was killed (or whose app quit) while it was awaited leaves its tokens unknown, not 0
-NEVER_READ = "sent, its answer not read when this record was written (awaited): paid for, its tokens unknown, not 0"
 _REASON_LIMIT = 2000  # characters of an unexpected error's message kept (a page can make a huge one)
 
 MADE_ON = "page"  # _run/N.json's key for the page a prediction was made on (`page_identity`)
@@ -293,7 +291,7 @@ def spent_record(spent: Spent, seconds: float, unread: int = 0) -> dict[str, obj
             **({GIVEN_UP: spent.given_up} if spent.given_up else {})}
     return {"status": NOT_FINISHED, "reason": KILLED_PART_WAY, "seconds": round(seconds, 3),
             **({"tokens": tokens_as_kept(tokens)} if tokens else {}),
-            **({"warnings": [f"{counted(unread, 'request')} {NEVER_READ}"]} if unread else {}),
+            **({"warnings": [never_read_said(unread)]} if unread else {}),
             "raw": {"calls": [call]}}
 
 
@@ -779,13 +777,18 @@ def _settings_identity(settings: Mapping[str, object]) -> dict[str, object]:
 
 def call_settings(extractor: object) -> dict[str, object] | None:
     """The settings an extractor's model calls are made with (a Gemini one's `settings`, as a run records them), None
-    for a method that has none. Only a method without them has none: looked up without running a property
-    (`inspect.getattr_static`), then read, so that one that fails inside (an AttributeError of a caller not set up) is
-    raised, not taken for none, as `getattr` with a default takes it (the run would record no endpoint, and a resume
-    against another one would keep its pages without a word)."""
-    if inspect.getattr_static(extractor, "settings", None) is None:
+    for a method that has none (`attribute_if_any`: one whose property fails is raised, or the run would record no
+    endpoint, and a resume against another one would keep its pages without a word)."""
+    return attribute_if_any(extractor, "settings")  # type: ignore[return-value]
+
+
+def attribute_if_any(holder: object, name: str) -> object | None:
+    """`holder`'s attribute `name`, None when it has none. Only one without it has none: looked up without running a
+    property (`inspect.getattr_static`), then read, so that one that fails inside (an AttributeError of a caller not
+    set up) is raised, not taken for none, as `getattr` with a default takes it."""
+    if inspect.getattr_static(holder, name, None) is None:
         return None
-    return extractor.settings  # type: ignore[attr-defined]
+    return getattr(holder, name)
 
 
 def settings_said_by_pages(settings: Mapping[str, object]) -> dict[str, object]:

@@ -14,7 +14,6 @@ has no `N.json` (so the next run tries it again, and `score` lists it), and `OUT
 from __future__ import annotations
 
 import contextlib
-import inspect
 import json
 import socket
 import time
@@ -43,6 +42,7 @@ from .run_files import (
     WITHOUT_RESTART,
     ResumedRun,
     RunSummary,
+    attribute_if_any,
     call_settings,
     extract_pages,
     extracted_before,
@@ -403,13 +403,11 @@ def method_of(extractor: Extractor) -> dict[str, object]:
 
 
 def method_parameters(extractor: object) -> dict[str, object]:
-    """An extractor's parameters (its `parameters`, as a run records them), {} for a method that has none. Looked
-    up as `call_settings` looks up its settings: without running a property, then read, so that one that fails
-    inside (an AttributeError of an attribute not set) is raised, not taken for none as `getattr` with a default
-    takes it (the run would record no parameters, and a resume with other ones would keep its pages)."""
-    if inspect.getattr_static(extractor, "parameters", None) is None:
-        return {}
-    return extractor.parameters  # type: ignore[attr-defined]
+    """An extractor's parameters (its `parameters`, as a run records them), {} for a method that has none
+    (`attribute_if_any`: one whose property fails is raised, or the run would record no parameters, and a resume
+    with other ones would keep its pages)."""
+    parameters = attribute_if_any(extractor, "parameters")
+    return {} if parameters is None else parameters  # type: ignore[return-value]
 
 
 def _refuse_a_folder_that_is_no_run(out: Path) -> None:
@@ -449,10 +447,7 @@ def _refuse_another_method(out: Path, extractor: Extractor, warnings: list[str],
             f"resuming {hint_path(out)} with {extractor.name} could mix two methods' records: use --restart to "
             "extract every page again into it, or choose another --out")
     if held.differences:
-        raise RecordLensError(
-            f"{hint_path(out)} holds a run of {held.described.get('method')} made with other settings "
-            f"({'; '.join(held.differences)}){_as_pages_say(held)}; resuming it would mix {_mixed(held)}: "
-            "choose another --out, or --restart to extract every page again")
+        raise RecordLensError(_made_otherwise(out, held, extractor.name))
     if held.unreadable:
         endpoint = " and endpoint" if SETTINGS in held.described else ""
         warnings.append(f"{held.unreadable}; its pages' own records ({META_DIR}/N.json) say they were made by "
@@ -460,6 +455,20 @@ def _refuse_another_method(out: Path, extractor: Extractor, warnings: list[str],
                         "again")
     warnings += _prompt_found_elsewhere(held.described, extractor)
     return held.described
+
+
+def _made_otherwise(out: Path, held: _RunHeld, method: str) -> str:
+    """Why a run made otherwise than `method` is not resumed, and what to do. Another method's run is said by its
+    method alone: two methods' parameters all differ, and listing them (fifteen, for repeats and mdr) buries the one
+    difference that matters; a run of the same method, by each setting that differs."""
+    before = held.described.get("method")
+    if isinstance(before, str) and before and before != method:
+        return (f"{hint_path(out)} holds a run of {before}, not {method}{_as_pages_say(held)}: resuming it with "
+                f"{method} would mix two methods' records: choose another --out, or give --method {before} to resume "
+                f"it, or --restart to extract every page again with {method}")
+    return (f"{hint_path(out)} holds a run of {before} made with other settings ({'; '.join(held.differences)})"
+            f"{_as_pages_say(held)}; resuming it would mix {_mixed(held)}: choose another --out, or --restart to "
+            "extract every page again")
 
 
 def _endpoint_said(extractor: Extractor) -> str:

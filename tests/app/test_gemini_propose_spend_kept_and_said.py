@@ -181,11 +181,11 @@ def test_a_request_awaited_is_kept_with_its_tokens_unknown_until_its_attempt_end
             return project.runs.get(run_.run_id).cost.get("tokens") or {}
 
         begun = time.monotonic()
-        run_.record_spent("1", begun, Spent(requests=1))  # sent: awaited
+        run_.record_spent("1", begun, Spent(requests=1, awaited=1))  # sent: awaited
         assert kept() == UNKNOWN
-        run_.attempt_answered()  # a 429, then a wait before the retry: nothing awaited, nothing paid
+        run_.record_spent("1", begun, Spent(requests=1))  # a 429: its attempt over, nothing awaited, nothing paid
         assert kept() == {}
-        run_.record_spent("1", begun, Spent(requests=2))  # the retry sent
+        run_.record_spent("1", begun, Spent(requests=2, awaited=1))  # the retry sent
         assert kept() == UNKNOWN
         run_.record_spent("1", begun, Spent(requests=2, tokens=120))  # its answer read
         assert kept() == {"total": 120}

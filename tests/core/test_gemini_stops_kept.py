@@ -1,7 +1,8 @@
 """What a Gemini run keeps when it is stopped part way through a page, and how long it waits when asked to: Ctrl+C
-or SIGTERM during a page keeps the calls that page already paid for (as a budget stop does), and a Retry-After given
-as an HTTP date is measured against the server's own Date header, not the local clock. Against real HTTP servers on
-127.0.0.1 (tests/fake_gemini.py, and one here that sends a Date of its own)."""
+or SIGTERM during a page keeps the calls that page already paid for (as a budget stop does), the request whose answer
+was awaited then among them as one whose tokens are unknown (sent, so paid for: as a kill keeps it), and a
+Retry-After given as an HTTP date is measured against the server's own Date header, not the local clock. Against
+real HTTP servers on 127.0.0.1 (tests/fake_gemini.py, and one here that sends a Date of its own)."""
 
 from __future__ import annotations
 
@@ -16,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.llm.gemini import CallSettings, GeminiCaller
+from recordlens.core.llm.gemini import UNCOUNTED, UNREAD, CallSettings, GeminiCaller
 from recordlens.core.resource_files import resource_path
-from recordlens.core.runs.run_files import META_DIR, NOT_FINISHED, read_page_costs, summed_cost
+from recordlens.core.runs.run_files import META_DIR, NEVER_READ, NOT_FINISHED, read_page_costs, summed_cost
 from tests.core.cli_runs import run
 from tests.fake_gemini import FakeGemini, answer, answer_with, hang
 from tests.loopback import LoopbackHandler, base_url, serve
@@ -77,13 +78,17 @@ def test_an_interrupt_during_a_page_keeps_its_paid_calls_as_not_finished(
         "same command again for the rest" in err
     kept = json.loads((run_dir / META_DIR / "1.json").read_text(encoding="utf-8"))
     assert kept["status"] == NOT_FINISHED and "interrupted" in kept["reason"]
-    assert kept["tokens"] == {"prompt": 300, "completion": 40, "total": 340}
+    # the retry in flight was sent, so paid for, and never read: its tokens unknown, not 0 (as a kill leaves it)
+    assert kept["tokens"] == {"prompt": 300, "completion": 40, "total": 340, UNCOUNTED: 1}
+    assert f"1 request {NEVER_READ}" in kept["warnings"], kept["warnings"]
     first, second = kept["raw"]["calls"]
     assert (first["statuses"], first["tokens"]["total"]) == ([200], 340)
     assert second["statuses"] == [0] and "interrupted" in second["error"]  # the request in flight, reserved
+    assert second[UNREAD] == 1
     assert kept["raw"]["answers"] == ["no JSON here, sorry"] and kept["raw"]["malformed"] == 1
     assert not (run_dir / "1.json").exists()
-    assert summed_cost(read_page_costs(run_dir).values())["tokens"]["total"] == 340
+    assert summed_cost(read_page_costs(run_dir).values())["tokens"] == {"prompt": 300, "completion": 40,
+                                                                        "total": 340, UNCOUNTED: 1}
 
     # a resume asks the page again, the interrupted calls kept under "earlier", and the run's cost counts them
     os.environ["GEMINI_API_KEY"] = KEY
@@ -95,7 +100,8 @@ def test_an_interrupt_during_a_page_keeps_its_paid_calls_as_not_finished(
     assert code == 0, err
     done = json.loads((run_dir / META_DIR / "1.json").read_text(encoding="utf-8"))
     assert done["status"] == "done" and [e["status"] for e in done["earlier"]] == [NOT_FINISHED]
-    assert summed_cost(read_page_costs(run_dir).values())["tokens"]["total"] == 340 + 4 * 120
+    resumed = summed_cost(read_page_costs(run_dir).values())["tokens"]
+    assert (resumed["total"], resumed[UNCOUNTED]) == (340 + 4 * 120, 1)
 
 
 # 3. a Retry-After date is measured against the server's own clock

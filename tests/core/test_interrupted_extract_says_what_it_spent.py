@@ -1,7 +1,8 @@
 """An interrupted Gemini `extract` (SIGTERM, Ctrl+C) says what its session spent on the line that says what the
 folder holds, as a session that ended says it on its closing line: its seconds, requests and tokens. Before, the
-interrupted line gave the pages alone, so a session stopped part way seemed to have cost nothing. A real process
-against the loopback fake of Gemini, which counts what it received."""
+interrupted line gave the pages alone, so a session stopped part way seemed to have cost nothing. The request whose
+answer was awaited at the interrupt was sent, so paid for: said among the answers whose tokens are unknown, not as 0.
+A real process against the loopback fake of Gemini, which counts what it received."""
 
 from __future__ import annotations
 
@@ -30,5 +31,6 @@ def test_an_interrupted_session_says_its_requests_and_tokens(tmp_path: Path) -> 
     assert child.returncode == 128 + signal.SIGTERM, err
     said = re.search(rf"{re.escape(str(run_dir))}: 1 of 4 pages extracted, stopped on page 2 \(its paid calls kept "
                      rf"in {META_DIR}/2.json\); run the same command again for the rest; this session: [0-9.]+ s, "
-                     r"2 requests, 120 tokens \(100 prompt, 20 completion\)$", err, re.MULTILINE)
+                     r"2 requests, 120 tokens \(100 prompt, 20 completion\) counted, and 1 answer without token counts "
+                     r"\(their tokens unknown, not 0\)$", err, re.MULTILINE)
     assert said, err

@@ -41,6 +41,7 @@ def test_a_run_whose_run_json_was_deleted_is_refused_to_another_method_saying_wh
     code, _, err = run(capsys, "extract", "--method", "repeats", "--pages", str(DEMO / "html"), "--out", str(deleted),
                        "-q")
     assert code == 2
-    assert f"{deleted} holds a run of mdr made with other settings" in err, err
-    assert "run.json is gone (deleted)" in err and "choose another --out, or --restart" in err, err
+    assert (f"{deleted} holds a run of mdr, not repeats (as its pages' own records say: {deleted}/_run/run.json is "
+            "gone (deleted)): resuming it with repeats would mix two methods' records: choose another --out, or give "
+            "--method mdr to resume it, or --restart") in err, err
     assert folder_files(deleted) == before  # nothing touched
