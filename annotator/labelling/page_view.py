@@ -552,7 +552,9 @@ class PageView(QWidget):
                 box = parse_js_result(raw)
                 callback(tuple(box) if box is not None else None)
 
-        self.offline.run_js_async(f"__recordlens.overlay.scrollTo({json.dumps(xpath)})", done)
+        # The app's scroll is no move of the keys: Tab still goes into the page from its top (`tabFromTheTop`).
+        shown = f"__recordlens.overlay.scrollTo({json.dumps(xpath)})"
+        self.offline.run_js_async(f"[{shown}, __recordlens.tabFromTheTop()][0]", done)
 
     def locate(self, xpaths: Sequence[str], timeout_ms: int = 30_000) -> list[XPathBox]:
         """For every XPath: resolved or not, and its box on the rendered page (synchronous)."""
