@@ -5,12 +5,10 @@ only part of its text and counts by its overlap, and is said apart, not under th
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from recordlens.core.cli.command import main
-from recordlens.core.store.importer import import_paths
-from recordlens.core.store.project import init_project
+from tests.core.two_annotators import one_page_labelled_twice
 
 # div 1 holds five texts, div 2 one
 PAGE = ("<html><body><div>" + "".join(f"<p>text {k}</p>" for k in range(1, 6)) + "</div><div><p>alone</p></div>"
@@ -20,14 +18,7 @@ THEIRS = [["/body[1]/div[1]/p[1]"], ["/body[1]/div[2]/p[1]"]]  # 1/5 of div 1's 
 
 
 def test_a_pair_matched_below_overlap_one_is_not_said_to_be_the_same_text(tmp_path: Path, capsys) -> None:
-    for who, records in (("ours", OURS), ("theirs", THEIRS)):
-        (tmp_path / who / "html").mkdir(parents=True)
-        (tmp_path / who / "gt").mkdir()
-        (tmp_path / who / "html" / "1.html").write_text(PAGE, encoding="utf-8")
-        (tmp_path / who / "gt" / "1.json").write_text(json.dumps(records), encoding="utf-8")
-    with init_project(tmp_path / "p") as project:
-        import_paths(project, [tmp_path / "ours"])
-        import_paths(project, [tmp_path / "theirs"], annotator="bea")
+    one_page_labelled_twice(tmp_path, PAGE, OURS, THEIRS).close()
     args = ["agreement", "--project", str(tmp_path / "p"), "--between", "project", "bea", "-q", "--threshold", "0.2"]
     assert main(args) == 0
     out = capsys.readouterr().out

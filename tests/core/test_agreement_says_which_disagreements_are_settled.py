@@ -9,9 +9,8 @@ from pathlib import Path
 
 from recordlens.core.cli.command import main
 from recordlens.core.store.agreement import agreement_and_decisions
-from recordlens.core.store.importer import import_paths
-from recordlens.core.store.project import init_project, open_project
-from tests.core.two_annotators import ANN
+from recordlens.core.store.project import open_project
+from tests.core.two_annotators import ANN, one_page_labelled_twice
 
 PAGE = ("<html><body><div>" + "".join(f"<p>text {k}</p>" for k in range(1, 5)) + "</div><ul>"
         + "".join(f"<li>item {k}</li>" for k in range(1, 4)) + "</ul></body></html>")
@@ -22,15 +21,7 @@ THEIRS = [[f"{DIV}/p[1]", NOWHERE], [f"{LI}[1]"], [f"{LI}[3]"]]  # the first a q
 
 
 def a_project(root: Path) -> Path:
-    for who, records in (("ours", OURS), ("theirs", THEIRS)):
-        (root / who / "html").mkdir(parents=True)
-        (root / who / "gt").mkdir()
-        (root / who / "html" / "1.html").write_text(PAGE, encoding="utf-8")
-        (root / who / "gt" / "1.json").write_text(json.dumps(records), encoding="utf-8")
-    with init_project(root / "p") as project:
-        import_paths(project, [root / "ours"])
-        import_paths(project, [root / "theirs"], annotator="bea")
-        import_paths(project, [root / "theirs"], annotator="cyd")
+    with one_page_labelled_twice(root, PAGE, OURS, THEIRS, ("bea", "cyd")) as project:
         first, _, third = project.labels("1")
         project.adjudication.merge("1", first, "bea", THEIRS[0], ANN)  # still a quarter of it: kept, merged
         project.adjudication.keep("1", "bea", None, list(third.xpaths), ANN)  # O on the record bea left out

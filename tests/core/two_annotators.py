@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 
 from recordlens.core.store.adjudication import Adjudication
 from recordlens.core.store.importer import import_paths
-from recordlens.core.store.project import Provenance, init_project
+from recordlens.core.store.project import Project, Provenance, init_project
 
 PAGES = ("1", "7", "11")
 ANN = Provenance.person("ann")  # who adjudicates
@@ -59,3 +60,19 @@ def merge_one(project):  # noqa: ANN001, ANN201 - a Project; the change, the pro
     project.annotators.set_page("bea", "1", [theirs, *records[1:]])
     change = project.adjudication.merge("1", label, "bea", theirs, ANN)
     return change, label, theirs, Adjudication.merged(label.xpaths, theirs)
+
+
+def one_page_labelled_twice(root: Path, page: str, ours: list[list[str]], theirs: list[list[str]],
+                            annotators: Sequence[str] = ("bea",)) -> Project:
+    """A project of one page labelled twice, as the agreement tests compare them: `root/p` (open: close it, or use
+    it in `with`) holding page 1 with `ours` as its labels and `theirs` as each of `annotators`' label set."""
+    for who, records in (("ours", ours), ("theirs", theirs)):
+        (root / who / "html").mkdir(parents=True)
+        (root / who / "gt").mkdir()
+        (root / who / "html" / "1.html").write_text(page, encoding="utf-8")
+        (root / who / "gt" / "1.json").write_text(json.dumps(records), encoding="utf-8")
+    project = init_project(root / "p")
+    import_paths(project, [root / "ours"])
+    for annotator in annotators:
+        import_paths(project, [root / "theirs"], annotator=annotator)
+    return project
