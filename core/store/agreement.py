@@ -237,12 +237,20 @@ def _followed(view: _View, change: Change, own: bool, unnoted: set[str]) -> _Vie
             if label.id in records:
                 records[label.id] = replace(records[label.id], position=label.position)
             continue
-        if own and was is None and label.origin.is_person and label.origin.name != change.actor.name:
+        if own and _unnoted_take(change, was, label):
             unnoted.add(label.origin.name)  # a take (T) of a time when the history did not say so: not theirs
             continue
         records[label.id] = label
         (decided.add if own else decided.discard)(label.id)
     return _View(records, frozenset(decided))
+
+
+def _unnoted_take(change: Change, was: Label | None, label: Label) -> bool:
+    """Whether a record the person put on the page is another person's, added as it was: only an "add" can be a
+    take; a split's pieces and a merge's record keep the origin of the record they came from, yet are the
+    person's own work."""
+    return (change.action == "add" and was is None and label.origin.is_person
+            and label.origin.name != change.actor.name)
 
 
 def _who(change: Change, annotator: str | None) -> str:

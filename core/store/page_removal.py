@@ -233,9 +233,33 @@ def _held_already(db: object, document: dict[str, object], page: dict[str, objec
         return False
     if all(held[0].get(key) == page.get(key) for key in ("source", "imported_at")):
         return _all_on_page(db, document, "records", held[0]["id"])
-    labelled = any(document.get(table) for table in _LABELLING)
-    return labelled and all(_all_on_page(db, document, table, held[0]["id"], made) for table, made in
-                            zip(_LABELLING, ("created_at", "at"), strict=True))
+    if any(document.get(table) for table in _LABELLING):
+        return all(_all_on_page(db, document, table, held[0]["id"], made) for table, made in
+                   zip(_LABELLING, ("created_at", "at"), strict=True))
+    return _put_beside_already(db, document, held[0], page)
+
+
+def _put_beside_already(db: object, document: dict[str, object], held: dict[str, object],
+                        page: dict[str, object]) -> bool:
+    """Whether a copy holding none of the project's labels (an annotator's, a run's rows) was put beside the held
+    page already: every row it would put there is on it, with the same values. A label check is left out (the
+    page's own is kept), and so are label sets the page holds alike (as `_put_beside` leaves them out)."""
+    tables = _tables_with_page_id(db)
+    if set(document) - set(_NOT_TABLES) - set(tables):
+        return False  # rows of tables this project lacks: refused, said so, by the checks after
+    alike = _beside(db, held, document, page).same_sets
+    wanted = [(table, row) for table, row in _rows_to_put(db, document, tables, int(held["id"]), page.get("id"),  # type: ignore[call-overload]
+                                                          alike) if row is not None and table != "label_checks"]
+    return bool(wanted) and all(_held_as_is(db, table, row) for table, row in wanted)
+
+
+def _held_as_is(db: object, table: str, row: dict[str, object]) -> bool:
+    """Whether `table` holds a row of exactly these values (False for columns it lacks)."""
+    conn = db.conn  # type: ignore[attr-defined]
+    if not set(row) <= {col[1] for col in conn.execute(f"PRAGMA table_info({table})")}:
+        return False
+    where = " AND ".join(f"{column} IS ?" for column in row)
+    return conn.execute(f"SELECT 1 FROM {table} WHERE {where}", tuple(row.values())).fetchone() is not None
 
 
 def _all_on_page(db: object, document: dict[str, object], table: str, page_id: object, made: str = "") -> bool:
@@ -392,11 +416,25 @@ def _put_rows(db: object, document: dict[str, object], tables: list[str], page_i
     their labels alike), and a label check the page holds is kept (one made of what it holds)."""
     rows: dict[str, int] = {}
     left_out = 0
+    for table, row in _rows_to_put(db, document, tables, page_id, old_id, skip):
+        if row is None:
+            left_out += 1
+            continue
+        _insert(db, table, row, ignore=table == "label_checks")
+        rows[table] = rows.get(table, 0) + 1
+    return rows, left_out
+
+
+def _rows_to_put(db: object, document: dict[str, object], tables: list[str], page_id: int, old_id: object,
+                 skip: tuple[str, ...] = ()) -> list[tuple[str, dict[str, object] | None]]:
+    """The copy's rows of each table as they go onto the page `page_id` (see `_put_rows`); None for one left out
+    (of a run the project no longer holds)."""
     runs = {row[0] for row in db.execute("SELECT id FROM runs")}  # type: ignore[attr-defined]
+    put: list[tuple[str, dict[str, object] | None]] = []
     for table in tables:
         for row in document.get(table) or []:  # type: ignore[attr-defined]
             if "run_id" in row and row["run_id"] not in runs:
-                left_out += 1
+                put.append((table, None))
                 continue
             if row.get("annotator") in skip:
                 continue
@@ -404,9 +442,8 @@ def _put_rows(db: object, document: dict[str, object], tables: list[str], page_i
                 # The history keeps whole record rows: under the old id, a restore to an entry from before
                 # the removal would put those records on the page that holds that id now
                 row = {**row, **{side: _on_page(row[side], page_id) for side in ("before", "after")}}
-            _insert(db, table, {**row, "page_id": page_id}, ignore=table == "label_checks")
-            rows[table] = rows.get(table, 0) + 1
-    return rows, left_out
+            put.append((table, {**row, "page_id": page_id}))
+    return put
 
 
 def _refuse_taken_ids(db: object, document: dict[str, object], copy: Path) -> None:
