@@ -297,7 +297,7 @@ def _path_to_write_advice(parser: CommandParser, word: str, given: list[str],
     the option by which the command writes such a file or folder (then `offered`). Only a path the command writes
     can be one that is not there yet; a path it reads that is not there is no path advice can name an option for."""
     path = Path(word)
-    if path.exists() or not _read_as_an_output(parser, word, given):
+    if path.exists() or not _read_as_an_output(parser, word, given, offered):
         return None
     # a name ending in a slash is a folder's; one with a suffix (`out.json`) a file's; a bare name either, a folder
     # first (`run2`), as a command's output folder is more often named so than its output file
@@ -311,12 +311,17 @@ def _path_to_write_advice(parser: CommandParser, word: str, given: list[str],
     return None
 
 
-def _read_as_an_output(parser: CommandParser, word: str, given: list[str]) -> bool:
+def _read_as_an_output(parser: CommandParser, word: str, given: list[str], offered: set[argparse.Action]) -> bool:
     """Whether a word that names nothing there reads as a path the command writes: given after a path that is there,
     as an output follows its input (`--pages ds/html run2`); written as a path on a line that gives one that is
     there, the input it is then not (`extract out/run2 --pages ds/html`); or a file of the kind only an option that
     writes names (bench's `--chart`, the PNG bar chart: `chart.png`). Else a path may as well be an input misspelt
-    (`extract ds/htlm` for ds/html: `_close_path_advice`), and a bare word anything (`extract mdr`: a method)."""
+    (`extract ds/htlm` for ds/html: `_close_path_advice`), and a bare word anything (`extract mdr`: a method). A
+    path named closely beside one there whose option is neither given nor advised yet is that one misspelt
+    (`_a_misspelt_input`), wherever it stands: a prompt file given beside it is not the input it would be the
+    output of."""
+    if _a_misspelt_input(parser, word, offered):
+        return False
     before = given[:given.index(word)] if word in given else []
     if _a_path_there_among(before):
         return True
@@ -338,10 +343,20 @@ def _a_kind_only_written(parser: CommandParser, path: Path) -> bool:
     return bool(named) and all(_writes(action) for action in named)
 
 
-def _close_path_advice(parser: CommandParser, word: str, offered: set[argparse.Action]) -> str | None:
+def _a_misspelt_input(parser: CommandParser, word: str, offered: set[argparse.Action]) -> bool:
+    """Whether a path not there is named closely beside one there (`_close_path`) that the command would take by an
+    option not `offered` (given or advised: `extract ds/htlm`, --pages for ds/html). With that option given, the
+    word is no second input (`extract ds/htlm --pages ds/html`)."""
+    meant = _close_path(word)
+    if meant is None:
+        return False
+    taken_by: set[argparse.Action] = set()
+    return _path_advice(parser, meant, taken_by) is not None and not taken_by & offered
+
+
+def _close_path(word: str) -> str | None:
     """For a path that is not there, one that is, named closely in the same folder (`ds/htlm` for ds/html: difflib
-    against the folder's entries), advised as it would be given itself (`_path_advice`): a misspelt input, which the
-    option that writes would make a new folder or file of, beside (or inside) what it was meant to read."""
+    against the folder's entries)."""
     path = Path(word)
     if path.exists() or not path.name:
         return None
@@ -350,9 +365,16 @@ def _close_path_advice(parser: CommandParser, word: str, offered: set[argparse.A
     except OSError:
         return None
     close = difflib.get_close_matches(path.name, names, 1, _CLOSE_NAME)
-    if not close:
+    return str(path.parent / close[0]) if close else None
+
+
+def _close_path_advice(parser: CommandParser, word: str, offered: set[argparse.Action]) -> str | None:
+    """For a path that is not there, the one there named closely (`_close_path`), advised as it would be given
+    itself (`_path_advice`): a misspelt input, which the option that writes would make a new folder or file of,
+    beside (or inside) what it was meant to read."""
+    meant = _close_path(word)
+    if meant is None:
         return None
-    meant = str(path.parent / close[0])
     said = _path_advice(parser, meant, offered)
     if said is None:
         return None

@@ -6,12 +6,13 @@
 // <select> and a slider (`<input type=range>`) claim no key, yet the keys change them: an arrow, or an option's first
 // letter, chose another option or moved the slider, so arrows pressed to scroll left the page shown (and its
 // screenshot) in a state it was not saved in. So no such field or control keeps the focus, however it got it
-// (the page's `autofocus`, a Tab, a click): it loses it at once, nothing in the page changes with the keys, and the
-// page scrolls with them as a page without fields does. The focus event still reaches the overlay, whose element
-// cursor follows a Tab there, so that E acts on the field as a click on it does. (Qt hears of the focus for a moment
-// all the same, and of a field in a closed shadow root, which no script outside it sees, for good: page_view.py's
-// `_WindowKeysFirst` keeps the window's shortcuts the window's then.) A checkbox, a radio button or a <details> the
-// keys reach changes by a click the keys make, which the overlay swallows while annotating, as a link's.
+// (the page's `autofocus`, a Tab, a click), but a select or a slider Alt+clicked (below): it loses it at once,
+// nothing in the page changes with the keys, and the page scrolls with them as a page without fields does. The
+// focus event still reaches the overlay, whose element cursor follows a Tab there, so that E acts on the field as a
+// click on it does. (Qt hears of the focus for a moment all the same, and of a field in a closed shadow root, which
+// no script outside it sees, for good: page_view.py's `_WindowKeysFirst` keeps the window's shortcuts the window's
+// then.) A checkbox, a radio button or a <details> the keys reach changes by a click the keys make, which the
+// overlay swallows while annotating, as a link's.
 //
 // An element the page focuses by itself (`autofocus`, with no key or pointer pressed just before) loses the focus
 // too, unseen by the app's other listeners: the element cursor does not go where the page put the focus.
@@ -30,17 +31,24 @@
   const OWN_WINDOW_MS = 500; // a focus this long after a key or a pointer's press is theirs, not the page's
 
   let pressedAt = -Infinity;
-  const pressed = () => {
+  let pressedWithAlt = false; // the last press was a pointer's with Alt: overlay.js lets its click reach the page
+  const pressed = (event) => {
     pressedAt = performance.now();
+    pressedWithAlt = event.type === "pointerdown" && event.altKey;
   };
   window.addEventListener("keydown", pressed, true);
   window.addEventListener("pointerdown", pressed, true);
 
   // ":read-write": an <input> that takes text, a <textarea> (neither read-only nor disabled), a contenteditable
   // element: what the keys would type into; and the controls whose value the keys change without a click.
-  const TAKES_KEYS = ":read-write, select, input[type=range i]";
+  const CONTROLS = "select, input[type=range i]";
+  const TAKES_KEYS = `:read-write, ${CONTROLS}`;
   const takesKeys = (el) => matches.call(el, TAKES_KEYS);
   const pagesOwn = (el) => hasAttribute.call(el, "autofocus") && performance.now() - pressedAt > OWN_WINDOW_MS;
+  // An Alt+click is the labeller using the page's own control on purpose: a select (its list opens on the press
+  // and closes with the focus) or a slider keeps the focus then. A text field does not: the keys would type.
+  const altClicked = (el) => pressedWithAlt && performance.now() - pressedAt <= OWN_WINDOW_MS &&
+    matches.call(el, CONTROLS);
 
   // Capture on the window: before any other listener (the overlay's is on the document). The element focused is
   // the first of the event's path: inside a shadow root the event is retargeted to its host.
@@ -50,7 +58,7 @@
     if (pagesOwn(el)) {
       event.stopImmediatePropagation();
       blur.call(el);
-    } else if (takesKeys(el)) {
+    } else if (takesKeys(el) && !altClicked(el)) {
       blur.call(el);
     }
   }, true);

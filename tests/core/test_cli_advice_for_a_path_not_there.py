@@ -85,3 +85,17 @@ def test_a_misspelt_input_is_advised_the_path_there_not_as_an_output(dataset_her
         "ds/gtt: did you mean ds/gt? it is a folder: give it as --gt ds/gt")
     # nothing named like it where it would be, and no input given: an input as well as an output, so no advice
     assert refused(capsys, "extract", "dz/html") == "recordlens extract: error: unrecognized arguments: dz/html"
+
+
+def test_a_misspelt_input_beside_another_path_there_is_advised_the_path_there(
+        dataset_here: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a prompt file is there, yet no folder of pages is given: ds/htlm is the pages misspelt, not an output (advised
+    # --out, it made a run folder inside the dataset), wherever the other path stands
+    (dataset_here / "prompt.txt").write_text("{input}", encoding="utf-8")
+    for argv in (("gemini", "ds/htlm", "--prompt-file", "prompt.txt"),
+                 ("gemini", "--prompt-file", "prompt.txt", "ds/htlm")):
+        assert refused(capsys, "extract", *argv).endswith(
+            "ds/htlm: did you mean ds/html? it is a folder: give it as --pages ds/html"), argv
+    # the pages given: the same word is the output
+    assert refused(capsys, "extract", "ds/htlm", "--pages", "ds/html").endswith(
+        "ds/htlm is not there yet: the folder extract writes is given as --out ds/htlm")
