@@ -21,7 +21,6 @@ from PySide6.QtWidgets import QProgressBar
 from ...core.command_hints import hint_path
 from ...core.errors import RecordLensError
 from ...core.extract import TrainingProgress, create, examples_kept_apart, given_back
-from ...core.llm import KEY_MARK, holds_key_mark
 from ...core.output_paths import OutputPathError
 from ...core.runs import check_the_endpoint
 from ...core.store import (
@@ -38,7 +37,7 @@ from ...core.store import (
 from ...core.wording import counted, named_and_more, shortened
 from ..qt.jobs import BackgroundJob, Cancelled, database_refused
 from ..qt.widgets import button
-from ..settings import GEMINI, extractor_params, gemini_key, proposal_method
+from ..settings import GEMINI, credential_left_out, extractor_params, gemini_key, proposal_method
 from .propose import ENDPOINT_SETTING, Proposal, ProposeWorker, answer_limit_s, caution_of, waiting_said
 
 if TYPE_CHECKING:
@@ -419,11 +418,10 @@ class JobController:
         # Gemini chosen but no key this session (a key kept for the session only is gone after a restart).
         keyless = ("Gemini is the default extractor but no key is set (Settings, Ctrl+,)"
                    if chosen is None and window.settings.default_extractor == GEMINI and method != GEMINI else "")
-        if method == GEMINI and holds_key_mark(window.settings.gemini_endpoint):
-            # saved without its credential (the settings file keeps none): every call would be refused
-            window.message(f"the Gemini endpoint in Settings holds {KEY_MARK} in place of its credential, which the "
-                           "settings file does not keep: give it again in Settings (Ctrl+,) to propose with Gemini",
-                           15000)
+        left_out = credential_left_out(window.settings.gemini_endpoint) if method == GEMINI else None
+        if left_out:  # saved without its credential (the settings file keeps none): every call would be refused
+            window.message(f"the Gemini endpoint in Settings {left_out}: give it again in Settings (Ctrl+,) to "
+                           "propose with Gemini", 15000)
             return None
         params = extractor_params(method, window.settings, key)
         problem, learnt, stale = "", "", ""

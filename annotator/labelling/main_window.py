@@ -97,7 +97,7 @@ from .messages_dialog import MessageLog
 from .page_import import PageImport, dropped_paths
 from .page_list import PageList
 from .page_view import PageView
-from .propose import ProposeWorker
+from .propose import ProposeWorker, answer_limit_s
 from .record_actions import IN_SHADOW, SHADOW_SAYS, RecordActions, click_new_record, click_on_record
 from .record_panel import STATUS_MARKS, RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
@@ -208,7 +208,7 @@ WATCH_MS = 1500
 PLACE_KEPT_MS = 1000
 # How long quitting waits for answers a cancelled Propose already asked for: a Gemini call's default timeout (a
 # cancelled session tries no call again); the dialog's Quit now ends the wait any time.
-ANSWERS_WAIT_S = 300.0
+ANSWERS_WAIT_S = answer_limit_s({})
 # Pages added elsewhere that a look finds within this many seconds of the last look that found some are counted on:
 # said with the total since the first (an import of 40 pages spans several looks). The project keeps no mark of
 # which import added a page, so two imports within the gap are counted together, and the total says it may be so.
