@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QComboBox,
@@ -68,30 +69,67 @@ def page_tip(info: PageInfo) -> str:
                                  info.source, *info.warnings) if x)
 
 
+@dataclass(frozen=True)
+class _Row:
+    """What the list shows and searches of a page, made once for each PageInfo it has (made again only where the
+    project's reading of the page differs): a search typed key by key folded every page's name, title and
+    URL and made every row's texts again at each fill, 0.17 s a key at 1,625 pages (`folded`'s cache holds fewer
+    texts than three a page, so each fill missed it), and the typing lagged."""
+
+    info: PageInfo
+    line: str
+    tip: str
+    spoken: str
+    searched: tuple[str, ...]  # the name, title and URL, folded
+
+    @classmethod
+    def of(cls, info: PageInfo) -> _Row:
+        return cls(info, page_line(info), page_tip(info), page_spoken(info), searched_texts(info))
+
+    def show(self, item: QListWidgetItem) -> None:
+        """`item` as the row of this page: its lines, its tooltip, and what a screen reader says of it."""
+        item.setText(self.line)
+        item.setToolTip(self.tip)
+        item.setData(Qt.ItemDataRole.AccessibleTextRole, self.spoken)
+
+
 def show_page_row(item: QListWidgetItem, info: PageInfo) -> None:
     """`item` as the row of page `info`: its lines, its tooltip, and what a screen reader says of it."""
-    item.setText(page_line(info))
-    item.setToolTip(page_tip(info))
-    item.setData(Qt.ItemDataRole.AccessibleTextRole, page_spoken(info))
+    _Row.of(info).show(item)
 
 
-def matches(info: PageInfo, status: str, search: str) -> bool:
+def searched_texts(info: PageInfo) -> tuple[str, ...]:
+    """The page's texts a search looks in, its name, title and URL, folded as the record finder folds them."""
+    return tuple(folded(x or "") for x in (info.name, info.title, info.url))
+
+
+def matches(info: PageInfo, status: str, search: str, searched: tuple[str, ...] | None = None) -> bool:
     """Whether the page is under the status filter and the search stands in its name, title or URL, folded as the
-    record finder folds them (any case, accents, Unicode form)."""
+    record finder folds them (any case, accents, Unicode form). `searched`: the page's `searched_texts`, where the
+    caller keeps them."""
     if status != ALL and info.status != status:
         return False
     needle = folded(search.strip())
-    return not needle or any(needle in folded(x or "") for x in (info.name, info.title, info.url))
+    return not needle or any(needle in x for x in (searched_texts(info) if searched is None else searched))
 
 
 class _HeightsKept(LinesInTheirOwnDirection):
     """The page rows' heights, each measured once for its text: Qt asks every row its height again whenever any
     row's text changes (an edit's row brought up to date in place), and measuring each anew (its lines laid out)
-    took 0.05 to 0.1 s at 2,000 pages. Forgotten when the list is filled again (`forget`)."""
+    took 0.05 to 0.1 s at 2,000 pages. Kept while a search fills the list again key by key (each fill measured
+    every row anew, 0.05 s a key at 1,625 pages); forgotten when the pages are read again (`forget`) and when the
+    list's style changes, which the text, font and direction they are kept by do not show."""
 
     def __init__(self, view: QListWidget) -> None:
         super().__init__(view)
         self._hints: dict[tuple[str, str, Qt.LayoutDirection], QSize] = {}
+        view.installEventFilter(self)  # seen before the list lays its rows out again for the new style
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt override)
+        """The list's events, let through (the delegate's own filter is for editors, which these rows have none of)."""
+        if event.type() == QEvent.Type.StyleChange:
+            self.forget()
+        return False
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
         key = (str(index.data(Qt.ItemDataRole.DisplayRole) or ""), option.font.key(), option.direction)
@@ -146,6 +184,7 @@ class PageList(QWidget):
                        self.progress_bar):
             layout.addWidget(widget)
         self._pages: list[PageInfo] = []
+        self._made: dict[str, _Row] = {}  # page name -> its row's texts, made for the page's info as it now is
         self._index: dict[str, int] = {}  # page name -> its place in `_pages`
         self._rows: dict[str, QListWidgetItem] = {}  # page name -> its row, for the pages listed
         self._kept: str | None = None  # the page listed only because it was on show (`_fill`'s `keep`)
@@ -164,6 +203,8 @@ class PageList(QWidget):
         self._settle()  # the page on show stays listed if the search typed so far lists it
         self._pages = list(pages)
         self._index = {info.name: place for place, info in enumerate(self._pages)}
+        self._made = {info.name: made for info in self._pages if (made := self._made.get(info.name)) is not None}
+        self._heights.forget()  # the texts of edits since: measured again as the rows are laid out
         self.progress_bar.setRange(0, max(1, len(self._pages)))
         self.progress_bar.setValue(self._labelled())
         self._fill_keeping(current)
@@ -186,7 +227,7 @@ class PageList(QWidget):
             return True
         for info in changed:
             if (row := self._rows.get(info.name)) is not None:
-                show_page_row(row, info)
+                self._row(info).show(row)
                 self._note_kept(info)
         if current != self.current_name():
             self.select(current)
@@ -209,8 +250,15 @@ class PageList(QWidget):
         elif self._kept == info.name:
             self._kept = None
 
+    def _row(self, info: PageInfo) -> _Row:
+        """The row's texts of page `info`, made once for its info as it now is."""
+        made = self._made.get(info.name)
+        if made is None or (made.info is not info and made.info != info):
+            made = self._made[info.name] = _Row.of(info)
+        return made
+
     def _matches(self, info: PageInfo) -> bool:
-        return matches(info, self.status_filter.currentData() or ALL, self.search.text())
+        return matches(info, self.status_filter.currentData() or ALL, self.search.text(), self._row(info).searched)
 
     def _labelled(self) -> int:
         return sum(1 for p in self._pages if p.finished)
@@ -275,9 +323,10 @@ class PageList(QWidget):
     def select(self, name: str | None) -> None:
         """Highlight `name` without announcing it."""
         self._settle()
+        row = self._rows.get(name) if name is not None else None
         self.list.blockSignals(True)
         try:
-            self.list.setCurrentRow(self.names().index(name) if name in self.names() else -1)
+            self.list.setCurrentRow(self.list.row(row) if row is not None else -1)
         finally:
             self.list.blockSignals(False)
         if self.list.currentItem():
@@ -329,13 +378,13 @@ class PageList(QWidget):
         self.list.blockSignals(True)
         try:
             self.list.clear()
-            self._heights.forget()  # the texts of edits since: measured again as the rows are laid out
             self._rows, self._kept = {}, None
             for info in self._pages:
-                matched = matches(info, status, search)
+                made = self._row(info)
+                matched = matches(info, status, search, made.searched)
                 if matched or info.name == keep:
                     item = QListWidgetItem()
-                    show_page_row(item, info)
+                    made.show(item)
                     item.setData(NAME_ROLE, info.name)
                     self.list.addItem(item)
                     self._rows[info.name] = item
