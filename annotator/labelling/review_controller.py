@@ -49,6 +49,7 @@ from ...core.store import (
     labelled_page_names,
     project_agreement,
 )
+from ...core.store.agreement import classed_only_theirs
 from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
 from ..settings import ReviewRows, ReviewWalk
@@ -226,13 +227,9 @@ def _classed_only_theirs(project: Project, annotator: str, pages: Sequence[str],
     """The annotator's records of each of `pages`, those only they labelled (the project has not marked them
     labelled), classed against the project's true records there as the review shows such a page: not compared,
     so in no mean, but what W goes through after the pages compared, for the records of theirs the project still
-    lacks (a lead merging their work would otherwise never be led to them)."""
-    classed = []
-    for page in progress(pages):
-        keys = TextKeyIndex(project.load(page).page.text_map)
-        theirs = project.annotators.records(annotator, page) or []
-        classed.append(_as_held(PageAgreement(page, review_page(theirs, project.true_records(page), keys, page))))
-    return classed
+    lacks (a lead merging their work would otherwise never be led to them). Core's, remembered in the project as
+    the comparison is: a page is parsed again only once its labels or theirs changed."""
+    return [_as_held(page) for page in classed_only_theirs(project, annotator, pages, progress)]
 
 
 def _only_theirs_words(annotator: str, pages: Collection[PageAgreement], kept: dict[str, frozenset[Kept]]) -> str:

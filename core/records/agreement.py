@@ -34,6 +34,10 @@ from .review import MATCH_THRESHOLD, MATCHED, MISSED, PARTIAL, SPURIOUS, PageRev
 ONLY_A, ONLY_B, DIFFERENT = "only A", "only B", "different"
 OTHER_XPATHS = "other XPaths"  # a matched pair whose records name other elements (the same text, or nearly)
 _MEANING = {SPURIOUS: ONLY_A, MISSED: ONLY_B, PARTIAL: DIFFERENT, MATCHED: OTHER_XPATHS}
+# The version of how a page's comparison is made (`compare_page`, and the review and score it is made of): move it
+# with every change to what a comparison holds or how it is made, and the comparisons a project remembers
+# (`store.comparison_cache`) are made again.
+COMPARISON_VERSION = 1
 
 
 @dataclass(frozen=True)

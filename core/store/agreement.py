@@ -37,6 +37,7 @@ from pathlib import Path
 
 from ..command_hints import hint_option, hint_path, hint_words
 from ..page.dataset import natural_key
+from ..page.dom import Page
 from ..records.agreement import (
     DIFFERENT,
     ONLY_A,
@@ -52,9 +53,11 @@ from ..records.review import MATCH_THRESHOLD
 from ..text_forms import read_alike, same_form, visible, written
 from ..wording import counted
 from .adjudication import KEPT, MERGED, Kept, adjudicated_with
+from .comparison_cache import ComparisonCache, Sides
 from .db import StoreError
 from .label_sets import PERSON_PREFIX, PROJECT_SET, kept_set_asides, set_aside_by
 from .project import Change, Label, Project, follow_change
+from .schema import TRUE_LABEL_STATUSES
 from .scoring import labelled_page_names
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
@@ -474,11 +477,30 @@ def every_pair_agreement(project: Project, names: Sequence[str], threshold: floa
     return _agreements(project, sets, pairs, threshold, progress)
 
 
+def classed_only_theirs(project: Project, annotator: str, pages: Sequence[str],
+                        progress: Progress = lambda names: names) -> list[PageAgreement]:
+    """The annotator's records of each of `pages` (those only they labelled: the project has not marked them
+    labelled) classed against the project's true records there, as the app's review shows such a page: not
+    compared, so in no mean, only the review (no holdings, the records by their places). Remembered as the
+    comparisons are (`comparison_cache`), apart from them."""
+    found = []
+    with ComparisonCache(project) as cache:
+        for page in progress(pages):
+            sides = Sides((f"annotator:{annotator}", PROJECT_SET, "not marked labelled"),
+                          project.annotators.records(annotator, page) or [], project.true_records(page), (), (),
+                          MATCH_THRESHOLD)
+            found.append(PageAgreement(page, cache.compared(page, [sides], _compare)[0].review))
+    return found
+
+
 def app_numbers(project: Project, page: str) -> tuple[int, ...]:
     """The number each of the page's true records (the project's own label set there, in its order) goes by in
     the app: its place among all the page's records in the Records tab, which lists the rejected and proposed ones
     too; so that the agreement's "B5" is the app's record 5."""
-    return tuple(k + 1 for k, label in enumerate(project.labels(page)) if label.is_true)
+    # the statuses alone, in the Records tab's order (`Project.labels`): read for every page compared
+    statuses = project.db.execute("SELECT status FROM records WHERE page_id = ? ORDER BY position, id",
+                                  (project.page_id(page),))
+    return tuple(k + 1 for k, (status,) in enumerate(statuses) if status in TRUE_LABEL_STATUSES)
 
 
 def _numbers(label_set: LabelSet, page: str, app: tuple[int, ...]) -> tuple[int, ...]:
@@ -494,24 +516,40 @@ def _check_threshold(threshold: float) -> None:
         raise StoreError(f"the threshold is an overlap, above 0 and at most 1 (got {threshold:g})")
 
 
+def _compare(parsed: Page, wanted: Sequence[Sides]) -> list[PageAgreement]:
+    """A page's comparisons of label sets' records, from its parsed copy (`ComparisonCache.compared`): its text
+    keys made once for all of them."""
+    keys = TextKeyIndex(parsed.text_map)
+    made = []
+    for sides in wanted:
+        dead = {x for records in (sides.a, sides.b) for record in records for x in record
+                if parsed.resolve(x) is None}  # marked in the list, as the app marks them
+        made.append(compare_page(sides.a, sides.b, keys, parsed.name, sides.threshold, dead, sides.a_numbers,
+                                 sides.b_numbers))
+    return made
+
+
+def _set_key(label_set: LabelSet) -> str:
+    """What names a label set's comparisons in the cache (the digest holds what they are made of)."""
+    return f"annotator:{label_set.annotator}" if label_set.annotator is not None else label_set.name
+
+
 def _agreements(project: Project, sets: dict[str, LabelSet], pairs: Sequence[tuple[str, str]], threshold: float,
                 progress: Progress) -> list[Agreement]:
     compared: dict[tuple[str, str], list[PageAgreement]] = {pair: [] for pair in pairs}
     wanted = {page for a, b in pairs for page in sets[a].pages.keys() & sets[b].pages.keys()}
-    for page in progress(sorted(wanted, key=natural_key)):
-        parsed = project.load(page).page
-        keys = TextKeyIndex(parsed.text_map)
-        numbers = app_numbers(project, page) if any(s.projects_own and s.numbers is None for s in sets.values()) \
-            else ()
-        for a, b in pairs:
-            first, second = sets[a].pages.get(page), sets[b].pages.get(page)
-            if first is None or second is None:
-                continue
-            dead = {x for records in (first, second) for record in records for x in record
-                    if parsed.resolve(x) is None}  # marked in the list, as the app marks them
-            compared[(a, b)].append(compare_page(first, second, keys, page, threshold, dead,
-                                                 _numbers(sets[a], page, numbers), _numbers(sets[b], page, numbers)))
-        del parsed  # not held while the next page is parsed
+    # Remembered per page and pair, by what each comparison is made of: only the pages where that changed are
+    # parsed and compared again (`comparison_cache`)
+    with ComparisonCache(project) as cache:
+        for page in progress(sorted(wanted, key=natural_key)):
+            numbers = app_numbers(project, page) if any(s.projects_own and s.numbers is None for s in sets.values()) \
+                else ()
+            here = [(a, b) for a, b in pairs if page in sets[a].pages and page in sets[b].pages]
+            sides = [Sides((_set_key(sets[a]), _set_key(sets[b])), sets[a].pages[page], sets[b].pages[page],
+                           _numbers(sets[a], page, numbers), _numbers(sets[b], page, numbers), threshold)
+                     for a, b in here]
+            for pair, found in zip(here, cache.compared(page, sides, _compare), strict=True):
+                compared[pair].append(found)
     return [agreement(a, b, compared[(a, b)],
                       sorted(sets[a].pages.keys() - sets[b].pages.keys(), key=natural_key),
                       sorted(sets[b].pages.keys() - sets[a].pages.keys(), key=natural_key),
