@@ -102,23 +102,22 @@ from .record_actions import IN_SHADOW, SHADOW_SAYS, RecordActions, click_new_rec
 from .record_panel import STATUS_MARKS, RecordPanel, RecordTexts, rows_for
 from .review_controller import ReviewController
 from .review_panel import ReviewPanel
-from .shortcuts import IN_THE_PAGE, MENU_TITLES, SHORTCUTS, key_sequences, menu_texts, tip
+from .shortcuts import (
+    IN_THE_PAGE,
+    MENU_TITLES,
+    OF_THE_PAGE_ON_SHOW,
+    SHORTCUTS,
+    WAIT_FOR_THE_PAGE_AHEAD,
+    key_sequences,
+    menu_texts,
+    tip,
+)
 from .tool_windows import ToolWindows
 from .window_parts import RecordsAt
 from .zoom import ZoomControl
 
 _BUTTONS = (("accept", "Accept"), ("reject", "Reject"), ("new_record", "New"), ("siblings", "Siblings"),
             ("merge", "Merge"), ("split", "Split"), ("delete", "Delete"), ("propose", "Propose"))
-
-# The shortcuts that act on the page on show (its records, its status, its history): with no page open they say
-# how to open one rather than nothing at all.
-OF_THE_PAGE_ON_SHOW = frozenset({
-    "accept", "reject", "new_record", "merge", "split", "delete", "siblings", "select_list", "select_all",
-    "parent_element", "child_element", "next_record", "previous_record", "focused_element",
-    "cursor_next", "cursor_previous", "cursor_parent", "cursor_child",
-    "history", "propose", "mark_labelled", "mark_reviewed", "remove_page", "select_not_made",
-})
-
 
 # The statuses a record's badge on the page is marked by, as its row in the list marks them: still to be decided
 # ("?", its box dashed too) and turned down ("✗"). A record accepted or edited shows its number alone.
@@ -371,6 +370,19 @@ class MainWindow(QMainWindow):
         self._terminating = False  # closing on SIGTERM (`close_on_terminate`): no question asked
         self._maximised_to_fit = False  # maximised at start because the screen cannot hold it (`restore_geometry`)
         self._kept_walk: ReviewWalk | None = None  # W's walk the last session left, until a W takes it up
+        # The page the page keys are on their way to, until it has loaded (`_step_page`); None: none. The keys that
+        # act on the page on show wait for it meanwhile, with what each runs (`_held`), in the order pressed.
+        self._ahead: str | None = None
+        self._held: list[tuple[str, Callable[[], None]]] = []
+        # How the load of a page the keys passed over ended, while the page ahead was still to be opened (None: it
+        # has not): the page on show's outcome if the page ahead then cannot be.
+        self._passed_over_load: bool | None = None
+        # Opens the page ahead on the next turn of the event loop: every page key handled before that turn (the
+        # repeats of a held key, queued while the window was busy opening a page) only moves it.
+        self._to_the_page_ahead = QTimer(self)
+        self._to_the_page_ahead.setSingleShot(True)
+        self._to_the_page_ahead.setInterval(0)
+        self._to_the_page_ahead.timeout.connect(self._open_the_page_ahead)
         # Keeps where the user is on the page once it has stayed put (`_place_moved`): made before anything that
         # scrolls or selects
         self._place_timer = QTimer(self)
@@ -473,7 +485,8 @@ class MainWindow(QMainWindow):
                       self.importing):
             handler = getattr(owner, f"do_{name}", None)
             if handler is not None:
-                return self._on_a_page(handler) if name in OF_THE_PAGE_ON_SHOW else handler
+                handler = self._on_a_page(handler) if name in OF_THE_PAGE_ON_SHOW else handler
+                return self._when_the_page_is_there(name, handler) if name in WAIT_FOR_THE_PAGE_AHEAD else handler
         raise LookupError(f"nothing does shortcut {name!r}")
 
     def _on_a_page(self, handler: Callable[[], None]) -> Callable[[], None]:
@@ -484,6 +497,18 @@ class MainWindow(QMainWindow):
                 handler()
 
         return with_a_page
+
+    def _when_the_page_is_there(self, name: str, handler: Callable[[], None]) -> Callable[[], None]:
+        """A key that acts on the page on show, pressed while the page keys are on their way to another page (or
+        behind keys that wait for it): it waits too, and is carried out once that page has loaded
+        (`_carry_out_the_held_keys`), never on a page the keys passed over, which may still be the one drawn."""
+        def once_there() -> None:
+            if self._ahead is not None or self._held:
+                self._held.append((self.keys_for(name), handler))
+            else:
+                handler()
+
+        return once_there
 
     def no_page_words(self) -> str:
         """What a key that needs a page says while none is open: a project with no pages says how to import some."""
@@ -496,8 +521,16 @@ class MainWindow(QMainWindow):
         """Undo or redo greyed out while there is nothing to take back, and its keys then answering why rather
         than doing nothing (a disabled action's shortcut is not heard)."""
         action = self.actions_by_name[name]
-        answers = [QShortcut(keys, self, lambda: self.record_actions.say_nothing_to(name))
-                   for keys in action.shortcuts()]
+
+        def answer() -> None:
+            # Pressed on the way to another page, it waited for it (`_when_the_page_is_there`): that page's stack
+            # may hold something to take back, where the page the keys left had nothing
+            if action.isEnabled():
+                getattr(self.record_actions, f"do_{name}")()
+            else:
+                self.record_actions.say_nothing_to(name)
+
+        answers = [QShortcut(keys, self, self._when_the_page_is_there(name, answer)) for keys in action.shortcuts()]
 
         def enable(can: bool) -> None:
             action.setEnabled(can)
@@ -523,7 +556,7 @@ class MainWindow(QMainWindow):
         self.page_list.search_done.connect(lambda: self.page_view.view.setFocus())
         self.page_list.narrowed.connect(self._remember_the_list)
         self.record_panel.find_done.connect(lambda: self.page_view.view.setFocus())
-        self.page_view.element_clicked.connect(self.record_actions.on_element_clicked)
+        self.page_view.element_clicked.connect(self._on_element_clicked)
         self.page_view.hovered.connect(self._on_hovered)
         self.page_view.blocked_count_changed.connect(self._on_blocked)
         self.page_view.loaded.connect(self._on_loaded)
@@ -846,6 +879,9 @@ class MainWindow(QMainWindow):
             # the store's error may name the page already (`Project.snapshot_file`): said once
             raise PageNotShown(f"page {name} cannot be shown: {str(error).removeprefix(f'page {name}: ')}"
                                ) from error
+        self._passed_over_load = None
+        if self._ahead is not None and name != self._ahead:  # opened from elsewhere (W, the list, a page removed)
+            self._give_up_the_page_ahead(f"page {name} opened before page {self._ahead} was reached")
         self._unsay_a_gone_page(name)
         self.page_name = name
         self.page_loaded = False
@@ -905,10 +941,25 @@ class MainWindow(QMainWindow):
         self.open_page(name)
 
     def _on_loaded(self, ok: bool) -> None:
+        if self._ahead is not None and self._ahead != self.page_name:
+            # A page the keys passed over, whose load ended before the page ahead's began: neither placed nor
+            # taken as loaded (its place is not kept, no key acts on it); the page ahead is on its way.
+            self._passed_over_load = ok
+            return
+        self._ahead = None
         self.page_loaded = ok
         if not ok:
-            self.message(f"page {self.page_name} did not load in the browser", 15000)
+            dropped = self._let_go_of_the_held_keys("it")
+            self.message(f"page {self.page_name} did not load in the browser" + (f"; {dropped}" if dropped else ""),
+                         15000)
             return
+        self._place_the_page()
+        if self._held:  # after the turn: not inside the browser's own report of the load
+            QTimer.singleShot(0, self, self._carry_out_the_held_keys)
+
+    def _place_the_page(self) -> None:
+        """The page just loaded where the user was on it: as at the last quit (the first page after a start), the
+        run's first error in review, else where the user last was on it this session, or at its first record."""
         if not self._selection_restored and self._restore_the_last_quit():
             return
         if self.reviewing.active():
@@ -961,6 +1012,14 @@ class MainWindow(QMainWindow):
 
     def _on_blocked(self, count: int) -> None:
         self.blocked_label.setText(f"{count} request{'s' if count != 1 else ''} blocked")
+
+    def _on_element_clicked(self, xpath: str) -> None:
+        """A click on the page, taken only once the page the page keys went to is there: the page drawn meanwhile is
+        one they passed over, or the one they left, and the click would change it."""
+        if self._ahead is not None:
+            self.message(f"that click was not taken: page {self._ahead} is on its way (the page drawn is not it yet)")
+            return
+        self.record_actions.on_element_clicked(xpath)
 
     def _on_hovered(self, xpath: str) -> None:
         if not self.page_loaded:  # the last page's overlay, still there while the next one loads
@@ -1135,9 +1194,29 @@ class MainWindow(QMainWindow):
     # -- page status and navigation ------------------------------------------------------------------------------
 
     def _step_page(self, step: int) -> None:
-        name = self.page_list.neighbour(self.page_name, step)
-        if name is not None and name != self.page_name:
-            self.open_page(name)
+        """PgDn / PgUp. With no page on its way, the next page opens at once, as it always has; it is then on its
+        way until it has loaded. A page key pressed meanwhile (a held key's repeats queue while a heavy page is read)
+        moves the page ahead instead, in the page list at once, and the page ahead opens on the next turn of the
+        event loop, in place of a load still under way: however many keys queued, one page is read and loaded,
+        and no page passed over is drawn. Keys that act on the page on show wait for the page ahead
+        (`_when_the_page_is_there`); a page key pressed behind them waits with them, so each acts on the page it
+        was pressed on the way to."""
+        if self._held:
+            self._held.append((self.keys_for("next_page" if step > 0 else "previous_page"),
+                               lambda: self._step_page_now(step)))
+            return
+        self._step_page_now(step)
+
+    def _step_page_now(self, step: int) -> None:
+        here = self._ahead or self.page_name
+        name = self.page_list.neighbour(here, step)
+        if name is not None and name != here:
+            on_the_way, self._ahead = self._ahead is not None, name
+            if on_the_way:
+                self.page_list.select(name)  # the user sees where the keys are going
+                self._to_the_page_ahead.start()
+            else:
+                self._open_the_page_ahead()
             return
         narrowed = self.page_list.filtered()
         self.message(f"no {'next' if step > 0 else 'previous'} page in the list" + (
@@ -1148,6 +1227,49 @@ class MainWindow(QMainWindow):
 
     def do_previous_page(self) -> None:
         self._step_page(-1)
+
+    def _open_the_page_ahead(self) -> None:
+        """Open the page the page keys are on their way to (`_step_page`); one that cannot be shown is said, with
+        the keys that waited for it, and the page on show stays."""
+        self._to_the_page_ahead.stop()  # opened now (the first key): not again on the next turn
+        name = self._ahead
+        if name is None or self.closed:
+            return
+        try:
+            self.show_page(name)
+        except PageNotShown as error:
+            self._ahead = None
+            dropped = self._let_go_of_the_held_keys("it")
+            self.message(f"{error}; {dropped}" if dropped else str(error), 15000)
+            self.page_list.select(self.page_name)
+            if self._passed_over_load is not None:  # the page on show, passed over, had loaded: as any page loaded
+                self._on_loaded(self._passed_over_load)
+
+    def _give_up_the_page_ahead(self, why: str) -> None:
+        """Another page was opened, or none is left to open, before the page keys' page was reached: the keys that
+        waited for it are not carried out, and `why` says so."""
+        self._to_the_page_ahead.stop()
+        ahead, self._ahead = self._ahead, None
+        dropped = self._let_go_of_the_held_keys(f"page {ahead}")
+        if dropped:
+            self.message(f"{why}: {dropped}", 15000)
+
+    def _let_go_of_the_held_keys(self, page: str) -> str:
+        """The keys that waited for the page ahead, dropped: what to say of them ("2 keys pressed on the way to
+        `page` not carried out (J, A)"), or "" when none waited."""
+        held, self._held = self._held, []
+        if not held:
+            return ""
+        keys = ", ".join(key for key, _ in held)
+        return f"{counted(len(held), 'key')} pressed on the way to {page} not carried out ({keys})"
+
+    def _carry_out_the_held_keys(self) -> None:
+        """The page ahead has loaded: the keys that waited for it, in the order pressed (a key pressed meanwhile
+        waits behind them). A page key among them sets off for another page, and the keys after it wait for that
+        one."""
+        while self._held and self._ahead is None and not self.closed:
+            _, run = self._held.pop(0)
+            run()
 
     # -- where the keys go ------------------------------------------------------------------------------------------
 
@@ -1257,6 +1379,8 @@ class MainWindow(QMainWindow):
             job.done.connect(lambda *_: unmark_propose(mark, said=self.shows_project(root)))
 
     def set_project(self, project: Project) -> None:
+        self._to_the_page_ahead.stop()
+        self._ahead, self._held = None, []  # the last project's page, and keys meant for it
         self._remember_selection()
         self._selection_restored = False
         self.jobs.stop()
@@ -1300,6 +1424,8 @@ class MainWindow(QMainWindow):
 
     def _show_no_page(self) -> None:
         """A project without pages (new, or its last one removed): nothing of a page on show, and what to do."""
+        if self._ahead is not None:
+            self._give_up_the_page_ahead(f"page {self._ahead} is no longer in the project")
         self.page_name = None
         self.labels = []
         self.record_panel.set_rows([], [])
@@ -1388,7 +1514,11 @@ class MainWindow(QMainWindow):
         self.close()
 
     def wait_until_drawn(self, timeout_ms: int = 30_000) -> None:
-        """Until the page and its records are on screen (screenshots, tests)."""
+        """Until the page and its records are on screen (screenshots, tests): the page the page keys are on their
+        way to, if they are."""
+        deadline = time.monotonic() + timeout_ms / 1000
+        while self._to_the_page_ahead.isActive() and time.monotonic() < deadline:
+            spin(1)  # the page ahead is opened, and its load is the one waited for
         if not self.page_view.wait_until_loaded(timeout_ms):
             raise RuntimeError(f"page {self.page_name} did not load")
         self.page_view.wait_until_drawn(timeout_ms)

@@ -109,6 +109,23 @@ SHORTCUTS: tuple[Shortcut, ...] = _grouped({
 })
 
 
+# The shortcuts that act on the page on show (its records, its status, its history): with no page open they say
+# how to open one rather than nothing at all.
+OF_THE_PAGE_ON_SHOW = frozenset({
+    "accept", "reject", "new_record", "merge", "split", "delete", "siblings", "select_list", "select_all",
+    "parent_element", "child_element", "next_record", "previous_record", "focused_element",
+    "cursor_next", "cursor_previous", "cursor_parent", "cursor_child",
+    "history", "propose", "mark_labelled", "mark_reviewed", "remove_page", "select_not_made",
+})
+
+# The keys that wait, pressed while the page keys are on their way to another page, until that page is drawn
+# (`MainWindow._step_page`): every key that reads or changes the page on show or its records, the selection and the
+# undo stack included, and the review's adjudication (of the page on show's records). Carried out then, in the order
+# pressed: on the page the keys went to, never on one they passed over, which may still be the one drawn.
+WAIT_FOR_THE_PAGE_AHEAD = OF_THE_PAGE_ON_SHOW | {
+    shortcut.name for shortcut in SHORTCUTS if shortcut.group in ("Records", "Edit")} | {
+    "take", "take_merged", "take_all", "keep_project"}
+
 # Keys heard only while the page has them: elsewhere Ctrl+arrows are the record list's (Ctrl+Down moves there
 # without selecting) and a field's (a word to the left or right).
 IN_THE_PAGE = frozenset({"cursor_next", "cursor_previous", "cursor_parent", "cursor_child"})
