@@ -67,7 +67,9 @@ test-ray: $(VENV)/.installed
 		tests/core/test_ray_address_forms_and_token_advice.py tests/core/test_ray_empty_address_refused_before_anything_said.py \
 		tests/core/test_ray_lost_raylet_named.py tests/core/test_ray_stopped_agent_run_keeps_its_episodes_under_way.py \
 		tests/core/test_ray_stop_line_names_the_page_under_way.py tests/core/test_ray_worker_death_said.py \
-		tests/core/test_ray_stops_between_engines_and_as_units_end.py
+		tests/core/test_ray_stops_between_engines_and_as_units_end.py \
+		tests/core/test_ray_worker_caller_tells_attempts_over_through_the_hook.py \
+		tests/core/test_ray_second_ctrl_c_while_actors_start.py tests/core/test_ray_agent_episodes_beyond_the_workers.py
 
 # `make bench` runs, each with its defaults, the benchmark scripts that need neither a display nor an optional part:
 # about 15 minutes on a 2-core machine (training.py 3 to 4, extract.py and synth.py about 2 each, parse_memory.py

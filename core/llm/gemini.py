@@ -609,8 +609,9 @@ class GeminiCaller:
         # Told each time an attempt ends, whatever it met (an answer, an error status such as a 429 or a 5xx, a give-up
         # at the time limit, a refused connection), once what it cost is counted, by the thread that made it: whoever
         # keeps the requests awaited (`page_loop.spending_told`) learns that this one's answer is awaited no more,
-        # which an error status, counting nothing, does not tell the budget. Set by whoever keeps them, and put back
-        # after; its failure is said on the log, not raised (the attempt is over).
+        # which an error status, counting nothing, does not tell the budget. The one way an attempt's end is told:
+        # whoever sets it calls the hook it found first and puts it back after (a Ray worker's caller has its own,
+        # `ray_engine._CallerOnAWorker`); its failure is said on the log, not raised (the attempt is over).
         self.on_attempt_over: Callable[[], None] | None = None
         self._client = self._make_client()
 
@@ -697,7 +698,7 @@ class GeminiCaller:
                 if _connection_refused(error):  # nothing listened: the request never left, so it is no request
                     log.refused += 1
                     self.budget.release_request()
-                self._attempt_ended()
+                _tell_after_the_fact(self.on_attempt_over)  # the attempt is over, its cost counted
                 log.statuses.append(_status_of(error))
                 log.errors.append(self.redact(reason))
                 if not retryable or attempt >= self._attempts_for(error):
@@ -718,23 +719,12 @@ class GeminiCaller:
             uncounted_why = _why_uncounted(response, usage)
             if uncounted_why:  # its cost is unknown: a token cap is not held by counting it as 0
                 self.budget.add_uncounted(why=uncounted_why)
-            self._attempt_ended()
+            _tell_after_the_fact(self.on_attempt_over)  # the attempt is over, its cost counted
             candidates = getattr(response, "candidates", None) or []
             return Answer(text=self.redact(text), usage=_with_given_up(usage, log), attempts=attempt,
                           seconds=time.monotonic() - start, finish_reason=_finish_reason_of(response),
                           log=log, block_reason=_block_reason_of(response), candidates=len(candidates),
                           uncounted_why=uncounted_why)
-
-    def _attempt_ended(self) -> None:
-        """An attempt ended, whatever it met, and what it cost is counted: told to a subclass's own (`_attempt_over`),
-        then to `on_attempt_over`."""
-        self._attempt_over()
-        _tell_after_the_fact(self.on_attempt_over)
-
-    def _attempt_over(self) -> None:
-        """An attempt ended: nothing to do here. A caller whose requests are told elsewhere as they are reserved (a
-        Ray worker's) tells this too, so that a request still open when its process dies is known to have been paid
-        for with its tokens unread."""
 
     def _count_an_answer_not_read(self, error: Exception, log: CallLog) -> None:
         """An attempt whose answer was paid for but never read whole, counted as such in `log` and the budget: one

@@ -121,10 +121,11 @@ LOST_AFTER = 2  # refusals in a row that mean the head is gone, well before Ray'
 COUNTS_TIMEOUT_S = 10.0  # a live actor answers in milliseconds; one gone would keep the driver waiting 60 s
 OBJECT_STORE_BYTES = 200 * 1024 * 1024  # results are small; Ray's default (30% of RAM) would be wasted here
 NOTICES_EVERY_S = 0.5  # how often the driver asks for what the workers said: a wait is said as it begins
-# How long the driver waits for a task at a time, before it asks for the workers' notices (and, idle for WAIT_S,
-# whether the cluster still answers). A Ctrl+C or SIGTERM is met at once, during the wait (Ray's wait checks for
-# signals and raises them), so the units are told to stop as it comes (`_Completions.stop_the_rest`)
-WAIT_SLICE_S = NOTICES_EVERY_S
+# How long the driver waits on Ray at a time (for a task, an actor's answer), between which a Ctrl+C or SIGTERM is
+# met as it comes, so the units are told to stop at once (`_Completions.stop_the_rest`). Ray's own wait meets a
+# signal once a second only, and Python runs a signal's handler once however many came meanwhile: two Ctrl+C within
+# that second were one, and the second, which ends a stopped map's wait for its units, was lost (`_waited`)
+WAIT_SLICE_S = 0.1
 NOTICE_TIMEOUT_S = 5.0  # the notices' actor answers in milliseconds; a run never waits on it longer
 DEATH_WORDS = 300  # a worker's death said in at most so many characters of Ray's own words (its line is long)
 STOP_WAIT_S = 5.0  # how long a worker's watch waits on the stop signal at a time (it answers at once on a stop)
@@ -276,13 +277,10 @@ class RayEngine:
         never read, so a token cap is no longer held by counting (`Budget.add_uncounted`) and the run's counts say
         them unknown. A request whose answer was read before the worker died is counted already. A budget not
         found, or not answering, costs the count only."""
-        import ray
-
         if self._notices is None:
             return
         try:
-            name, unread = ray.get(self._notices.unread_of.remote(unit),  # type: ignore[attr-defined]
-                                   timeout=NOTICE_TIMEOUT_S)
+            name, unread = _got(self._notices.unread_of.remote(unit), NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - a count not had costs the count, never a Ray traceback
             return
         shared = next((shared for shared, _ in self._shared.values() if shared.name == name), None)
@@ -294,13 +292,10 @@ class RayEngine:
         """The model requests the workers reserved for `unit` (a map's number and a unit's name) that no result has
         come back with (a worker that died on it paid for them): what they told the notices' actor, less what was
         told lost before; None when it does not answer."""
-        import ray
-
         if self._notices is None:  # no unit with a Gemini caller was shipped: no request was made
             return 0
         try:
-            reserved = int(ray.get(self._notices.requests_of.remote(unit),  # type: ignore[attr-defined]
-                                   timeout=NOTICE_TIMEOUT_S))
+            reserved = int(_got(self._notices.requests_of.remote(unit), NOTICE_TIMEOUT_S))  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - a count not had is said as unknown, never a Ray traceback
             return None
         lost = reserved - self._requests_told.get(unit, 0)
@@ -329,14 +324,12 @@ class RayEngine:
         """Print on stderr what the workers said since last asked (all of it when `now`, else at most every
         NOTICES_EVERY_S), as the local engine says it. An actor that does not answer costs a notice, never the
         run."""
-        import ray
-
         if self._notices is None or self.lost or (not now and time.monotonic() - self._notices_asked
                                                    < NOTICES_EVERY_S):
             return
         self._notices_asked = time.monotonic()
         try:
-            said = ray.get(self._notices.take.remote(), timeout=NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
+            said = _got(self._notices.take.remote(), NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - a notice is not worth a Ray traceback (a head gone is watched apart)
             return
         for message in said:
@@ -383,7 +376,7 @@ class RayEngine:
 
             here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(), soft=False)
             self._keeper = ray.remote(num_cpus=0, scheduling_strategy=here)(_Keeper).remote()
-        return list(ray.get(self._keeper.keep.remote(shipped)))  # type: ignore[attr-defined]
+        return list(_got(self._keeper.keep.remote(shipped)))  # type: ignore[attr-defined]
 
     def close(self) -> None:
         import ray
@@ -445,7 +438,7 @@ class _Completions:
         finished = refusals = 0
         idle_since = time.monotonic()
         while self.pending:
-            ready, _ = ray.wait(list(self.pending), num_returns=1, timeout=WAIT_SLICE_S)
+            ready = _waited(list(self.pending), 1, NOTICES_EVERY_S)  # the workers' notices asked between
             if not ready:  # nothing finished meanwhile: a slow page (its waits said), or a head gone
                 if time.monotonic() - idle_since >= WAIT_S:
                     idle_since = time.monotonic()
@@ -487,15 +480,11 @@ class _Completions:
         their records, as a local run's page does; waited for at most STOP_GRACE_S (a second Ctrl+C ends the wait),
         then told to the caller (`_tell_the_interrupted`), even when a second Ctrl+C ends the wait. A map without a
         stop signal (no unit calls Gemini: none pays) or whose cluster is lost is not waited for."""
-        import ray
-
         try:
             if self.pending and self._stop_signal is not None and not self._engine.lost:
                 with suppress(Exception):  # a signal not told, or a wait that fails, costs the wait only
-                    ray.get(self._stop_signal.stop.remote(self._map),  # type: ignore[attr-defined]
-                            timeout=NOTICE_TIMEOUT_S)
-                    ray.wait(list(self.pending), num_returns=len(self.pending), timeout=STOP_GRACE_S,
-                             fetch_local=False)
+                    _got(self._stop_signal.stop.remote(self._map), NOTICE_TIMEOUT_S)  # type: ignore[attr-defined]
+                    _waited(list(self.pending), len(self.pending), STOP_GRACE_S, fetch_local=False)
         finally:
             self._tell_the_interrupted()
 
@@ -700,6 +689,28 @@ def _ray_sigterm_handler_left_out() -> Iterator[None]:
         yield
     finally:
         ray_utils.set_sigterm_handler = put_in
+
+
+def _waited(refs: list[Any], num_returns: int, timeout_s: float | None, *, fetch_local: bool = True) -> list[Any]:
+    """`ray.wait(refs, num_returns=num_returns, timeout=timeout_s)` (None: as long as it takes) in slices of
+    WAIT_SLICE_S, between which a Ctrl+C or SIGTERM is met as it comes, each apart from the next."""
+    import ray
+
+    deadline = None if timeout_s is None else time.monotonic() + timeout_s
+    while True:
+        left = WAIT_SLICE_S if deadline is None else max(0.0, min(WAIT_SLICE_S, deadline - time.monotonic()))
+        ready, _ = ray.wait(refs, num_returns=num_returns, timeout=left, fetch_local=fetch_local)
+        if len(ready) >= num_returns or (deadline is not None and time.monotonic() >= deadline):
+            return ready
+
+
+def _got(ref: Any, timeout_s: float | None = None) -> Any:  # noqa: ANN401 - whatever the task or actor answers
+    """`ray.get(ref, timeout=timeout_s)`, waited for in slices (`_waited`): Ray's GetTimeoutError when it is not
+    there in time."""
+    import ray
+
+    _waited([ref], 1, timeout_s)
+    return ray.get(ref, timeout=0)
 
 
 def _result_of(ref: object) -> object:
@@ -1387,13 +1398,21 @@ def _tell_the_request(released: bool = False, budget: str | None = None, over: b
         ray.get(tell, timeout=NOTICE_TIMEOUT_S)
 
 
+def _attempt_told_over() -> None:
+    """A worker's caller's attempt ended, what it cost counted: its request is no longer open (`_tell_the_request`)."""
+    _tell_the_request(over=True)
+
+
 class _CallerOnAWorker(GeminiCaller):
     """A `GeminiCaller` as a worker rebuilds it: what it says of its waits goes to the driver, the call it makes is
     named (`about`) for a wait its shared budget asks, and each attempt over is told, as its request was told
-    reserved (`_tell_the_request`): one still open when the worker dies was paid for, its tokens never read."""
+    reserved (`_tell_the_request`): one still open when the worker dies was paid for, its tokens never read. That
+    tell is its `on_attempt_over`, the hook every caller has: whoever keeps a page's spending (`spending_told`)
+    calls it before its own and puts it back after."""
 
-    def _attempt_over(self) -> None:
-        _tell_the_request(over=True)
+    def __init__(self, *args: Any, **options: Any) -> None:  # noqa: ANN401 - GeminiCaller's own
+        super().__init__(*args, **options)
+        self.on_attempt_over = _attempt_told_over
 
     def generate(self, prompt: str, *, about: str | None = None, **options: object) -> Answer:
         told = _told
