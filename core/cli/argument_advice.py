@@ -6,9 +6,16 @@ the parsers' own options (every command's, `CommandParser.commands`):
   one that is not there yet, where it reads as an output (given after a path that is there, or as a path beside an
   input given, or a file of the kind an option writes), by the option that writes it (`run2 is not there yet: the
   folder extract writes is given as --out run2`); else, named closely beside one that is, that one (`ds/htlm: did you
-  mean ds/html? it is a folder: give it as --pages ds/html`), as a misspelt input is never an output to write;
+  mean ds/html? it is a folder: give it as --pages ds/html`), as a misspelt input is never an output to write (nor
+  is an output's name advised as a folder there, misspelt: it names the new one);
+- a folder that is there, given where the command writes a folder (`WRITTEN_FOLDERS`), with what the command does
+  with it: writes in it, resumes or replaces what it holds, adds beside it (`full is a folder: give it as --out
+  full (export then writes the dataset's html/ and gt/ in it, beside the files it holds)`), or refuses it, and then
+  a new folder it takes instead (`full is a folder extract refuses as --out: ...; give a new one, as --out full-2`);
+- a project taken for one of the names a command takes (`import P ds`), where --project is missing: --project;
 - an option the command does not have: the close one it has (`--pgaes: did you mean --pages?`); else, for a
-  command that takes the value without an option, the command line that gives it so; else the commands that take
+  command that takes the value without an option, the command line that gives it so (the value where the command
+  reads it: `project copy DEST --project P` is `project copy P DEST`); else the commands that take
   the option, or, for --project, how to do the same (`WITH_A_PROJECT`) or else what the command itself takes;
 - a name that begins with a dash, which argparse reads as an option: the command line that gives it after `--`.
 
@@ -21,11 +28,12 @@ import difflib
 import os
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from ..command_hints import hint_option, hint_path, hint_words
-from ..page.dataset import dataset_pages
+from ..output_paths import overlap
+from ..page.dataset import SYNTH_MANIFEST, dataset_pages
 from ..store.import_layout import project_folder_of
 from ..wording import listed
 
@@ -46,6 +54,140 @@ WITH_A_PROJECT = {
              "DIR` writes the project's labelled pages as one, then --pages DIR/html --gt DIR/gt (a run stored in "
              "the project is scored by `recordlens score {project} --run ID`)",
 }
+
+
+# What a command does with a folder that is there, given as the folder it writes (by the option's or name's dest):
+# whether it writes there, and what it does there (said after the command's name) or why it refuses it. Each is
+# the command's own rule: its own check asked where one can be asked without writing (extract's), else the same
+# test as its own, named beside it (a test of each runs the command as advised)
+Verdict = tuple[bool, str]
+
+
+def _a_run_folder(folder: Path, args: argparse.Namespace) -> Verdict:
+    """extract --out: `runner._refuse_a_folder_that_is_no_run`, then a run resumed (`_refuse_another_method`
+    refuses another method's)."""
+    from ..errors import DatasetError
+    from ..runs.run_files import META_DIR, holds_page_records
+    from ..runs.runner import _refuse_a_folder_that_is_no_run
+
+    try:
+        _refuse_a_folder_that_is_no_run(folder)
+    except DatasetError:
+        return False, (f"it holds files but no run ({META_DIR}/run.json), and a run is written into a new or empty "
+                       "folder, or resumed in its own")
+    if (folder / META_DIR / "run.json").is_file() or holds_page_records(folder):
+        return True, ("resumes the run it holds, if of the same method: pages already written are skipped, and "
+                      "--restart extracts every page again")
+    return True, "writes its run in it"
+
+
+def _a_synthetic_dataset_folder(folder: Path, args: argparse.Namespace) -> Verdict:
+    """synth --out: `synth.pipeline.refuse_own_input`, then `_prepare_output`."""
+    for given in (getattr(args, name, None) for name in ("pages", "gt", "project")):
+        where = overlap(folder, given) if given else None
+        if where is not None:
+            return False, f"it {where} the input folder {hint_path(given)}, and synth replaces its --out whole"
+    if not _holds_any(folder):
+        return True, "writes the synthetic dataset in it"
+    if (folder / SYNTH_MANIFEST).is_file():
+        return True, (f"replaces the synthetic dataset it holds whole, an earlier synth output as its {SYNTH_MANIFEST} "
+                      "says")
+    return False, (f"it is not empty and holds no {SYNTH_MANIFEST}, and synth writes into a new or empty folder, or "
+                   "replaces an earlier synth output whole")
+
+
+def _an_export_folder(folder: Path, args: argparse.Namespace) -> Verdict:
+    """export --out: `exporter.export_project`'s `outside_of` the project, then jsonl's and csv's one file
+    (replaced), or `export_nexteval`'s refusal of a folder that holds a dataset."""
+    from ..store.exporter import export_file
+
+    project = getattr(args, "project", None)
+    where = overlap(folder, project) if project else None
+    if where in ("is", "lies inside"):
+        return False, f"it {where} the project {hint_path(project)}, and an export is written outside it"
+    beside = ", beside the files it holds" if _holds_any(folder) else ""
+    fmt = getattr(args, "format", None)
+    if fmt in ("jsonl", "csv"):
+        file = export_file(folder, fmt)
+        return True, f"writes {hint_path(file)} in it{', replacing the one there' if file.exists() else beside}"
+    nexteval = "" if fmt else ", with --format nexteval"
+    if any((folder / "html").glob("*")) or any((folder / "gt").glob("*.json")):
+        return False, f"it holds a dataset already (html/, gt/), and a dataset is exported into a folder that holds " \
+                      f"none{nexteval}"
+    return True, f"writes the dataset's html/ and gt/ in it{beside}{nexteval}"
+
+
+def _a_copy_folder(folder: Path, args: argparse.Namespace) -> Verdict:
+    """project copy DEST: `project_copy.copy_project`'s refusals."""
+    if folder.exists() and not folder.is_dir():
+        return False, "a project is copied into a new or empty folder"
+    if _holds_any(folder):
+        return False, "it is not empty, and a project is copied into a new or empty folder"
+    project = getattr(args, "project", None)
+    where = overlap(folder, project) if project else None
+    if where in ("is", "lies inside"):
+        return False, f"it {where} the project {hint_path(project)}, and a copy is made outside it"
+    return True, "copies the project into it"
+
+
+WRITTEN_FOLDERS: dict[tuple[str, str], Callable[[Path, argparse.Namespace], Verdict]] = {
+    ("extract", "out"): _a_run_folder,
+    ("synth", "out"): _a_synthetic_dataset_folder,
+    ("export", "out"): _an_export_folder,
+    ("project copy", "dest"): _a_copy_folder,
+}
+
+
+def _holds_any(folder: Path) -> bool:
+    try:
+        return any(folder.iterdir())
+    except OSError:
+        return False  # unreadable: the command's own write says why
+
+
+def written_folder_refused(command: str, dest: str, word: str, args: argparse.Namespace, named: str,
+                           given_as: Callable[[str], str]) -> str | None:
+    """What to say of the folder `word`, there, given to `command` as the folder it writes (`WRITTEN_FOLDERS`,
+    `dest`) when the command refuses it: why, and a new one given as `given_as` writes it (`--out full-2`, or the
+    command line `project copy P full-2`); None when the command writes there, or has no rule for it."""
+    verdict = written_folder_verdict(command, dest, word, args)
+    if verdict is None or verdict[0]:
+        return None
+    new = new_one_taken(command, dest, word, args)
+    instead = f"give a new one, as {given_as(new)}" if new else "give a new or empty folder"
+    kind = "folder" if Path(word).is_dir() else "file"
+    return f"{hint_path(word)} is a {kind} {command} refuses as {named}: {verdict[1]}; {instead}"
+
+
+def written_folder_verdict(command: str, dest: str, word: str, args: argparse.Namespace) -> Verdict | None:
+    """What `command` does with the folder `word` given as the one it writes (`WRITTEN_FOLDERS`, `dest`); None when
+    nothing is there, or the command has no rule for it."""
+    rule = WRITTEN_FOLDERS.get((command, dest))
+    return None if rule is None or not Path(word).exists() else rule(Path(word), args)
+
+
+def new_one_taken(command: str, dest: str, word: str, args: argparse.Namespace) -> str | None:
+    """A new folder the command writes instead of `word`: beside it (`full-2`), or beside the first folder above it
+    where one is taken (`P-2` for `P/snapshots`, which lies inside the project copied, as any folder beside it)."""
+    rule = WRITTEN_FOLDERS[command, dest]
+    for folder in (word, *map(str, Path(word).parents)):
+        new = new_beside(folder if Path(folder).is_dir() else str(Path(folder).with_suffix("")))  # `notes.txt`: notes-2
+        if new is not None and rule(Path(new), args)[0]:
+            return new
+    return None
+
+
+def new_beside(word: str) -> str | None:
+    """A name beside `word` that names nothing yet (`full-2`, `full-3`, ...), written from `word` as given; None for
+    a path without a name of its own (`.`)."""
+    path = Path(word)
+    if path.name in ("", ".", ".."):
+        return None
+    for number in range(2, 1000):
+        new = path.with_name(f"{path.name}-{number}")
+        if not os.path.lexists(new):
+            return str(new)
+    return None
 
 
 class _Refused(Exception):  # noqa: N818 - argparse's refusal while a parse is only tried (`_tried`)
@@ -118,6 +260,8 @@ def _advice(parser: CommandParser, message: str) -> Iterator[str]:
     given = list(parser._given)
     extras = _extras(parser, given, message)
     offered: set[argparse.Action] = set(_given_options(parser, given))
+    if parser.option(_PROJECT) in offered:  # the pages come from the project given: --pages and --gt are its others
+        offered.update(action for action in map(parser.option, (_PAGES, _GT)) if action is not None)
     explained: set[str] = set()  # the dashed words said to be options, which are then no names
     for option, value, strays in _grouped(parser, extras):
         if option is not None:
@@ -128,10 +272,14 @@ def _advice(parser: CommandParser, message: str) -> Iterator[str]:
             if value is not None and not of_the_value:  # a folder given by another command's option, say
                 strays = [value, *strays]
         for stray in strays:
-            said = (_path_advice(parser, stray, offered) or _path_to_write_advice(parser, stray, given, offered)
-                    or _close_path_advice(parser, stray, offered))
+            said = (_path_advice(parser, stray, offered, given) or _path_to_write_advice(parser, stray, given, offered)
+                    or _close_path_advice(parser, stray, offered, given))
             if said:
                 yield said
+    if message.startswith(_REQUIRED):
+        said = _project_among_names_advice(parser, given, offered)
+        if said:
+            yield said
     said = _dashed_names_advice(parser, given, explained)
     if said:
         yield said
@@ -150,13 +298,25 @@ def _extras(parser: CommandParser, given: list[str], message: str) -> list[str]:
 def _tried(parser: CommandParser, words: list[str], *, lenient: bool) -> list[str] | None:
     """The words `parser` leaves over, parsed again (with nothing required, when `lenient`); None when it refuses
     them. Only ever on words argparse took to their end already, so no `--help` among them."""
+    parsed = _parsed(parser, words, lenient=lenient)
+    return None if parsed is None else parsed[1]
+
+
+def _read(parser: CommandParser, words: list[str]) -> argparse.Namespace:
+    """What the command reads of `words`, with nothing required (nothing when it refuses them)."""
+    parsed = _parsed(parser, words, lenient=True)
+    return argparse.Namespace() if parsed is None else parsed[0]
+
+
+def _parsed(parser: CommandParser, words: list[str], *,
+            lenient: bool) -> tuple[argparse.Namespace, list[str]] | None:
     required = [(item, item.required) for item in [*parser._actions, *parser._mutually_exclusive_groups]]
     parser._trying = True
     try:
         if lenient:
             for item, _ in required:
                 item.required = False
-        return argparse.ArgumentParser.parse_known_args(parser, words, argparse.Namespace())[1]
+        return argparse.ArgumentParser.parse_known_args(parser, words, argparse.Namespace())
     except _Refused:
         return None
     finally:
@@ -230,17 +390,85 @@ def _elsewhere(parser: CommandParser, option: str) -> list[tuple[CommandParser, 
 
 def _without_the_option(parser: CommandParser, option: str, given: list[str]) -> str | None:
     """For a command that takes its value without an option (`inspect PAGE`), the command line given so, if it
-    then reads every word."""
+    then reads every word: the value where the command reads what the option names elsewhere (`project copy DEST
+    --project P`: `project copy P DEST`, the project first), else where it was given; a name still missing by its
+    metavar (`project copy P DEST`); and a folder to write that the command refuses, with a new one
+    (`written_folder_refused`)."""
     positionals = parser.positionals()
     if not positionals:
         return None
-    name, _, value = option.partition("=")
-    words = [value if word == option else word for word in given if word != option or value]
+    name = option.split("=", 1)[0]
+    words = _in_its_place(parser, option, given)
+    if words is None:
+        value = option.partition("=")[2]
+        words = [value if word == option else word for word in given if word != option or value]
     if _tried(parser, words, lenient=True) != []:
         return None
+    read = _read(parser, words)
+    missing = [str(action.metavar or action.dest) for action in positionals
+               if getattr(read, action.dest, None) in (None, []) and action.nargs not in ("?", "*")]
     shown = " ".join(action.metavar or action.dest for action in positionals)
-    return (f"{parser.name} takes no {name}: its {shown} is given without an option, as in "
-            f"`{hint_words(['recordlens', *parser.name.split(), *words])}`")
+    said = f"{parser.name} takes no {name}: its {shown} is given without an option"
+
+    def line(*changed: tuple[str, str]) -> str:
+        return f"`{hint_words(['recordlens', *parser.name.split(), *_changed(words, changed), *missing])}`"
+
+    for action in positionals:
+        value = getattr(read, action.dest, None)
+        if isinstance(value, str):
+            refused = written_folder_refused(parser.name, action.dest, value, read, str(action.metavar or action.dest),
+                                             lambda new, value=value: f"in {line((value, new))}")
+            if refused:
+                return f"{said}; {refused}"
+    return f"{said}, as in {line()}"
+
+
+def _changed(words: list[str], changes: Sequence[tuple[str, str]]) -> list[str]:
+    """`words`, the first of each change's word replaced by its new one."""
+    words = list(words)
+    for old, new in changes:
+        words[words.index(old)] = new
+    return words
+
+
+def _in_its_place(parser: CommandParser, option: str, given: list[str]) -> list[str] | None:
+    """`given` with the option's value moved where the command reads, without an option, what the option names in
+    the other commands (`--project P`: project copy's DIR, its first name); None when no name of the command is that
+    (`inspect --pages PAGE`) or the option gives no value."""
+    elsewhere = _elsewhere(parser, option)
+    positionals = parser.positionals()
+    place = next((i for i, action in enumerate(positionals)
+                  if elsewhere and action.dest == elsewhere[0][1].dest), None)
+    if place is None or option not in given:
+        return None
+    at = given.index(option)
+    if "=" in option:
+        value, rest = option.split("=", 1)[1], given[:at] + given[at + 1:]
+    elif at + 1 < len(given):
+        value, rest = given[at + 1], given[:at] + given[at + 2:]
+    else:
+        return None
+    names = _name_positions(parser, rest)
+    at = names[place] if place < len(names) else len(rest)
+    return [*rest[:at], value, *rest[at:]]
+
+
+def _name_positions(parser: CommandParser, words: list[str]) -> list[int]:
+    """Where in `words` the command's names (its positionals' words) stand: not an option, nor an option's value."""
+    found: list[int] = []
+    skip = False
+    for i, word in enumerate(words):
+        if skip:
+            skip = False
+            continue
+        if word == "--":
+            return [*found, *range(i + 1, len(words))]
+        action = parser.option(word)
+        if action is not None or _is_option(parser, word):
+            skip = action is not None and action.nargs != 0 and "=" not in word
+            continue
+        found.append(i)
+    return found
 
 
 def _names_a_project(parser: CommandParser) -> bool:
@@ -270,25 +498,42 @@ def _what_it_takes(parser: CommandParser) -> str:
     return " and ".join(said) if said else "no arguments"
 
 
-def _path_advice(parser: CommandParser, word: str, offered: set[argparse.Action]) -> str | None:
-    """For a folder or file given without its option, the option the command takes it by (then `offered`)."""
+def _path_advice(parser: CommandParser, word: str, offered: set[argparse.Action],
+                 given: Sequence[str] = ()) -> str | None:
+    """For a folder or file given without its option, the option the command takes it by (then `offered`); for a
+    folder the command would write in, with what it does there, or a new one where it refuses it
+    (`WRITTEN_FOLDERS`), as read with the rest of the words `given`."""
     path = Path(word)
     if not path.exists():
         return None
     project = project_folder_of(path) if path.is_dir() else None
     if project is not None:  # its snapshots/ too: pages named by a hash, without their labels
-        return _a_project(parser, word, project, offered)
-    pages = _dataset_pages(path)
+        said = _a_project(parser, word, project, offered)
+        if said is not None or not any(name == parser.name for name, _ in WRITTEN_FOLDERS):
+            return said
+    pages = _dataset_pages(path) if project is None else None
     if pages is not None:
         said = _a_dataset(parser, word, pages, offered)
         if said:
             return said
     kind = "folder" if path.is_dir() else "file"
-    options = sorted(_options_for(parser, path, kind, offered), key=lambda action: _fit(action, path))
+    # the project given already, a folder of it given besides is none the command reads: the one it writes, refused
+    options = sorted((action for action in _options_for(parser, path, kind, offered)
+                      if project is None or (parser.name, action.dest) in WRITTEN_FOLDERS),
+                     key=lambda action: _fit(action, path))
     if not options:
         return None
     offered.add(options[0])
-    return f"{hint_path(word)} is a {kind}: give it as {hint_option(_long(options[0]), word)}"
+    option = _long(options[0])
+    if (parser.name, options[0].dest) in WRITTEN_FOLDERS and kind == "folder":
+        read = _read(parser, list(given))
+        refused = written_folder_refused(parser.name, options[0].dest, word, read, option,
+                                         lambda new: hint_option(option, new))
+        if refused:
+            return refused
+        does = WRITTEN_FOLDERS[parser.name, options[0].dest](path, read)[1]
+        return f"{hint_path(word)} is a folder: give it as {hint_option(option, word)} ({parser.name} then {does})"
+    return f"{hint_path(word)} is a {kind}: give it as {hint_option(option, word)}"
 
 
 def _path_to_write_advice(parser: CommandParser, word: str, given: list[str],
@@ -351,7 +596,8 @@ def _a_misspelt_input(parser: CommandParser, word: str, offered: set[argparse.Ac
     if meant is None:
         return False
     taken_by: set[argparse.Action] = set()
-    return _path_advice(parser, meant, taken_by) is not None and not taken_by & offered
+    return (_path_advice(parser, meant, taken_by) is not None and not taken_by & offered
+            and not any(map(_writes, taken_by)))
 
 
 def _close_path(word: str) -> str | None:
@@ -368,16 +614,20 @@ def _close_path(word: str) -> str | None:
     return str(path.parent / close[0]) if close else None
 
 
-def _close_path_advice(parser: CommandParser, word: str, offered: set[argparse.Action]) -> str | None:
+def _close_path_advice(parser: CommandParser, word: str, offered: set[argparse.Action],
+                       given: Sequence[str] = ()) -> str | None:
     """For a path that is not there, the one there named closely (`_close_path`), advised as it would be given
     itself (`_path_advice`): a misspelt input, which the option that writes would make a new folder or file of,
-    beside (or inside) what it was meant to read."""
+    beside (or inside) what it was meant to read. Not when it would be given by an option that writes: the name
+    given is then the output's, new (`export ... fulll` for a new folder, not into `full`, which holds files)."""
     meant = _close_path(word)
     if meant is None:
         return None
-    said = _path_advice(parser, meant, offered)
-    if said is None:
+    taken_by = set(offered)
+    said = _path_advice(parser, meant, taken_by, given)
+    if said is None or any(map(_writes, taken_by - offered)):
         return None
+    offered.update(taken_by)
     told = said.removeprefix(f"{hint_path(meant)} ")
     return f"{hint_path(word)}: did you mean {hint_path(meant)}? {'it ' + told if told != said else said}"
 
@@ -471,8 +721,9 @@ def _fit(action: argparse.Action, path: Path) -> bool:
     """Whether an option fits a path less well than one whose words name the files the path is or holds: a folder
     of pages named files (`folder of N.html / N.mhtml`, `folder of predicted N.json`), a file of its kind (`tasks
     JSONL file`). Sorted by it, the options keep their order otherwise (the parser's)."""
-    named = (r"\bN\.{}\b" if path.is_dir() else r"\b{}\b").format
-    return not any(re.search(named(re.escape(suffix)), action.help or "", re.IGNORECASE if path.is_file() else 0)
+    folder = path.is_dir()  # a file not there yet is a file's name too (`chart.png`, named by `a PNG chart`)
+    named = (r"\bN\.{}\b" if folder else r"\b{}\b").format
+    return not any(re.search(named(re.escape(suffix)), action.help or "", 0 if folder else re.IGNORECASE)
                    for suffix in _suffixes(path))
 
 
@@ -485,6 +736,31 @@ def _suffixes(path: Path, looked_at: int = 200) -> set[str]:
     except OSError:
         return set()
     return {Path(name).suffix[1:].lower() for name in names} - {""}
+
+
+def _project_among_names_advice(parser: CommandParser, given: list[str], offered: set[argparse.Action]) -> str | None:
+    """For a command that takes names besides --project (`import PATH...`, `project remove-page PAGE...`), a
+    project given without --project, which argparse took for one of the names, and so said only that --project is
+    missing: --project, and the command line that gives it so when it then reads as it is."""
+    action = parser.option(_PROJECT)
+    if action is None or action in offered or not action.required:
+        return None
+    read = _read(parser, given)
+    names = [getattr(read, name.dest, None) for name in parser.positionals()]
+    words = [word for value in names for word in (value if isinstance(value, list) else [value])
+             if isinstance(word, str | Path)]
+    project = next((str(word) for word in words if project_folder_of(Path(word)) == Path(word)), None)
+    if project is None or project not in given:
+        return None
+    offered.add(action)
+    at = given.index(project)
+    said = f"{hint_path(project)} is a project: give it as {hint_option(_PROJECT, project)}"
+    # as `hint_option` gives it: joined by `=` when it begins with a dash, which would read as an option
+    option = [f"{_PROJECT}={project}"] if project.startswith("-") else [_PROJECT, project]
+    line = [*given[:at], *option, *given[at + 1:]]
+    if _tried(parser, line, lenient=False) != []:
+        return said
+    return f"{said}, as in `{hint_words(['recordlens', *parser.name.split(), *line])}`"
 
 
 def _given_options(parser: CommandParser, given: list[str]) -> Iterator[argparse.Action]:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Siz
 from pathlib import Path
 from typing import TypeVar
 
-from ..command_hints import hint_option, hint_path
+from ..command_hints import hint_option, hint_path, hint_words
 from ..errors import RecordLensError
 from ..output_paths import writable_folder
 from ..page.dataset import UNFINISHED_EXPORT
@@ -31,9 +31,10 @@ from ..runs.run_files import (
     records_read_once,
 )
 from ..runs.runner import run_folders_held
-from ..store import RestoredPage, StoreError, check_removable, remove_page, removed_copy, restore_page
+from ..store import PROJECT_DB, RestoredPage, StoreError, check_removable, remove_page, removed_copy, restore_page
 from ..store.exporter import FORMATS, ExportSummary, export_file, export_project
 from ..store.files import SNAPSHOTS
+from ..store.import_layout import project_folder_of
 from ..store.import_marks import AskedImport, imports_under_way, stopped_imports_said
 from ..store.importer import ADD_IT_THEN, RunFolderImport, import_paths, import_run_folder
 from ..store.label_sets import check_annotator_name
@@ -46,6 +47,7 @@ from ..store.schema import SCHEMA_VERSION
 from ..store.scoring import RunComparison, compare_stored_runs, mean_f1s, score_stored_run
 from ..text_forms import cell, column_width
 from ..wording import counted, listed, shortened
+from .argument_advice import new_one_taken, written_folder_refused, written_folder_verdict
 from .output import COMMAND_STOPS, Replacing, print_json
 
 Progress = Callable[[Sequence[str]], Iterable[str]]
@@ -133,7 +135,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--format", "-f", required=True, choices=FORMATS,
                    help="nexteval: a dataset (html/, gt/); jsonl or csv: every record with its status")
     p.add_argument("--out", "-o", required=True, metavar="DIR",
-                   help="the folder to write the dataset or the labels file in")
+                   help="the folder to write the dataset or the labels file in: nexteval, one holding no dataset "
+                        "yet (other files there stay); jsonl and csv replace their labels file there")
     p.add_argument("--all-pages", action="store_true",
                    help="nexteval: also write the html of pages not labelled yet (with no gt/N.json)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -216,6 +219,7 @@ def _refuse_a_run_of_other_pages(project, run_id: int) -> None:  # noqa: ANN001 
 def cmd_project_copy(args: argparse.Namespace) -> int:
     from ..store.project_copy import copy_project
 
+    _refuse_a_copy_as_given(args)
     copied = copy_project(args.project, args.dest)
     print(shown_bytes(f"copied the project {hint_path(args.project)} to {hint_path(copied.destination)}: "
                       f"{copied.pages} page(s), {copied.labels} label(s) with their history, {copied.runs} run(s), "
@@ -228,6 +232,40 @@ def cmd_project_copy(args: argparse.Namespace) -> int:
     for note in copied.notes:  # hidden folders of killed copies removed; an unfinished import the copy holds
         print(shown_bytes(f"recordlens: {note}"), file=sys.stderr)
     return 0
+
+
+def _refuse_a_copy_as_given(args: argparse.Namespace) -> None:
+    """`project copy DIR DEST` refused as the user gave it, with the command line to type instead, before the copy's
+    own checks (which name the destination by its absolute path, and a source that is no project as one to create):
+    the two folders swapped (the project given second), a folder inside the project given for it (its snapshots/),
+    a destination the copy refuses (`WRITTEN_FOLDERS`: not empty, inside the project)."""
+    source, dest = Path(args.project), Path(args.dest)
+
+    def line(project: object, into: object) -> str:
+        return f"`{hint_words(['recordlens', 'project', 'copy', project, into])}`"
+
+    if not (source / PROJECT_DB).is_file():
+        holding = project_folder_of(source) if source.is_dir() else None
+        if holding is not None:
+            raise RecordLensError(f"{hint_path(args.project)} lies in the project {hint_path(holding)}: copy the "
+                                  f"project itself, as in {line(holding, args.dest)}")
+        if (dest / PROJECT_DB).is_file():
+            # the swapped line, into the folder given first when the copy takes it, else into a new one beside it
+            swapped = argparse.Namespace(project=args.dest)
+            verdict = written_folder_verdict("project copy", "dest", args.project, swapped)
+            named, why, into = hint_path(args.project), "", args.project
+            if verdict is not None and not verdict[0]:
+                why = (f" ({named} {verdict[1].removeprefix('it ')})" if source.is_dir()
+                       else f" ({named} is a file: {verdict[1]})")
+                into = new_one_taken("project copy", "dest", args.project, swapped) or "NEW"
+            raise RecordLensError(f"{hint_path(args.dest)} is the project, and {named} is none: project copy takes "
+                                  f"the project first, then the folder to copy it to{why}, as in "
+                                  f"{line(args.dest, into)}")
+        return  # no project either way: the copy says so
+    refused = written_folder_refused("project copy", "dest", args.dest, args, "DEST",
+                                     lambda new: f"in {line(args.project, new)}")
+    if refused:
+        raise RecordLensError(refused)
 
 
 def cmd_project_init(args: argparse.Namespace) -> int:

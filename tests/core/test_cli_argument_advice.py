@@ -52,9 +52,10 @@ def test_a_folder_given_without_its_option_names_the_option(at_hand: Path, capsy
     assert "run1 is a folder: give it as --add run1" in said
     said = refused(capsys, "score", "--gt", "ds/gt", "--pages", "ds/html", "run1")
     assert "give it as --pred run1" in said
-    # an option already given is not offered again: the second folder goes where the first could not
+    # an option already given is not offered again: the second folder goes where the first could not (run1 holds
+    # predictions but no run: extract refuses it as its run folder, and says so, with a new one)
     said = refused(capsys, "extract", "--pages", "ds/html", "run1")
-    assert "run1 is a folder: give it as --out run1" in said
+    assert "run1 is a folder extract refuses as --out: " in said and "give a new one, as --out run1-2" in said
 
 
 def test_a_dataset_or_its_pages_given_without_options_name_both_options(
