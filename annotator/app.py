@@ -2,11 +2,14 @@
 
 Without a project it reopens the project last open (on the page last open), or else the demo project (built on
 first use in the user data folder); a project last open that is gone is said, and stays the one the app reopens
-while the demo stands in for it. `--demo` opens the demo project whatever was open last. With `--screenshot`
-it shows the window, opens the page (the first in the list unless named) and, with `--review`, a run's
-review, waits until the page and its overlays are drawn (`--wait` seconds at most; by default 30 s and 2 s more
-per MB of the page's file), saves the window as PNG and quits, leaving the settings (project, page, selection
-remembered) as they were: the way to get a picture of the app on a machine without a display.
+while the demo stands in for it. A file given for the project (a desktop's "Open with" gives the file it was
+asked about) opens that same project: a saved page (.mhtml, .html) is imported into it, as one dropped on the
+window is; another file is said, and the app stays open. `--demo` opens the demo project whatever was open
+last. With `--screenshot` it shows the window, opens the page (the first in the list unless named) and, with
+`--review`, a run's review, waits until the page and its overlays are drawn (`--wait` seconds at most; by
+default 30 s and 2 s more per MB of the page's file), saves the window as PNG and quits, leaving the settings
+(project, page, selection remembered) as they were: the way to get a picture of the app on a machine without a
+display.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..core.command_hints import hint_path
+from ..core.command_hints import command_name, hint_path
 from ..core.errors import RecordLensError
 from ..core.version import version_line
 from .program import PROG
@@ -78,20 +81,56 @@ class Start:
     project: Project
     stands_in_for: str | None = None
     notice: str = ""
+    demo: bool = False  # the project is the demo project
+    page_file: Path | None = None  # a saved page given on the command line, to import into `project`
+    file_notice: str = ""  # what became of a file given on the command line in place of a project
 
 
 def start_for(args: argparse.Namespace) -> Start:
     """The project named, else the one last open, else the demo project; a project last open that is gone or
-    cannot be opened is said, and the demo opens in its place."""
+    cannot be opened is said, and the demo opens in its place. A file given for the project (not its project.db)
+    opens what no project given would, and is said: a saved page is to be imported there (`Start.page_file`)."""
+    from ..core.page import PAGE_SUFFIXES
+    from ..core.store import open_project
+
+    given = args.project
+    if given is None or not _a_file_for_the_project(given, args):
+        return Start(open_project(given)) if given is not None else _last_or_demo(args)
+    start = _last_or_demo(args)
+    if not start.demo:
+        which = f"the project last open ({hint_path(start.project.root)})"
+    elif start.stands_in_for is None and not args.demo:
+        which = ("the demo project, as no project of yours was open before (Ctrl+O opens one, or creates one in an "
+                 "empty folder)")
+    else:
+        which = "the demo project"
+    if given.suffix.lower() in PAGE_SUFFIXES:
+        start.page_file = given
+        start.file_notice = f"{hint_path(given)} is a saved page: it is imported into {which}"
+    else:
+        start.file_notice = (f"{hint_path(given)} is a file, not a RecordLens project or a saved page (.mhtml, "
+                             f".html) to import: {which} is open instead")
+    return start
+
+
+def _a_file_for_the_project(given: Path, args: argparse.Namespace) -> bool:
+    """Whether `given` is a file (or anything there but a folder) that the start takes as a desktop's "Open with"
+    gives it, not as a project: never a project's own database (`open_project` opens its folder), and never in a
+    screenshot, which is a script's and pictures the project named (a wrong argument is its error, exit 2)."""
+    from ..core.store import PROJECT_DB
+
+    return not args.screenshot and given.name != PROJECT_DB and given.exists() and not given.is_dir()
+
+
+def _last_or_demo(args: argparse.Namespace) -> Start:
+    """The project last open, else the demo project (see `start_for`)."""
     from ..core.store import open_project
     from .labelling.demo_project import open_demo_project
     from .settings import Settings, settings_path
 
-    if args.project is not None:
-        return Start(open_project(args.project))
     last = Settings.load(settings_path()).last_project
     if not last or args.demo or args.demo_dir:
-        return Start(open_demo_project(args.demo_dir))
+        return Start(open_demo_project(args.demo_dir), demo=True)
     if not (Path(last) / "project.db").is_file():
         why = "it is gone (moved, renamed or deleted?)"
     else:
@@ -99,7 +138,7 @@ def start_for(args: argparse.Namespace) -> Start:
             return Start(open_project(last))
         except RecordLensError as error:  # damaged, from a newer RecordLens: the demo still opens
             why = f"it cannot be opened: {error}"
-    return Start(open_demo_project(args.demo_dir), stands_in_for=last,
+    return Start(open_demo_project(args.demo_dir), stands_in_for=last, demo=True,
                  notice=f"the project last open, {hint_path(last)}, is not open: {why}. The demo project is open "
                         "instead; open yours with Ctrl+O (it stays the project the app reopens)")
 
@@ -180,7 +219,8 @@ def take_screenshot(window, args: argparse.Namespace) -> Path:  # noqa: ANN001 -
 
 # What a start with no screen to show the window on is told (see `qt.env.display_problem`).
 NO_DISPLAY_ADVICE = ("the window needs a screen: run it on the desktop (or over `ssh -X`), or save a picture of "
-                     f"the window with `{PROG} [PROJECT] --screenshot FILE` (`xvfb-run -a` gives it a virtual one)")
+                     f"the window with `{command_name(PROG)} [PROJECT] --screenshot FILE` (`xvfb-run -a` gives it a "
+                     "virtual one)")
 HEADLESS_PLATFORMS = ("offscreen", "minimal", "vnc")  # Qt platforms no person looks at on this machine
 START_ERROR_MS = 120_000  # a start error's dialog closes itself after this: a run nobody answers still ends
 
@@ -240,6 +280,11 @@ def open_window(args: argparse.Namespace) -> MainWindow:
     # and this one says that the project open is not the user's. Not in a screenshot: it would be in the picture.
     if start.notice and not args.screenshot:
         window.message(start.notice, 0)
+    if start.file_notice:  # a file given for the project, which a screenshot never takes (`_a_file_for_the_project`)
+        print(f"{PROG}: {start.file_notice}", file=sys.stderr)
+        window.message(start.file_notice, 0)
+    if start.page_file is not None:
+        window.importing.import_paths([start.page_file])  # as a drop on the window imports it
     return window
 
 

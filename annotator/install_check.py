@@ -31,14 +31,17 @@ def check_files(paths: Iterable[Path]) -> None:
 
 def start_files() -> list[Path]:
     """What the app reads as it starts, from its own folder: the scripts every page view injects, and the demo
-    project's folders and pages (it opens the demo when no project was open before)."""
+    project's folders and pages (it opens the demo when no project was open before); and the shipped selector
+    model, read only at the first Propose, but one missing is the install's fault as much (`recordlens extract`
+    says so at its start): said at the app's start too, not as Propose's failure later."""
+    from ..core.extract import shipped_model
     from .labelling.demo_project import demo_dataset, demo_page_files, demo_synthetic
     from .labelling.page_view import FIELDS_TAKE_NO_KEYS, OVERLAY
     from .qt.page_scripts import BRIDGE, DOM_RULES, SHADOW_HOST
 
     return [*(resource_path("js", name) for name in (DOM_RULES, BRIDGE, SHADOW_HOST, OVERLAY,
                                                                     FIELDS_TAKE_NO_KEYS)),
-            demo_dataset(), demo_synthetic(), *demo_page_files()]
+            demo_dataset(), demo_synthetic(), *demo_page_files(), shipped_model()]
 
 
 def webengine_files(environ: Mapping[str, str] = os.environ) -> list[Path]:

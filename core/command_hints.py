@@ -6,18 +6,36 @@ A name whose bytes are not UTF-8 (a folder named in Latin-1, `caf\\xe9`, which P
 written as the output of `printf`, which every POSIX shell has: `"$(printf %b 'caf\\0351')"`, each such byte in octal
 (`'caf\\xe9'`, as a message would otherwise show it, is those characters to a shell, not the byte; bash's own
 `$'caf\\xe9'` is not read so by a POSIX `sh` such as dash). It is also how a message names a path to show it (the
-summaries of `synth`, `site capture` and `agent tasks`): one name reads one way, in a hint and around it."""
+summaries of `synth`, `site capture` and `agent tasks`): one name reads one way, in a hint and around it.
+
+A hint names the program as the user can type it (`command_name`): `recordlens` where an install put it on PATH,
+and its whole path in the packaged folder, which puts nothing on PATH."""
 
 from __future__ import annotations
 
 import re
 import shlex
+import sys
 from collections.abc import Iterable
+from pathlib import Path
 
-__all__ = ["hint_option", "hint_path", "hint_words"]
+__all__ = ["PROGRAMS", "command_name", "hint_option", "hint_path", "hint_words"]
+
+# RecordLens's programs, as pip's console scripts and the packaged folder name them
+PROGRAMS = ("recordlens", "recordlens-annotator")
 
 # What surrogateescape makes of the bytes of a file name it cannot decode (`path_text` keeps them the same way)
 _FILE_NAME_BYTES = re.compile("[\udc80-\udcff]")
+
+
+def command_name(program: str = "recordlens") -> str:
+    """`program` (one of PROGRAMS) as the user can type it in a shell: its bare name, which pip's console scripts
+    put on PATH; in the packaged folder (PyInstaller's `sys.frozen`), which puts nothing on PATH, its whole path
+    beside the program running (both programs are in the one folder), quoted for the shell."""
+    if not getattr(sys, "frozen", False):
+        return program
+    exe = ".exe" if sys.platform == "win32" else ""
+    return hint_path(Path(sys.executable).absolute().parent / f"{program}{exe}")
 
 
 def hint_option(name: str, value: object) -> str:
@@ -39,8 +57,12 @@ def hint_path(value: object) -> str:
 
 def hint_words(words: Iterable[object]) -> str:
     """A whole command line, each word quoted for the shell as `shell_word` quotes it (`shlex.join`, but for the
-    bytes of a name that are not UTF-8)."""
-    return " ".join(shell_word(str(word)) for word in words)
+    bytes of a name that are not UTF-8); a first word that names one of RecordLens's programs is written as the
+    user can type it (`command_name`)."""
+    said = [shell_word(str(word)) for word in words]
+    if said and said[0] in PROGRAMS:
+        said[0] = command_name(said[0])
+    return " ".join(said)
 
 
 def shell_word(text: str) -> str:

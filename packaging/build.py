@@ -6,8 +6,9 @@
    or gone), failing on setuptools' "Package would be ignored" warnings;
 2. installs it, with the `package` extra (PySide6, PyInstaller), into build/package-venv/, a venv of its own:
    PyInstaller cannot follow the import hook of the editable install in .venv/;
-3. runs PyInstaller on packaging/recordlens.spec into dist/RecordLens/ and adds the .desktop file, the icon and
-   the script that installs them;
+3. runs PyInstaller on packaging/recordlens.spec into dist/RecordLens/, makes its second program a hard link to the
+   first when PyInstaller wrote them byte for byte the same (on Linux it does: 29 MB once, not twice), and adds the
+   .desktop file, the icon and the script that installs them;
 4. writes dist/RecordLens-VERSION-PLATFORM.tar.gz;
 5. runs packaging/smoke.py on the folder (offscreen, offline, fresh HOME, from a temporary folder);
 6. prints what it measured: build time, folder and archive size, start times of the frozen app.
@@ -17,7 +18,9 @@ Only the standard library here: it runs before any venv exists.
 from __future__ import annotations
 
 import argparse
+import filecmp
 import json
+import os
 import platform
 import re
 import shutil
@@ -38,6 +41,10 @@ APP_NAME = "RecordLens"
 # from resources/, which also gives it to its windows).
 ICON = ROOT / "resources" / "icons" / "recordlens.png"
 DESKTOP_FILES = ("recordlens.desktop", "install-desktop-entry.sh")
+# The two programs of the folder (recordlens.spec): one entry script, which picks what to run by the name it was
+# started as (frozen_main.py), so PyInstaller writes the same file under both names where nothing else tells them
+# apart (Linux: no icon or console flag in the file).
+PROGRAMS = ("recordlens", "recordlens-annotator")
 # Never part of a build: local environments, outputs and caches in a working tree.
 NOT_SOURCE = (".git", ".venv", "build", "dist", "out", "__pycache__", "*.egg-info", ".pytest_cache",
               ".ruff_cache", ".hypothesis", "*.pyc")
@@ -84,8 +91,30 @@ def build_wheel(python: Path, out_dir: Path) -> tuple[Path, str]:
 
 
 def folder_size(folder: Path) -> int:
-    """Bytes of the regular files (symlinks count as nothing: they are a few bytes in the archive too)."""
-    return sum(p.lstat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+    """Bytes of the regular files, a file of several names (hard links) once (symlinks count as nothing: they are
+    a few bytes in the archive too)."""
+    sizes = {(st.st_dev, st.st_ino): st.st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink()
+             for st in (p.lstat(),)}
+    return sum(sizes.values())
+
+
+def link_identical_programs(folder: Path, names: tuple[str, str] = PROGRAMS) -> bool:
+    """The second program made a hard link to the first when the two files are byte for byte the same; whether it
+    was. A hard link, not a symbolic one: the program is picked by the name it was started as, and for a symbolic
+    link the kernel names the target (/proc/self/exe, where PyInstaller's loader may read its own path) while a hard
+    link is the same file under its own name; `tar` keeps it a link in the archive (`tarfile` too) and when unpacked.
+    Made beside it first and then renamed over it, so that a failure leaves the copy PyInstaller wrote."""
+    exe = ".exe" if sys.platform == "win32" else ""
+    first, second = (folder / f"{name}{exe}" for name in names)
+    if not filecmp.cmp(first, second, shallow=False):
+        return False
+    if os.path.samefile(first, second):
+        return True
+    staged = second.with_name(f".{second.name}.link")
+    staged.unlink(missing_ok=True)
+    os.link(first, staged)
+    os.replace(staged, second)
+    return True
 
 
 def write_archive(folder: Path, archive: Path) -> Path:
@@ -119,6 +148,10 @@ def main(argv: list[str] | None = None) -> int:
     run([venv_bin(VENV, "pyinstaller"), "--noconfirm", "--log-level", "WARN", "--distpath", DIST,
          "--workpath", BUILD / "pyinstaller", HERE / "recordlens.spec"], cwd=BUILD)
     folder = DIST / APP_NAME
+    if link_identical_programs(folder):
+        log(f"{PROGRAMS[1]} is a hard link to {PROGRAMS[0]} (PyInstaller wrote the same program twice)")
+    else:
+        log(f"{PROGRAMS[0]} and {PROGRAMS[1]} differ: both kept as PyInstaller wrote them")
     for name in DESKTOP_FILES:
         shutil.copy2(HERE / name, folder / name)
     shutil.copy2(ICON, folder / ICON.name)

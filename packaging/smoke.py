@@ -15,7 +15,9 @@ process instead fails the step, though the model is the same), `recordlens agent
 shipped sentence embeddings must load), then
 `recordlens-annotator --screenshot` twice on the demo project (the first start builds it in the fresh HOME, the
 second only opens it); each must exit 0 within the time limit, the screenshot must show a drawn page with record
-overlays, and no stderr line may say that a part of QtWebEngine is missing. Exit status 0 when every check
+overlays, and no stderr line may say that a part of QtWebEngine is missing. In the frozen folder the two programs
+are one file under two names (a hard link, `build.py`): the screenshot steps are what prove that the app's name
+still starts the app, and the others that `recordlens` starts the command line. Exit status 0 when every check
 passes. Needs Pillow in the Python that runs it (matplotlib brings it), not in the program tested.
 """
 

@@ -62,6 +62,7 @@ from ...core.store import (
     Project,
     Provenance,
     forget_stopped_proposes,
+    init_project,
     mark_propose,
     open_project,
     remove_page,
@@ -253,6 +254,16 @@ def _first_imported(pages: Sequence[PageInfo], names: Sequence[str]) -> str:
     named = set(names)
     moments = [m for info in pages if info.name in named and (m := stored_moment(info.imported_at)) is not None]
     return min(moments).astimezone().strftime("%H:%M:%S") if moments else time.strftime("%H:%M:%S")
+
+
+def _holds_nothing(folder: Path) -> bool:
+    """Whether `folder` is not there or holds nothing a user put in it (hidden entries aside, as `project init`
+    counts what a folder held): where the app offers to make a project."""
+    try:
+        return not folder.exists() or (folder.is_dir() and not any(not e.name.startswith(".") for e in
+                                                                     folder.iterdir()))
+    except OSError:
+        return False
 
 
 def _fingerprint(project: Project) -> str | None:
@@ -1336,14 +1347,38 @@ class MainWindow(QMainWindow):
         if not self._may_stop_the_job("open another project", "&Open another"):  # it stops the job as a quit does
             return
         folder = QFileDialog.getExistingDirectory(self, "Open a RecordLens project", str(self.project.root))
-        if folder:
-            try:
-                project = open_project(folder)
-            except RecordLensError as error:
-                QMessageBox.warning(self, "RecordLens", str(error))
+        if not folder:
+            return
+        created = ""
+        try:
+            project = open_project(folder)
+        except RecordLensError as error:
+            if (made := self._create_a_project(Path(folder), error)) is None:
                 return
-            self.set_project(project)
-            self.say_upgrades()
+            project, created = made, f"created project {hint_path(made.root)}"
+        self.set_project(project)
+        self.say_upgrades()
+        if created:
+            self.message(created)
+
+    def _create_a_project(self, folder: Path, why_not: RecordLensError) -> Project | None:
+        """A project made in `folder`, which holds nothing yet (or is not there), once the user says so, as
+        `recordlens project init` makes one: the app's only way to make one, and the packaged app puts no
+        `recordlens` on PATH. None, said, where `folder` holds something (`why_not` says what the user most
+        likely meant), and when the user does not want it."""
+        if not _holds_nothing(folder):
+            QMessageBox.warning(self, "RecordLens", str(why_not))
+            return None
+        empty = "is empty" if folder.exists() else "is made with it"
+        if not self.ask(f"{hint_path(folder)} is not a RecordLens project yet. Create one there?",
+                        f"The folder {empty}. Import saved pages into the new project with "
+                        f"{self.keys_for('import_pages')}, or drop them on the window.", "&Create project", "Cancel"):
+            return None
+        try:
+            return init_project(folder)
+        except (RecordLensError, OSError) as error:  # an unwritable folder, a full disk: said, the project stays
+            QMessageBox.warning(self, "RecordLens", f"no project was created: {error}")
+            return None
 
     def say_upgrades(self, *, on_screen: bool = True) -> None:
         """A project this process brought up from an earlier schema is said once, as the command line says it: on

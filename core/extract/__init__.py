@@ -20,7 +20,7 @@ from .training_progress import TrainingProgress, examples_kept_apart, given_back
 __all__ = [
     "COMMAND_LINE", "DEFAULT_METHOD", "Extraction", "Extractor", "Proposed", "SettingPlaces", "UnknownExtractorError",
     "available", "create", "model_stages", "proposal_of", "register", "TrainingProgress", "examples_kept_apart",
-    "given_back", "trimmed",
+    "given_back", "trimmed", "shipped_model",
 ]
 
 DEFAULT_METHOD = "selector"  # what `extract` and the app's Propose use: offline, deterministic, a small shipped model
@@ -91,6 +91,13 @@ register("gemini", ".gemini:GeminiExtractor",
          "Gemini (google-genai) on one input format: flat, hier, hier-ref, slim or outline; needs a key")
 register("replay", ".recorded:ReplayExtractor",
          "recorded model answers (sampleK_F_content.json with index.json beside the folder) replayed as a run")
+
+
+def shipped_model() -> Path:
+    """The selector model RecordLens ships: what `extract` and Propose use with no `--model` (or learnt model)."""
+    from .selector import DEFAULT_MODEL
+
+    return DEFAULT_MODEL
 
 
 def model_stages(path: str | Path) -> int:

@@ -49,7 +49,7 @@ from pathlib import Path
 import sqlite_utils
 
 from .. import atomic, owner_files
-from ..command_hints import hint_option, hint_path
+from ..command_hints import command_name, hint_option, hint_path
 from ..errors import full_disk, shortened
 from ..page.dataset import PAGE_SUFFIXES, LoadedPage, dataset_pages, load_page, natural_key
 from ..page.snapshot import read_file_bytes
@@ -514,29 +514,35 @@ def _not_a_project(root: Path) -> str:
     pages = dataset_pages(root)  # DIR/html/, or DIR/mhtml/ beside DIR/gt/: as the importer takes a dataset
     if pages is not None and (root / "gt").is_dir():
         return (f"{hint_path(root)} is not a RecordLens project (no {PROJECT_DB}) (a dataset: commands take it as "
-                f"{hint_option('--pages', pages)} {hint_option('--gt', root / 'gt')}, and `recordlens import "
-                f"{hint_path(root)} --project P` brings it into a project); create one with `recordlens project init "
-                "DIR`")
+                f"{hint_option('--pages', pages)} {hint_option('--gt', root / 'gt')}, and `{command_name()} import "
+                f"{hint_path(root)} --project P` brings it into a project); create one with `{command_name()} project "
+                "init DIR`")
     if not root.exists():
         # a mistyped name more likely than a project not made yet: name the projects beside it that it resembles
         near = _projects_named_like(root)
         if near:
             return f"there is no folder {hint_path(root)}; did you mean {' or '.join(map(hint_path, near))}?"
         return (f"there is no folder {hint_path(root)}; create a project there with "
-                f"`recordlens project init {hint_path(root)}`")
+                f"`{command_name()} project init {hint_path(root)}`")
     if not root.is_dir():  # `project init` of a file would be refused: a project is a folder
         return (f"{hint_path(root)} is a file, not a RecordLens project (a folder holding {PROJECT_DB})"
-                f"{_a_saved_page(root) or '; create one with `recordlens project init DIR`'}")
+                f"{_a_saved_page(root) or f'; create one with `{command_name()} project init DIR`'}")
+    from .import_layout import project_folder_of  # it reads this module's PROJECT_DB
+
+    holding = project_folder_of(root)  # its snapshots/ (or a folder in them): a project inside it is not meant
+    if holding is not None:
+        return (f"{hint_path(root)} lies in the RecordLens project {hint_path(holding)}: give the project itself, "
+                f"{hint_option('--project', holding)}")
     return (f"{hint_path(root)} is not a RecordLens project (no {PROJECT_DB}); create one with "
-            f"`recordlens project init {hint_path(root)}`")
+            f"`{command_name()} project init {hint_path(root)}`")
 
 
 def _a_saved_page(path: Path) -> str:
     """For a saved page given where a project folder goes, how to make a project of it; "" for another file."""
     if path.suffix.lower() not in PAGE_SUFFIXES:
         return ""
-    return (f" (a saved page: `recordlens project init P` creates a project P, then "
-            f"`recordlens import {hint_path(path)} --project P` brings the page into it)")
+    return (f" (a saved page: `{command_name()} project init P` creates a project P, then "
+            f"`{command_name()} import {hint_path(path)} --project P` brings the page into it)")
 
 
 def _projects_named_like(root: Path) -> list[Path]:
@@ -575,7 +581,7 @@ def _empty_database(root: Path) -> str:
                 "project init`); open it once that init is done")
     if _left_by_an_unfinished_init(root):
         return (f"{hint_path(database)} is empty (0 bytes) and the folder holds no saved page: a `recordlens project "
-                f"init` that did not finish (a full disk, a kill) leaves it so; `recordlens project init "
+                f"init` that did not finish (a full disk, a kill) leaves it so; `{command_name()} project init "
                 f"{hint_path(root)}` makes the project there (if it was a project that held labels, put "
                 "back a copy of its project.db from a backup instead)")
     return (f"{hint_path(database)} is empty (0 bytes), not a project database: a crash or a full disk may have "
@@ -823,8 +829,8 @@ def read_where_it_is(root: Path, *, any_schema: bool = False) -> Project:
         raise StoreError(f"{hint_path(database)} is read-only and was made by {'a later' if newer else 'an earlier'} "
                          f"RecordLens (schema version {version}, this one reads {SCHEMA_VERSION}): "
                          + ("update RecordLens to read it" if newer else
-                            f"`recordlens project copy {hint_path(root)} NEW` copies it to a folder you can write "
-                            "to, where it is brought up to date"))
+                            f"`{command_name()} project copy {hint_path(root)} NEW` copies it to a folder you can "
+                            "write to, where it is brought up to date"))
     return project
 
 
