@@ -44,12 +44,12 @@ from ...core.store import (
     Project,
     Provenance,
     RunInfo,
+    classed_only_theirs,
     disagreement,
     judge_as_shown,
     labelled_page_names,
     project_agreement,
 )
-from ...core.store.agreement import classed_only_theirs
 from ...core.wording import counted, listed
 from ..qt.jobs import BackgroundJob
 from ..settings import ReviewRows, ReviewWalk

@@ -5,7 +5,7 @@
 """
 
 from .adjudication import Adjudication, Kept, disagreement, is_merge
-from .agreement import label_set, project_agreement
+from .agreement import classed_only_theirs, label_set, project_agreement
 from .as_shown import ChangedElsewhere, judge_as_shown, mark_as_shown
 from .db import Provenance, StoreError, database_problem
 from .exporter import FORMATS as EXPORT_FORMATS
@@ -70,7 +70,7 @@ from .scoring import labelled_page_names, score_stored_run
 
 __all__ = [
     "PROJECT_SET", "Annotators", "label_set", "project_agreement", "Adjudication", "Kept", "disagreement",
-    "is_merge", "ChangedElsewhere", "judge_as_shown", "mark_as_shown",
+    "classed_only_theirs", "is_merge", "ChangedElsewhere", "judge_as_shown", "mark_as_shown",
     "EXPORT_FORMATS", "LABEL_STATUSES", "PAGE_STATUS_WORDS", "PAGE_STATUSES", "REJECTED", "TRUE_LABEL_STATUSES",
     "TRUE_PAGE_STATUSES", "Change",
     "ExportSummary", "ImportProblem", "ImportReport", "Label", "PageInfo", "PageSource", "Project", "Provenance",
