@@ -1,6 +1,6 @@
 """The JSONL and CSV exports of one fixed project are byte for byte those kept in
-`test_export_bytes_expected/` (written by the export when the fixture was made): every field of every kind of line, in the
-same order, with the same texts, flags and adjudication, and the same warnings.
+`test_export_bytes_expected/` (written by the export when the fixture was made): every field of every kind of line,
+in the same order, with the same texts, flags and adjudication, and the same warnings.
 
 The project is built here, by the project's own API, on a clock that ticks a second at each reading (so that its
 times, and the bytes, are the same on every run): pages labelled, in progress, new, labelled as holding none; records
