@@ -65,6 +65,7 @@ from ...core.store import (
     init_project,
     mark_propose,
     open_project,
+    project_holding,
     remove_page,
     stopped_imports_said,
     stopped_proposes_said,
@@ -1254,7 +1255,8 @@ class MainWindow(QMainWindow):
             self.message(f"{error}; {dropped}" if dropped else str(error), 15000)
             self.page_list.select(self.page_name)
             if self._passed_over_load is not None:  # the page on show, passed over, had loaded: as any page loaded
-                self._on_loaded(self._passed_over_load)
+                loaded, self._passed_over_load = self._passed_over_load, None  # told once, not at a later failure
+                self._on_loaded(loaded)
 
     def _give_up_the_page_ahead(self, why: str) -> None:
         """Another page was opened, or none is left to open, before the page keys' page was reached: the keys that
@@ -1366,6 +1368,10 @@ class MainWindow(QMainWindow):
         `recordlens project init` makes one: the app's only way to make one, and the packaged app puts no
         `recordlens` on PATH. None, said, where `folder` holds something (`why_not` says what the user most
         likely meant), and when the user does not want it."""
+        if (holding := project_holding(folder)) is not None:  # its snapshots/, say: that project was meant
+            QMessageBox.warning(self, "RecordLens", f"{hint_path(folder)} lies inside the RecordLens project "
+                                f"{hint_path(holding)}: open that project, or choose a folder outside it")
+            return None
         if not _holds_nothing(folder):
             QMessageBox.warning(self, "RecordLens", str(why_not))
             return None

@@ -122,9 +122,12 @@ OF_THE_PAGE_ON_SHOW = frozenset({
 # (`MainWindow._step_page`): every key that reads or changes the page on show or its records, the selection and the
 # undo stack included, and the review's adjudication (of the page on show's records). Carried out then, in the order
 # pressed: on the page the keys went to, never on one they passed over, which may still be the one drawn.
-WAIT_FOR_THE_PAGE_AHEAD = OF_THE_PAGE_ON_SHOW | {
+WAIT_FOR_THE_PAGE_AHEAD = (OF_THE_PAGE_ON_SHOW | {
     shortcut.name for shortcut in SHORTCUTS if shortcut.group in ("Records", "Edit")} | {
-    "take", "take_merged", "take_all", "keep_project"}
+    "take", "take_merged", "take_all", "keep_project"}) - {
+    # Keys that only move the keys or clear a selection change no label: held, the letters typed after a held "/"
+    # reached the window as shortcuts (J, R...) and were carried out on the page ahead as commands.
+    "find_record", "deselect"}
 
 # Keys heard only while the page has them: elsewhere Ctrl+arrows are the record list's (Ctrl+Down moves there
 # without selecting) and a field's (a word to the left or right).

@@ -46,6 +46,7 @@ from .project import (
     history_steps,
     init_project,
     open_project,
+    project_holding,
     status_moved,
     take_upgrades,
 )
@@ -77,7 +78,7 @@ __all__ = [
     "RunInfo", "method_settings", "run_folder", "run_origin", "run_settings",
     "SchemaError", "StoreError", "StoredScore", "database_problem", "export_project", "find_sources", "import_page",
     "follow_change", "history_actions", "history_numbers", "history_records", "history_steps", "import_paths",
-    "import_run_folder", "init_project", "open_project", "APP_OPEN_MARK", "PROJECT_DB",
+    "import_run_folder", "init_project", "open_project", "project_holding", "APP_OPEN_MARK", "PROJECT_DB",
     "labelled_page_names", "score_stored_run", "status_moved",
     "SchemaUpgrade", "take_upgrades", "stopped_imports_said", "ProposeMark", "forget_stopped_proposes",
     "mark_propose", "stopped_proposes_said", "unmark_propose",

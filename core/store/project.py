@@ -350,6 +350,9 @@ def init_project(folder: str | Path) -> Project:
     (`_initialising`): an empty `project.db` may be another init's, under way, which is never taken over."""
     root = Path(folder)
     _refuse_a_project(root)  # before anything is made in its folder
+    if (holding := project_holding(root)) is not None:
+        raise StoreError(f"{hint_path(root)} lies inside the RecordLens project {hint_path(holding)}: a project is not "
+                         "made inside another (its snapshots/ or any folder of it); choose a folder outside it")
     if root.exists() and not root.is_dir():
         raise StoreError(f"{hint_path(root)} exists and is not a folder{_a_saved_page(root)}")
     made = [folder for folder in (root, root / SNAPSHOTS) if not folder.exists()]
@@ -359,6 +362,15 @@ def init_project(folder: str | Path) -> Project:
         if not (root / PROJECT_DB).exists():
             _new_database(root)
     return _open(root)
+
+
+def project_holding(folder: Path) -> Path | None:
+    """The RecordLens project that `folder` lies inside (a folder above it holds a `project.db`), else None: where a
+    new project is refused and the app offers none."""
+    for above in Path(os.path.abspath(folder)).parents:
+        if (above / PROJECT_DB).is_file():
+            return above
+    return None
 
 
 def _refuse_a_project(root: Path, *, locked: bool = True, meanwhile: str = "") -> None:
