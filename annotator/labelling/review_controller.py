@@ -13,7 +13,7 @@ import importlib
 import sys
 import threading
 from collections import Counter
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -410,6 +410,18 @@ class _Classed:
     review: PageReview
 
 
+@dataclass(frozen=True)
+class _Placing:
+    """A page to bring to its first mistake once its records are drawn (`_place_at_the_first_error`): which of
+    them the page displays is known only then. `opened`: what W opened of a run's page (its page and its place in
+    the walk); `choose_open`: W opened it in an annotator's review, and its first open disagreement the page
+    displays is chosen."""
+
+    page: str | None
+    opened: tuple[str, str] | None = None
+    choose_open: bool = False
+
+
 @dataclass
 class _Overlaps:
     """The other records a project record touches through its elements (by their numbers)."""
@@ -437,6 +449,9 @@ class ReviewController:
         self._only_theirs: dict[str, dict[str, PageAgreement]] = {}
         self._compared: dict[str, _Basis] = {}  # what each annotator's agreement was made of
         self._comparing: set[str] = set()  # annotators being compared in the background
+        # Annotators whose last comparison failed, with what W and the Review tab say of it until one is compared
+        # again (choosing them again): "still comparing" would be said for ever
+        self._failed: dict[str, str] = {}
         self._shown: _Shown | None = None
         self._their_stamps: dict[str, Stamp] = {}  # the pages the annotator under review labelled, as read last
         self._last_page: str | None = None  # the page last reviewed: on another, the annotator's set is read again
@@ -453,7 +468,7 @@ class ReviewController:
         self._rows_restored: tuple[object, str] | None = None
         # The page (and what W opened of it) to bring to its first mistake once its records are drawn: which of
         # them the page displays is known then (`_place_at_the_first_error`)
-        self._placing: tuple[str | None, tuple[str, str] | None] | None = None
+        self._placing: _Placing | None = None
         self._labelling_place: tuple[str | None, int] | None = None  # (page, scroll) when review was entered
         # The page on show's review, by run (or annotator) chosen on it, of the runs reviewed last.
         self._classed: Recent[object, _Classed] = Recent(RUNS_READ)
@@ -489,6 +504,7 @@ class ReviewController:
         self.agreements.clear()
         self._only_theirs.clear()
         self._compared.clear()
+        self._failed.clear()
         self._shown = self._last_page = None
         self._worst_order, self._worst_at = [], 0
         self.run_id = NO_RUN
@@ -861,13 +877,11 @@ class ReviewController:
         opened, self._w_opened_of_run = self._w_opened_of_run, None
         if self._bring_the_restored_rows_into_view():
             return
-        if choosing is not None and choosing == self.window.page_name and self.review is not None and self.active():
-            chosen = self._choose_the_first_open_row()
-            self._say_w_opened(choosing, chosen)
-            if chosen:
-                return
-        # Which of the records the page displays is known once they are drawn: the page is placed then.
-        self._placing = (self.window.page_name, opened)
+        page = self.window.page_name
+        choose = choosing is not None and choosing == page and self.review is not None and self.active()
+        # Which of the records the page displays is known once they are drawn: the page is placed then, and W's
+        # choice made then, of a disagreement the page displays (one in the <head> or hidden shows nothing).
+        self._placing = _Placing(page, opened, choose)
         if self.window.page_view.overlays_ready():
             self._place_at_the_first_error()
 
@@ -878,12 +892,15 @@ class ReviewController:
         on show: those before the one in view are said, with where they are and why."""
         if self._placing is None or not self.window.page_view.overlays_ready():
             return  # a drawing of records given before the last ones: theirs is still to come
-        (page, opened), self._placing = self._placing, None
+        placing, self._placing = self._placing, None
+        page, opened = placing.page, placing.opened
         if page != self.window.page_name or self.review is None:
+            return
+        unseen = self.window.page_view.unseen_records()
+        if placing.choose_open and self.active() and self._choose_a_displayed_open_row(page, unseen):
             return
         shown = self.panel.shown_kinds()
         drawn = [r for r in self.review.records if r.kind in shown and r.xpaths]
-        unseen = self.window.page_view.unseen_records()
         on_show = [r for r in drawn if self._displayed_xpaths(r, unseen)]
         mistakes = [r for r in drawn if r.kind != MATCHED]
         first = next((r for r in on_show if r.kind != MATCHED), on_show[0] if on_show else None)
@@ -908,21 +925,32 @@ class ReviewController:
     def _not_displayed_words(self, hidden: Sequence[ReviewRecord], first: ReviewRecord | None,
                              unseen: dict[tuple[str, ...], str]) -> str:
         """"the first mistake, P1 (spurious) at /head[1]/title[1], is not displayed on the page: its element is
-        hidden (display: none); in view: the first one the page displays, T4 (missed)"; "" when none is hidden."""
+        hidden (display: none); in view: the first one the page displays, T4 (missed)"; "" when none is hidden.
+        An annotator's records are no mistakes: their disagreements, said so."""
         if not hidden:
             return ""
-        said = [f"{self._badge(r)} ({r.kind}) at {' | '.join(r.xpaths)}" for r in hidden]
-        whys = [unseen_words(unseen.get(r.xpaths) or "", len(r.xpaths)) for r in hidden]
+        noun = "mistake" if self.annotator() is None else "disagreement"
         if first is None:
-            which = "; ".join(f"{record}: {why}" for record, why in zip(said, whys, strict=True))
-            return (f"none of the page's {counted(len(hidden), 'mistake')} is displayed on the page: {which}; "
-                    f"{'it is' if len(hidden) == 1 else 'they are'} in the list")
+            return (f"none of the page's {counted(len(hidden), noun)} is displayed on the page: "
+                    f"{self._unseen_listed(hidden, unseen)}; {'it is' if len(hidden) == 1 else 'they are'} in the list")
+        return (f"{self._first_not_displayed(hidden, unseen, noun)}; in view: the first one the page displays, "
+                f"{self._badge(first)} ({first.kind})")
+
+    def _first_not_displayed(self, hidden: Sequence[ReviewRecord], unseen: dict[tuple[str, ...], str],
+                             noun: str) -> str:
+        """"the first mistake, P1 (spurious) at /head[1]/title[1], is not displayed on the page: its element is
+        hidden (display: none)", or of several "the first 2 mistakes are not displayed on the page (…; …)"."""
         if len(hidden) == 1:
-            before = f"the first mistake, {said[0]}, is not displayed on the page: {whys[0]}"
-        else:
-            which = "; ".join(f"{record}: {why}" for record, why in zip(said, whys, strict=True))
-            before = f"the first {len(hidden)} mistakes are not displayed on the page ({which})"
-        return f"{before}; in view: the first one the page displays, {self._badge(first)} ({first.kind})"
+            record = hidden[0]
+            return (f"the first {noun}, {self._badge(record)} ({record.kind}) at {' | '.join(record.xpaths)}, is not "
+                    f"displayed on the page: {unseen_words(unseen.get(record.xpaths) or '', len(record.xpaths))}")
+        return f"the first {len(hidden)} {noun}s are not displayed on the page ({self._unseen_listed(hidden, unseen)})"
+
+    def _unseen_listed(self, hidden: Sequence[ReviewRecord], unseen: dict[tuple[str, ...], str]) -> str:
+        """"P1 (spurious) at /head[1]/title[1]: its element is hidden (display: none); T4 (missed) at …: …": each
+        record the page does not display, where it is and why."""
+        return "; ".join(f"{self._badge(r)} ({r.kind}) at {' | '.join(r.xpaths)}: "
+                         f"{unseen_words(unseen.get(r.xpaths) or '', len(r.xpaths))}" for r in hidden)
 
     def _badge(self, record: ReviewRecord) -> str:
         """The record's badge, as its row and the page show it (T3, P4)."""
@@ -968,10 +996,37 @@ class ReviewController:
         if not ok:
             self._choose_first_open = self._w_opened_of_run = None
 
-    def _choose_the_first_open_row(self) -> bool:
-        """The review list's first open disagreement chosen and brought into view on the page; whether there was
-        one."""
-        return self.review is not None and self.active() and self._choose_an_open_row(0)
+    def _choose_a_displayed_open_row(self, page: str, unseen: dict[tuple[str, ...], str]) -> bool:
+        """W opened the annotator's page, its records drawn: the first open disagreement in the list that the page
+        displays chosen and brought into view, and said with those before it that it does not display, where they
+        are and why; none displayed, the first chosen still (T, Shift+T and O decide it: the list shows it), the
+        page left at its first record it shows, and why nothing is drawn said. Whether an open row was chosen
+        (none: what W found is said, and the page is placed as any page)."""
+        review = self.review
+        assert review is not None
+        rows = self.panel.open_rows()
+        if not rows:
+            self._say_w_opened(page, False)
+            return False
+        records = review.records
+        displayed = [(row, index) for row, index in rows if self._displayed_xpaths(records[index], unseen)]
+        row, index = displayed[0] if displayed else rows[0]
+        self.panel.choose_open_row(row)
+        if displayed:
+            self.on_review_record(index)  # as a click on the row brings it (the list says nothing of this choice)
+            hidden = [records[i] for _, i in rows[:rows.index((row, index))]]
+            then = (f"{self._first_not_displayed(hidden, unseen, 'disagreement')}; the first the page displays is "
+                    f"chosen, {self._badge(records[index])} ({records[index].kind})" if hidden else "")
+        else:
+            on_show = next((xpaths for r in records if r.kind in self.panel.shown_kinds() and r.xpaths
+                            and (xpaths := self._displayed_xpaths(r, unseen))), None)
+            if on_show:
+                self.window.page_view.scroll_to(on_show[0])
+            listed_ = self._unseen_listed([records[i] for _, i in rows], unseen)
+            then = (f"it is not displayed on the page: {listed_}; it is chosen in the list" if len(rows) == 1 else
+                    f"none of them is displayed on the page: {listed_}; the first is chosen in the list")
+        self._say_w_opened(page, True, then)
+        return True
 
     def _choose_an_open_row(self, row: int) -> bool:
         """The first open disagreement's row from `row` on (else above it) chosen, and its record brought into view
@@ -984,9 +1039,10 @@ class ReviewController:
             self.on_review_record(index)
         return True
 
-    def _say_w_opened(self, page: str, chosen: bool) -> None:
+    def _say_w_opened(self, page: str, chosen: bool, which: str = "") -> None:
         """What W says of the page it opened: which, how many disagreements are open there (and kept), and that
-        the first is chosen for T, Shift+T or O; or, none of them shown, how to show them."""
+        the first is chosen for T, Shift+T or O (`which`: which one is chosen, where the first is not displayed);
+        or, none of them shown, how to show them."""
         name, review = self.annotator(), self.review
         if name is None or review is None:
             return
@@ -996,8 +1052,8 @@ class ReviewController:
             return
         kept = sum(1 for record in review.records if record.kind != MATCHED) - still
         kept_words = f" ({kept} kept)" if kept else ""
-        then = ("the first is chosen: T takes theirs, Shift+T merges, O keeps the project's" if chosen else
-                "none of them is shown: tick their classes above the list")
+        then = (f"{which or 'the first is chosen'}: T takes theirs, Shift+T merges, O keeps the project's" if chosen
+                else "none of them is shown: tick their classes above the list")
         where = (f" (a page only {name} labelled, {NOT_MARKED.format('it')}: {self.window.keys_for('take_all')} "
                  f"takes all their records it lacks)" if page in self._only_theirs.get(name, {}) else "")
         self.window.message(f"W: page {page}, {counted(still, 'disagreement')} with {name} open here{kept_words}"
@@ -1882,7 +1938,7 @@ class ReviewController:
             return
         other = self.annotator()
         if other is not None and other not in self.agreements:
-            window.message(f"still comparing {other} with the project's labels")
+            window.message(self._failed.get(other) or f"still comparing {other} with the project's labels", 15000)
             return
         scores = self.agreements[other].pages if other is not None else window.project.runs.scores(self.run_id)
         ranked = (self._open_pages(other, window.project.adjudication.kept_pages(other)) if other is not None
@@ -1995,19 +2051,28 @@ class ReviewController:
         basis = self._compared[name] = _Basis(labelled() & stamps.keys(), stamps)
         found: list[Agreement] = []
         theirs: list[PageAgreement] = []
+        at: list[str] = []  # the page the work is on: a failure there is said with it
 
         def work(project: Project, job: BackgroundJob) -> None:
-            result = project_agreement(project, name, PROJECT_SET, progress=job.each)
-            classed = _classed_only_theirs(project, name, result.only_a_pages, job.each)
+            def each(pages: Sequence[str]) -> Iterator[str]:
+                for page in job.each(pages):
+                    at[:] = [page]
+                    yield page
+                at.clear()  # past the pages: a failure after them is of none of them
+
+            result = project_agreement(project, name, PROJECT_SET, progress=each)
+            classed = _classed_only_theirs(project, name, result.only_a_pages, each)
             theirs[:], found[:] = classed, [result]  # both whole, or (cancelled part way) neither
 
         job = BackgroundJob(window.project.root, work)
-        job.done.connect(lambda *_: self._after_comparing_job(name, found, theirs))
+        job.done.connect(lambda cancelled, failure: self._after_comparing_job(
+            name, found, theirs, "" if cancelled else failure, at))
         if window.jobs.start(job, f"comparing {name} with the project's labels",
                              done=lambda: self._compared_words(name, found, theirs, self._kept_pages(name)),
                              cancelled=f"comparing {name} with the project's labels cancelled: choose {name} in the "
                                        "Review tab again to compare"):
             self._comparing.add(name)
+            self._failed.pop(name, None)
         else:
             basis.stale = True  # made once the job running ends
 
@@ -2047,10 +2112,13 @@ class ReviewController:
             return
         self._compare_all(name, labelled)
 
-    def _after_comparing_job(self, name: str, found: list[Agreement], theirs: Sequence[PageAgreement] = ()
-                             ) -> None:
+    def _after_comparing_job(self, name: str, found: list[Agreement], theirs: Sequence[PageAgreement] = (),
+                             failure: str = "", at: Sequence[str] = ()) -> None:
         self._comparing.discard(name)
         if self.window.closed:  # its end came after the window closed the project: nothing to show it on
+            return
+        if failure:
+            self._comparison_failed(name, failure, at[0] if at else None)
             return
         found[:] = [replace(result, pages=tuple(_as_held(page) for page in result.pages)) for result in found]
         if found:
@@ -2059,6 +2127,31 @@ class ReviewController:
         page = self.window.page_name
         if found and self.active() and self.annotator() == name and page is not None:
             self._keep_figures_current(page, self._labelled_once())  # what changed on the page on show meanwhile
+
+    def _comparison_failed(self, name: str, failure: str, page: str | None) -> None:
+        """The annotator's comparison failed (`failure`: the job's words; `page`: the page it was on, when it was
+        on one): said where its figures would be, by W, and in the status bar; the page on show is reviewed still
+        (its own comparison is made apart), and choosing the annotator again compares again."""
+        where = f" on page {page}" if page is not None else ""
+        failed = f"comparing {name}'s labels with the project's failed{where}: {failure.removesuffix('.')}"
+        again = f"choose {name} in the Review tab again to compare again"
+        said = self._failed[name] = f"{failed}; {again}"
+        if self.annotator() == name:
+            if name in self.agreements:  # an earlier comparison's, shown: kept, said to be that
+                lines = [self.panel.run_figures.text(), f"{failed}: the figures above are the last comparison's; "
+                                                        f"{again}"]
+            else:
+                lines = [f"{name} = predicted, the project's labels = true; T takes their record, Shift+T merges, O "
+                         "keeps the project's", failed,
+                         f"no means nor worst pages until they are compared (the page on show is reviewed as it "
+                         f"is): {again}"]
+            self.panel.run_figures.setText("\n".join(lines))
+        # After the job's own end ("failed: …", said as the job ends, after this), which does not say what failed
+        QTimer.singleShot(0, self.panel, lambda: self._say_unless_closed(said))
+
+    def _say_unless_closed(self, said: str) -> None:
+        if not self.window.closed:
+            self.window.message(said, 30000)
 
     def _after_comparing(self, name: str, found: list[Agreement]) -> None:
         if not found:

@@ -286,13 +286,27 @@ def _hatched(painter: QPainter, area: QRect, colour: QColor, period: int) -> Non
 class RunChooser(QComboBox):
     """The runs' list, which says when it is about to open: runs added meanwhile (by the command line, while the
     app is open) are listed before the person chooses. The line chosen ends in "…" where the box is narrower than
-    it (a narrow panel, a run's long line), never cut mid-word; the whole of it is in the box's tip."""
+    it (a narrow panel, a run's long line), never cut mid-word; the whole of it is in the box's tip. The line on
+    show chosen again from the open list is said too (`chosen_again`): Qt's box reports a change of line only, and
+    an annotator's comparison that failed or was cancelled is made again by choosing them again."""
 
     opening = Signal()
+    chosen_again = Signal()
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._opened_on: int | None = None  # the line on show as the list opened (after it was listed again)
+        self.activated.connect(self._on_activated)
 
     def showPopup(self) -> None:  # noqa: N802 - Qt's name
         emit(self.opening)
+        self._opened_on = self.currentIndex()
         super().showPopup()
+
+    def _on_activated(self, index: int) -> None:
+        opened_on, self._opened_on = self._opened_on, None
+        if index == opened_on:
+            emit(self.chosen_again)
 
     def shown_text(self) -> str:
         """The chosen line as the box draws it: whole, or its start and "…"."""
@@ -507,6 +521,7 @@ class ReviewPanel(QWidget):
         outer.setContentsMargins(0, 0, 0, 0)
         outer.addWidget(self.scroll)
         self.runs.currentIndexChanged.connect(self._on_run)
+        self.runs.chosen_again.connect(lambda: emit(self.run_chosen, self.run_id()))
         self.worst.itemActivated.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
         self.worst.itemClicked.connect(lambda item: emit(self.page_chosen, item.data(DATA_ROLE)))
         # A row clicked, or reached with the arrow keys, moves the page to its record: once for each
@@ -572,17 +587,23 @@ class ReviewPanel(QWidget):
         records = self._review.records if self._review is not None else ()
         return sum(1 for i, record in enumerate(records) if record.kind != MATCHED and i not in self.kept)
 
+    def open_rows(self) -> list[tuple[int, int]]:
+        """The rows listed whose record is a disagreement still open (not matched, not kept), in the list's order:
+        each row with its record's index in the page's review."""
+        if self._review is None:
+            return []
+        records = self._review.records
+        indices = [(k, int(self.records.item(k).data(DATA_ROLE))) for k in range(self.records.count())]
+        return [(k, i) for k, i in indices if records[i].kind != MATCHED and i not in self.kept]
+
     def choose_open_row(self, row: int) -> bool:
         """After a decision: the first row from `row` on whose record is still a disagreement (not matched), else
         the first such row above; so that T again goes on to the next one. A kept disagreement is no open one. With
         none left in the list no row is chosen: a matched (or kept) row chosen would read as one left to decide,
         and T on it would change the project's record. Whether an open row was chosen."""
-        count = self.records.count()
-        if self._review is None or not count:
+        if self._review is None or not self.records.count():
             return False
-        records = self._review.records
-        indices = [int(self.records.item(k).data(DATA_ROLE)) for k in range(count)]
-        open_rows = [k for k, i in enumerate(indices) if records[i].kind != MATCHED and i not in self.kept]
+        open_rows = [k for k, _ in self.open_rows()]
         if not open_rows:
             self.records.clearSelection()
             self.records.setCurrentRow(-1)

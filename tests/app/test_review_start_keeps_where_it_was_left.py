@@ -66,6 +66,8 @@ def test_a_start_in_review_restores_the_last_quits_place_and_its_own_quit_keeps_
         qtbot.waitUntil(lambda: first.page_view.scroll_y > 0, timeout=10_000)
         key(first, "F6")
         assert first.reviewing.active()
+        # Review places the page at the run's first error once its records are drawn: the person's scroll after it
+        first.wait_until_drawn()
         scrolled_to(qtbot, first, 2345)
     finally:
         first.close()
@@ -88,6 +90,7 @@ def test_a_start_in_review_restores_the_last_quits_place_and_its_own_quit_keeps_
         second.select_records([other])
         key(second, "F6")
         assert second.reviewing.active()
+        second.wait_until_drawn()
         scrolled_to(qtbot, second, 777)
     finally:
         second.close()
