@@ -74,3 +74,11 @@ def page_records_read(monkeypatch: pytest.MonkeyPatch) -> collections.Counter[st
 
     monkeypatch.setattr(Path, "read_text", counted)
     return reads
+
+
+def refused_line(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """The last line `recordlens ARGV` wrote as argparse refused it, with exit status 2 (its advice, if any)."""
+    with pytest.raises(SystemExit) as stopped:
+        main(list(argv))
+    assert stopped.value.code == 2
+    return capsys.readouterr().err.rstrip().splitlines()[-1]

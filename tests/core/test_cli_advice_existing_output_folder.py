@@ -18,6 +18,7 @@ import pytest
 
 from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
+from tests.core.cli_runs import refused_line
 
 
 @pytest.fixture
@@ -42,10 +43,7 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capture
 
 def advice(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     """What `recordlens ARGV` advised as argparse refused it (exit 2): its last line, after argparse's words."""
-    with pytest.raises(SystemExit) as stopped:
-        main(list(argv))
-    assert stopped.value.code == 2
-    return capsys.readouterr().err.rstrip().splitlines()[-1].split("; ", 1)[1]
+    return refused_line(capsys, *argv).split("; ", 1)[1]
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from recordlens.core.cli.command import build_parser, main
+from recordlens.core.cli.command import build_parser
 from recordlens.core.resource_files import resource_path
+from tests.core.cli_runs import refused_line as refused
 
 
 @pytest.fixture
@@ -25,13 +26,6 @@ def dataset_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     shutil.copytree(resource_path("demo", "dataset"), tmp_path / "ds")
     return tmp_path
 
-
-def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """The last line `recordlens ARGV` wrote as argparse refused it, with exit status 2."""
-    with pytest.raises(SystemExit) as stopped:
-        main(list(argv))
-    assert stopped.value.code == 2
-    return capsys.readouterr().err.rstrip().splitlines()[-1]
 
 
 def test_an_output_folder_not_there_yet_is_advised_its_option(dataset_here: Path,

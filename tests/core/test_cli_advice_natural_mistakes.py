@@ -24,6 +24,7 @@ import pytest
 
 from recordlens.core.cli.command import build_parser, main
 from recordlens.core.resource_files import resource_path
+from tests.core.cli_runs import refused_line as refused
 
 
 @pytest.fixture
@@ -35,12 +36,6 @@ def here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capture
     capsys.readouterr()
     return tmp_path
 
-
-def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    with pytest.raises(SystemExit) as stopped:
-        main(list(argv))
-    assert stopped.value.code == 2
-    return capsys.readouterr().err.rstrip().splitlines()[-1]
 
 
 def test_a_project_taken_for_a_name_is_advised_as_the_project(here: Path, capsys: pytest.CaptureFixture[str]) -> None:

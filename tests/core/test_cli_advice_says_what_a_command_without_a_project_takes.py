@@ -11,6 +11,7 @@ import pytest
 
 from recordlens.core.cli.command import main
 from recordlens.core.resource_files import resource_path
+from tests.core.cli_runs import refused_line as refused
 
 PAGE = str(resource_path("demo", "dataset", "html", "1.html"))
 
@@ -22,13 +23,6 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.Capt
     capsys.readouterr()
     return "P"
 
-
-def refused(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
-    """The last line `recordlens ARGV` wrote as argparse refused it, with exit status 2."""
-    with pytest.raises(SystemExit) as stopped:
-        main(list(argv))
-    assert stopped.value.code == 2
-    return capsys.readouterr().err.rstrip().splitlines()[-1]
 
 
 def test_represent_given_a_project_says_its_own_arguments(project: str, capsys: pytest.CaptureFixture[str]) -> None:
