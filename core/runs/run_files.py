@@ -44,7 +44,7 @@ from ..llm.gemini import NEVER_READ as NEVER_READ  # a run record's words, read 
 from ..page.dataset import LoadedPage, load_page, natural_key, record_files
 from ..page.dom import Page
 from ..page.snapshot import read_file_bytes
-from ..records.model import load_records, save_records
+from ..records.model import RecordsFile, load_records, save_records
 from ..wording import counted, listed
 from .page_loop import Spent, run_pages, spending_told
 
@@ -630,8 +630,8 @@ def stopped_part_way(run_dir: str | Path, costs: PageCosts | None = None) -> lis
 
 def _costs_of(run_dir: str | Path, costs: PageCosts | None) -> PageCosts:
     """The folder's page records: `costs` when its caller read them already (`runs --add` reads each once and asks
-    many questions of them), else read now."""
-    return read_page_costs(run_dir) if costs is None else costs
+    many questions of them), else read now (slim: only asked about)."""
+    return read_page_costs(run_dir, slim=True) if costs is None else costs
 
 
 def files_missing(described: Mapping[str, object]) -> list[str]:
@@ -1127,10 +1127,24 @@ def method_said_by_pages(run_dir: str | Path, costs: PageCosts | None = None
     return (kinds[0], None) if kinds else ({}, "no page holds records")
 
 
-def read_page_costs(run_dir: str | Path) -> dict[str, dict[str, object]]:
+def page_predictions(files: Mapping[str, Path]) -> Iterator[tuple[str, RecordsFile | RecordLensError]]:
+    """Each page's prediction file (`files`: page -> its `N.json`, in the order read) read in turn, when the caller
+    asks for it: its records, or why they cannot be read (the file named, and where JSON stops in it). A caller that
+    lets each page's records go before asking for the next holds one page of the run at a time, however large."""
+    for name, path in files.items():
+        try:
+            read: RecordsFile | RecordLensError = load_records(path)
+        except RecordLensError as error:
+            read = error
+        yield name, read
+        del read  # let go before the next page is read, unless the caller keeps it
+
+
+def read_page_costs(run_dir: str | Path, *, slim: bool = False) -> dict[str, dict[str, object]]:
     """Page name -> the cost record written for it (seconds, tokens, warnings, raw); a record that cannot be read
-    as one says nothing about its page (`unreadable_page_records` names those)."""
-    return {name: record for name, record, why in _page_records(run_dir) if why is None}
+    as one says nothing about its page (`unreadable_page_records` names those). `slim`: each as a `SlimRecord`,
+    what `runs --add` asks of a run's every page without holding what its answers weigh."""
+    return {name: _slim(record) if slim else record for name, record, why in _page_records(run_dir) if why is None}
 
 
 def unreadable_page_records(run_dir: str | Path) -> dict[str, str]:
@@ -1139,9 +1153,72 @@ def unreadable_page_records(run_dir: str | Path) -> dict[str, str]:
     return {name: why for name, _, why in _page_records(run_dir) if why}
 
 
-def page_record(run_dir: str | Path, name: str) -> dict[str, object]:
-    """Page `name`'s record (`_run/N.json`), {} when there is none or it cannot be read as one."""
-    return _read_page_record(Path(run_dir) / META_DIR / f"{name}.json")[0]
+def page_record(run_dir: str | Path, name: str, *, slim: bool = False) -> dict[str, object]:
+    """Page `name`'s record (`_run/N.json`), {} when there is none or it cannot be read as one; a `SlimRecord`
+    with `slim`, and always within `records_read_once`."""
+    record = _read_page_record(Path(run_dir) / META_DIR / f"{name}.json")[0]
+    return _slim(record) if slim and record else record
+
+
+class SlimRecord(dict):  # type: ignore[type-arg] - a page's record: JSON's object
+    """A page's record (`_run/N.json`) as read to be asked about, not written again: what it says of the page, its
+    answers' bulk left out (its `raw` but the model calls it lists, and so of each record kept under "earlier"): an
+    MDR page's regions weigh as much as its records, and a run's every record is held at once. The digests the
+    whole record tells a run by (`record_digest`, `earlier_record_digests`) are taken before, of the record read."""
+
+    __slots__ = ("digest", "earlier_digests")
+
+    def copy(self) -> SlimRecord:
+        copied = SlimRecord(self)
+        copied.digest, copied.earlier_digests = self.digest, self.earlier_digests
+        return copied
+
+
+def _slim(record: dict[str, object]) -> dict[str, object]:
+    """`record` as a `SlimRecord` (one already is; {}, no record, stays {})."""
+    if isinstance(record, SlimRecord) or not record:
+        return record
+    slim = SlimRecord(_without_bulk(record))
+    slim.digest = record_digest(record)
+    slim.earlier_digests = tuple(record_digest(each) for each in records_as_written(record.get("earlier")))
+    earlier = slim.get("earlier")
+    if isinstance(earlier, list):
+        slim["earlier"] = [_without_bulk(each) if isinstance(each, dict) else each for each in earlier]
+    return slim
+
+
+def _without_bulk(record: Mapping[str, object]) -> dict[str, object]:
+    """A record without its `raw` but the model calls it lists (`model_calls`, all a reader asks of it)."""
+    kept = {key: value for key, value in record.items() if key != "raw"}
+    raw = record.get("raw")
+    if isinstance(raw, dict) and "calls" in raw:
+        kept["raw"] = {"calls": raw["calls"]}
+    return kept
+
+
+def record_digest(record: Mapping[str, object]) -> str:
+    """A digest of a page's record as read (JSON: its layout aside), which tells the run that wrote it wherever its
+    folder lies (`run_matching`); a `SlimRecord`'s is that of the whole record it was read as."""
+    if isinstance(record, SlimRecord):
+        return record.digest
+    text = json.dumps(record, sort_keys=True, default=str)  # ASCII: a name's bytes that are not UTF-8 too
+    return hashlib.sha256(text.encode("ascii")).hexdigest()[:20]
+
+
+def earlier_record_digests(record: Mapping[str, object]) -> list[str]:
+    """The digests (`record_digest`) of the records a page's record keeps under "earlier", each as it was written
+    (`records_as_written`)."""
+    if isinstance(record, SlimRecord):
+        return list(record.earlier_digests)
+    return [record_digest(each) for each in records_as_written(record.get("earlier"))]
+
+
+def records_as_written(earlier: object) -> list[Mapping[str, object]]:
+    """A record's earlier ones as each was written: a resume kept each without its own "earlier", which was the
+    list of those before it (none for the first)."""
+    chain = earlier if isinstance(earlier, list) else []
+    return [{**record, **({"earlier": chain[:index]} if index else {})}
+            for index, record in enumerate(chain) if isinstance(record, dict)]
 
 
 def _page_records(run_dir: str | Path) -> Iterator[tuple[str, dict[str, object], str | None]]:
@@ -1154,7 +1231,8 @@ def _page_records(run_dir: str | Path) -> Iterator[tuple[str, dict[str, object],
         yield path.stem, *_read_page_record(path)
 
 
-# The page records read so far by a command that holds its run folders' locks (`records_read_once`), by path
+# The page records read so far by a command that holds its run folders' locks (`records_read_once`), by path, each
+# a `SlimRecord`
 _RECORDS_READ: ContextVar[dict[Path, tuple[dict[str, object], str | None]] | None] = ContextVar(
     "records_read", default=None)
 
@@ -1162,8 +1240,9 @@ _RECORDS_READ: ContextVar[dict[Path, tuple[dict[str, object], str | None]] | Non
 @contextmanager
 def records_read_once() -> Iterator[None]:
     """Within it, each page's record (`_run/N.json`) is read once however many questions are asked of it (which
-    pages a --restart left made otherwise, then everything `runs --add` stores): for a command holding the run
-    folders' locks (`run_folders_held`), so that nothing writes them meanwhile. Of this thread's calls only."""
+    pages a --restart left made otherwise, then everything `runs --add` stores), and kept as a `SlimRecord`: for a
+    command holding the run folders' locks (`run_folders_held`), so that nothing writes them meanwhile, and that
+    writes none of them. Of this thread's calls only."""
     token = _RECORDS_READ.set({})
     try:
         yield
@@ -1173,14 +1252,15 @@ def records_read_once() -> Iterator[None]:
 
 def _read_page_record(path: Path) -> tuple[dict[str, object], str | None]:
     """A page's record file read, with why it cannot be read as one (None when it can: it holds a JSON object;
-    else the record is {}); read once within `records_read_once`, each caller given its own copy."""
+    else the record is {}); read once within `records_read_once` (slim), each caller given its own copy."""
     read = _RECORDS_READ.get()
     if read is None:
         return _page_record_file(path)
     if path not in read:
-        read[path] = _page_record_file(path)
+        record, why = _page_record_file(path)
+        read[path] = _slim(record), why
     record, why = read[path]
-    return dict(record), why
+    return record.copy(), why
 
 
 def _page_record_file(path: Path) -> tuple[dict[str, object], str | None]:

@@ -59,12 +59,13 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import functools
 import os
 import re
 import resource
 import sqlite3
 import unicodedata
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -101,7 +102,7 @@ from ..records.hygiene import (
     same_name_in_another_form,
     summarise,
 )
-from ..records.model import RecordList, load_records
+from ..records.model import RecordList, RecordsFile, load_records
 from ..runs.evaluate import seed_ran, seed_runs, seeds_left_out_said, seeds_that_ran
 from ..runs.run_files import (
     COPIED_AS_THEY_ARE,
@@ -122,6 +123,7 @@ from ..runs.run_files import (
     made_on_other_pages,
     not_in_project,
     other_pages_message,
+    page_predictions,
     pages_made_otherwise,
     read_page_costs,
     read_run_description,
@@ -168,7 +170,7 @@ from .run_matching import (
     without_folder,
 )
 from .run_matching import stopped_on as stopped_on_pages
-from .runs import RunInfo
+from .runs import RunInfo, records_digest
 from .schema import TRUE_LABEL_STATUSES
 
 Progress = Callable[[Sequence["PageSource"]], Iterable["PageSource"]]
@@ -1326,6 +1328,67 @@ class RunFolderImport:
     changed_by_hand: tuple[str, ...] = ()
 
 
+# The digest of no records (`runs.records_digest`): what a stored run holds of a page it failed on
+NO_RECORDS = records_digest([])
+
+
+class _FolderPredictions(Mapping[str, RecordList]):
+    """A run folder's predictions as `runs --add` stores them, page -> records, none of them held: each page's are
+    known by their digest (`runs.records_digest`: what tells a stored run's page apart), and read again from their
+    file as they are stored, one page at a time (a run of MDR's over many pages holds hundreds of megabytes of
+    records). A file that no longer holds the records read first (changed by hand meanwhile) stops the store: it is
+    made in one transaction, so nothing of it is kept. A page the run stored keeps for its own (`keep_stored`: its
+    file deleted or edited by hand) is read from that run."""
+
+    def __init__(self) -> None:
+        self._digests: dict[str, str] = {}
+        self._sources: dict[str, Callable[[], RecordList]] = {}
+
+    def read(self, name: str, path: Path, records: RecordList) -> None:
+        """Page `name`'s `records`, read from `path`."""
+        self._digests[name] = records_digest(records)
+        self._sources[name] = functools.partial(_records_again, path)
+
+    def keep_stored(self, name: str, digest: str, records: Callable[[], RecordList]) -> None:
+        """Page `name` as a stored run holds it (`digest`), its records read by `records`."""
+        self._digests[name] = digest
+        self._sources[name] = records
+
+    @property
+    def digests(self) -> Mapping[str, str]:
+        """Page -> the digest of its records, in the order read."""
+        return self._digests
+
+    def __getitem__(self, name: str) -> RecordList:
+        records = self._sources[name]()
+        if records_digest(records) != self._digests[name]:
+            raise RecordLensError(f"the records of page {name} changed while the run was stored (its file edited "
+                                  "meanwhile?): nothing stored; add the folder again")
+        return records
+
+    def __contains__(self, name: object) -> bool:  # the page's name alone: its records are not read for it
+        return name in self._digests
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._digests)
+
+    def __len__(self) -> int:
+        return len(self._digests)
+
+
+def _records_again(path: Path) -> RecordList:
+    """A prediction file's records read again as `runs --add` stores them (`_FolderPredictions`)."""
+    try:
+        return load_records(path).records
+    except RecordLensError as error:
+        raise RecordLensError(f"{error} (it was read a moment before, as the run was stored: edited meanwhile?): "
+                              "nothing stored; add the folder again") from None
+
+
+def _stored_records(project: Project, run_id: int, page: str) -> RecordList:
+    return project.runs.page_prediction(run_id, page) or []
+
+
 # What `runs --add` of a folder an extract is writing now says to do once it has ended (`check_not_extracting`)
 ADD_IT_THEN = ("add it again; nothing is stored now: what it holds so far would be stored as a run that stopped "
                "before its last page")
@@ -1360,14 +1423,15 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
         raise RecordLensError(unnamed_method_message(run_dir)
                               or f"{hint_path(run_dir)}: give the method's name (--method)")
     files = record_files(run_dir)
-    costs = read_page_costs(run_dir)  # each page's record read once, for every question asked of them below
+    # each page's record read once, for every question asked of them below (slim: a run's every record is held)
+    costs = read_page_costs(run_dir, slim=True)
     failed = failed_pages(run_dir, costs)
     # A run that stopped (its budget, its endpoint) before it finished any page (one stopped part way keeps only its
     # paid calls) is stored as stopped still, as one whose every page failed is: one rule for every stopped run
     nothing_finished = not files and not failed
     if nothing_finished and not described.get(STOPPED):
         raise RecordLensError(f"{hint_path(run_dir)}: no predictions (N.json)")
-    predictions: dict[str, RecordList] = {}
+    predictions = _FolderPredictions()  # each page's records read again as they are stored, not held
     errors: dict[str, str] = {}
     left_out: list[str] = []
     lacking = {name: visible(path.name) for name, path in files.items() if not _a_page_of(project, name)}
@@ -1375,17 +1439,14 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
         warnings.append(f"skipped {counted(len(lacking), 'prediction file')} of {hint_path(run_dir)} "
                         f"({listed(list(lacking.values()))}): no page of that name in the project")
         left_out += lacking.values()
-    for name, path in files.items():
-        if name in lacking:
-            continue
-        try:
-            loaded = load_records(path)
-            predictions[name] = loaded.records
-            warnings += list(loaded.warnings)
-        except RecordLensError as error:
-            errors[name] = stored_text(str(error))  # as the database keeps it: compared with a stored run's
-            left_out.append(path.name)
-            warnings.append(f"{error}; stored as a page the run failed on (no records), with this reason")
+    for name, read in page_predictions({name: path for name, path in files.items() if name not in lacking}):
+        if isinstance(read, RecordsFile):
+            predictions.read(name, files[name], read.records)
+            warnings += list(read.warnings)
+        else:
+            errors[name] = stored_text(str(read))  # as the database keeps it: compared with a stored run's
+            left_out.append(files[name].name)
+            warnings.append(f"{read}; stored as a page the run failed on (no records), with this reason")
     for name, reason in failed.items():  # failed, with no N.json: kept as the run's failures
         if _a_page_of(project, name) and name not in predictions and name not in errors:
             errors[name] = stored_text(reason)
@@ -1422,8 +1483,10 @@ def _import_run_folder(project: Project, run_dir: Path, method: str | None, warn
     by_hand = _changed_by_hand(project, ours, made, predictions, errors)
     if by_hand:  # the run's own predictions of these pages, as it was stored with them: said
         warnings.append(by_hand.message(run_dir))
-        predictions |= {page: project.runs.predictions(by_hand.run.id)[page]
-                        for page in (*by_hand.deleted, *by_hand.edited)}
+        stored = project.runs.prediction_digests(by_hand.run.id)
+        for page in (*by_hand.deleted, *by_hand.edited):
+            predictions.keep_stored(page, stored[page],
+                                    functools.partial(_stored_records, project, by_hand.run.id, page))
     unanswered = [name for name in labelled_page_names(project) if name not in predictions and name not in errors]
     # the pages its own records say it did whose N.json is gone (deleted by hand): kept with it, for `score` to say
     gone = [name for name in dict.fromkeys([*without_a_file, *files_missing(copied)])
@@ -1536,7 +1599,7 @@ class _RecordsTold:
     earlier: dict[str, list[str]]
 
 
-def _same_run(project: Project, ours: Sequence[RunInfo], predictions: dict[str, RecordList],
+def _same_run(project: Project, ours: Sequence[RunInfo], predictions: _FolderPredictions,
               errors: dict[str, str], stopped: str | None, told: _RecordsTold) -> RunInfo | None:
     """The stored run, of those the folder holds (`run_matching.runs_of_the_folder`), these predictions are already,
     if any (a folder added twice, moved or copied since): each page with the same records and the same failure (a
@@ -1544,15 +1607,15 @@ def _same_run(project: Project, ours: Sequence[RunInfo], predictions: dict[str, 
     stop (or none). A folder whose run went on since is no such run: it brings that run up to date
     (`_run_gone_on`); so does one a resume asked pages of again that failed again (their calls, paid for, are
     the run's: `run_matching.asked_again`)."""
-    wanted = {**{name: ([list(record) for record in records], None) for name, records in predictions.items()},
-              **{name: ([], reason) for name, reason in errors.items()}}
+    wanted = {**{name: (digest, None) for name, digest in predictions.digests.items()},
+              **{name: (NO_RECORDS, reason) for name, reason in errors.items()}}
     for run in ours:
         if (str(run.cost[STOPPED]) if run.cost.get(STOPPED) else None) != stopped:
             continue
         if asked_again(run, told.made, told.earlier):
             continue
         failed = project.runs.errors(run.id)
-        held = {name: (records, failed.get(name)) for name, records in project.runs.predictions(run.id).items()}
+        held = {name: (digest, failed.get(name)) for name, digest in project.runs.prediction_digests(run.id).items()}
         if held == wanted:
             return run
     return None
@@ -1563,7 +1626,7 @@ def _same_run(project: Project, ours: Sequence[RunInfo], predictions: dict[str, 
 CARRIED_ON = ("stopped", "finished")
 
 
-def _run_gone_on(project: Project, ours: Sequence[RunInfo], predictions: dict[str, RecordList],
+def _run_gone_on(project: Project, ours: Sequence[RunInfo], predictions: _FolderPredictions,
                  errors: dict[str, str], told: _RecordsTold) -> RunInfo | None:
     """The run stored from this folder (of those it holds: `run_matching.runs_of_the_folder`, its description the
     same, a session's bounds aside: a resume with a larger budget goes on) when it held fewer pages, if the folder
@@ -1598,33 +1661,33 @@ def _moved_from(run: RunInfo, parameters: dict[str, object]) -> str | None:
 
 
 def _changed_by_hand(project: Project, ours: Sequence[RunInfo], made: dict[str, str],
-                     predictions: dict[str, RecordList], errors: dict[str, str]) -> ChangedByHand | None:
+                     predictions: _FolderPredictions, errors: dict[str, str]) -> ChangedByHand | None:
     """The pages of the latest run the folder holds whose prediction file was deleted or edited by hand since it
     was stored (`run_matching.changed_by_hand`), None when there are none."""
     if not ours:
         return None
     run = ours[-1]
-    changed = changed_by_hand(run, project.runs.predictions(run.id), project.runs.errors(run.id), made,
-                              predictions, errors)
+    changed = changed_by_hand(run, project.runs.prediction_digests(run.id), project.runs.errors(run.id), made,
+                              predictions.digests, errors)
     return changed or None
 
 
-def _held_otherwise(project: Project, run: RunInfo, predictions: dict[str, RecordList],
+def _held_otherwise(project: Project, run: RunInfo, predictions: _FolderPredictions,
                     errors: dict[str, str], told: _RecordsTold) -> list[str]:
     """The pages of a stored run that a folder holds otherwise than a folder gone on from it would (`_run_gone_on`):
     a page it holds records for, held with other records or none; a page it failed on, held by none (a stopped
     run's) or done since (a finished run's, unless a resume asked it again: `run_matching.resumed_since`)."""
-    held = {name: [list(record) for record in records] for name, records in predictions.items()}
+    held = predictions.digests
     failed = project.runs.errors(run.id)
     resumed = run.outcome == "stopped"
     retried = set(resumed_since(run, told.made, told.earlier)) if not resumed else set()
-    return [name for name, records in project.runs.predictions(run.id).items()
+    return [name for name, digest in project.runs.prediction_digests(run.id).items()
             if not (((name in held and (resumed or name in retried)) or name in errors) if name in failed
-                     else held.get(name) == records)]
+                     else held.get(name) == digest)]
 
 
 def _earlier_run_kept_apart(project: Project, run_dir: Path, method: str, parameters: dict[str, object],
-                            predictions: dict[str, RecordList], errors: dict[str, str], ours: Sequence[RunInfo],
+                            predictions: _FolderPredictions, errors: dict[str, str], ours: Sequence[RunInfo],
                             told: _RecordsTold) -> str | None:
     """For a folder stored as a run of its own, the run stored before that it held (the latest: known by its pages'
     records, `run_matching.runs_of_the_folder`, or else the latest stored from the same folder), which it neither

@@ -14,15 +14,20 @@ run keeps the prediction its method made, and the folder is not taken for anothe
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..records.model import RecordList
-from ..runs.run_files import ADDED_FROM, PageCosts, read_page_costs, run_identity, stored_cost
+from ..runs.run_files import (
+    ADDED_FROM,
+    PageCosts,
+    earlier_record_digests,
+    read_page_costs,
+    record_digest,
+    run_identity,
+    stored_cost,
+)
 from ..wording import listed
 
 if TYPE_CHECKING:  # `runs` keeps these keys with a deleted run's copy: it imports this module
@@ -52,8 +57,8 @@ def record_digests(run_dir: Path, names: Sequence[str], costs: PageCosts | None 
     the pages named that have a readable one. The caller names the pages whose records tell the run (the
     importer: those it did, failed, and stopped on part way). `costs`: the folder's records already read
     (`read_page_costs`), else read here."""
-    costs = read_page_costs(run_dir) if costs is None else costs
-    return {name: _digest(costs[name]) for name in names if name in costs}
+    costs = read_page_costs(run_dir, slim=True) if costs is None else costs
+    return {name: record_digest(costs[name]) for name in names if name in costs}
 
 
 def earlier_digests(run_dir: Path, names: Sequence[str], costs: PageCosts | None = None) -> dict[str, list[str]]:
@@ -61,23 +66,9 @@ def earlier_digests(run_dir: Path, names: Sequence[str], costs: PageCosts | None
     was written before a resume moved it there, for the pages named that have any: a run stored then (its pages
     failed, say, and it stopped) was stored with those very records. `costs`: the folder's records already read,
     else read here."""
-    costs = read_page_costs(run_dir) if costs is None else costs
-    chains = {name: [_digest(record) for record in _as_written(costs[name].get("earlier"))]
-              for name in names if name in costs}
+    costs = read_page_costs(run_dir, slim=True) if costs is None else costs
+    chains = {name: earlier_record_digests(costs[name]) for name in names if name in costs}
     return {name: chain for name, chain in chains.items() if chain}
-
-
-def _as_written(earlier: object) -> list[Mapping[str, object]]:
-    """A record's earlier ones as each was written: a resume kept each without its own "earlier", which was the
-    list of those before it (none for the first)."""
-    chain = earlier if isinstance(earlier, list) else []
-    return [{**record, **({"earlier": chain[:index]} if index else {})}
-            for index, record in enumerate(chain) if isinstance(record, dict)]
-
-
-def _digest(record: Mapping[str, object]) -> str:
-    text = json.dumps(record, sort_keys=True, default=str)  # ASCII: a name's bytes that are not UTF-8 too
-    return hashlib.sha256(text.encode("ascii")).hexdigest()[:20]
 
 
 def stopped_on(cost: Mapping[str, object]) -> list[str]:
@@ -195,17 +186,17 @@ def _pages(names: Sequence[str]) -> str:
     return f"page {names[0]}" if len(names) == 1 else f"pages {listed(list(names), 8, total=True)}"
 
 
-def changed_by_hand(run: RunInfo, held: Mapping[str, RecordList], failed: Mapping[str, str],
-                    made: Mapping[str, str], predictions: Mapping[str, RecordList],
+def changed_by_hand(run: RunInfo, held: Mapping[str, str], failed: Mapping[str, str],
+                    made: Mapping[str, str], predictions: Mapping[str, str],
                     errors: Mapping[str, str]) -> ChangedByHand:
-    """Of the pages stored run `run` holds records for (`held`; `failed`: those it failed on), those the folder's
-    prediction files say otherwise while their record (`made`) is the one the run was stored with."""
+    """Of the pages stored run `run` holds records for (`held`: page -> the digest of its records,
+    `runs.records_digest`; `failed`: those it failed on), those the folder's prediction files say otherwise
+    (`predictions`: page -> the digest of its file's records) while their record (`made`) is the one the run was
+    stored with."""
     kept = kept_records(run.cost)
-    unchanged = [page for page, records in held.items()
-                 if page not in failed and page in kept and made.get(page) == kept[page]]
+    unchanged = [page for page in held if page not in failed and page in kept and made.get(page) == kept[page]]
     deleted = tuple(page for page in unchanged if page not in predictions and page not in errors)
-    edited = tuple(page for page in unchanged if page in predictions
-                   and [list(record) for record in predictions[page]] != [list(r) for r in held[page]])
+    edited = tuple(page for page in unchanged if page in predictions and predictions[page] != held[page])
     return ChangedByHand(run, deleted, edited)
 
 

@@ -9,7 +9,7 @@ with. A run whose folder is gone, or holds none of those records any more, leave
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -75,11 +75,12 @@ def refuse_a_stored_run_of_other_settings(project: Project, run: RunInfo, where:
 def stored_other_settings(project: Project, run: RunInfo) -> tuple[Path | None, OtherSettings]:
     """The folder whose records speak for stored run `run`'s predictions (`_speaking_records`; None when none
     does) and what they say of the settings that made them, against the settings the run was stored with."""
-    predictions = project.runs.predictions(run.id)
     failed = project.runs.errors(run.id)
-    predicted = {name: records for name, records in predictions.items() if name not in failed}
+    # the pages in the order their predictions are read, none of their records held (a run is read a row at a time)
+    predicted = [name for name, _ in project.runs.prediction_rows(run.id) if name not in failed]
     for folder in _folders_of(run):
-        records = _speaking_records(folder, predicted, kept_records(run.cost))
+        records = _speaking_records(folder, predicted, kept_records(run.cost),
+                                    lambda name: project.runs.page_prediction(run.id, name) or [])
         if records:
             described = stored_run_description(run.method, run.status, run.parameters, run.cost)
             return folder, _read_by_its_prompt(folder, described, records).other_settings(records)
@@ -93,18 +94,19 @@ def _folders_of(run: RunInfo) -> list[Path]:
     return [Path(str(folder)) for folder in dict.fromkeys(named) if folder and Path(str(folder)).is_dir()]
 
 
-def _speaking_records(folder: Path, predicted: Mapping[str, Sequence[Sequence[str]]],
-                      kept: Mapping[str, str]) -> dict[str, dict[str, object]]:
-    """Of the stored run's predicted pages, the records (`_run/N.json`) of `folder` that say how their stored
-    predictions were made: the very records the run was stored with (`kept`: their digests); for a run stored
-    before those were kept, a record whose prediction file holds the stored prediction. A page extracted again
-    since holds a record of another answer, which says nothing of the stored one."""
-    records = {name: record for name in predicted if (record := page_record(folder, name))}
+def _speaking_records(folder: Path, predicted: Sequence[str], kept: Mapping[str, str],
+                      stored: Callable[[str], Sequence[Sequence[str]]]) -> dict[str, dict[str, object]]:
+    """Of the stored run's predicted pages, the records (`_run/N.json`, slim: a run's every record is held) of
+    `folder` that say how their stored predictions were made: the very records the run was stored with (`kept`:
+    their digests); for a run stored before those were kept, a record whose prediction file holds the stored
+    prediction (`stored`: a page's, read when asked). A page extracted again since holds a record of another
+    answer, which says nothing of the stored one."""
+    records = {name: record for name in predicted if (record := page_record(folder, name, slim=True))}
     if kept:
         digests = record_digests(folder, list(records), records)
         return {name: record for name, record in records.items() if kept.get(name) == digests.get(name)}
     return {name: record for name, record in records.items()
-            if _holds_the_prediction(folder / f"{name}.json", predicted[name])}
+            if _holds_the_prediction(folder / f"{name}.json", stored(name))}
 
 
 def _holds_the_prediction(path: Path, stored: Sequence[Sequence[str]]) -> bool:

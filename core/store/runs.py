@@ -4,13 +4,14 @@ per-page scores against the project's labels at the time they were computed."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import logging
 import math
 import os
 import shutil
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -75,6 +76,14 @@ def stale_words(stale: Sequence[str], earlier: Sequence[str], later: Sequence[st
                                 (older, "scored by an earlier RecordLens"),
                                 (newer, "scored by a later RecordLens")) if pages]
     return "; ".join(parts)
+
+
+def records_digest(records: object) -> str:
+    """A digest of a page's records as read (a list of lists, as JSON gives them and `add_predictions` stores them),
+    the same for equal records and only for them: a stored run's and a folder's predictions compared page by page,
+    neither held whole."""
+    text = json.dumps(records, ensure_ascii=True)  # ASCII: a lone surrogate too
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -323,10 +332,26 @@ class Runs:
         return [name for (name,) in rows]
 
     def predictions(self, run_id: int) -> dict[str, list[list[str]]]:
+        return {name: json.loads(records) for name, records in self.prediction_rows(run_id)}
+
+    def prediction_rows(self, run_id: int) -> Iterator[tuple[str, str]]:
+        """Each page's records as stored (JSON), one row at a time, in the order `predictions` gives them: what
+        reads a whole run holds one page of it at once."""
         self._require(run_id)
-        rows = self._store.db.execute("SELECT p.name, d.records FROM predictions d JOIN pages p ON p.id = d.page_id "
-                               "WHERE d.run_id = ?", (run_id,))
-        return {name: json.loads(records) for name, records in rows}
+        yield from self._store.db.execute("SELECT p.name, d.records FROM predictions d JOIN pages p "
+                                          "ON p.id = d.page_id WHERE d.run_id = ?", (run_id,))
+
+    def prediction_digests(self, run_id: int) -> dict[str, str]:
+        """Page -> the digest of the run's records of it (`records_digest`), read a page at a time: two runs' pages
+        compared without either run held."""
+        return {name: records_digest(json.loads(records)) for name, records in self.prediction_rows(run_id)}
+
+    def page_prediction(self, run_id: int, page: str) -> list[list[str]] | None:
+        """The run's records of one page (`predictions`' of it), None when it holds none."""
+        self._require(run_id)
+        row = self._store.one("SELECT d.records FROM predictions d JOIN pages p ON p.id = d.page_id "
+                              "WHERE d.run_id = ? AND p.name = ?", (run_id, page))
+        return None if row is None else json.loads(row[0])
 
     def add_scores(self, run_id: int, scores: DatasetScore, *, changes_seen: int, at: str | None = None,
                    copy_hashes: Mapping[str, str] | None = None) -> None:

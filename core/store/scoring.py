@@ -161,7 +161,9 @@ def _score_pages(project: Project, run_id: int, progress: Progress, leave_out_un
     else:
         _refuse_unreadable_copies(project, truth_pages)
         not_read = {}
-    predictions = project.runs.predictions(run_id)
+    # the run's pages known by their records' digests, read a row at a time, each page's records read again as it
+    # is scored: a run is never held whole (`_stored_anew` tells a page stored anew meanwhile by its digest)
+    predictions = project.runs.prediction_digests(run_id)
     errors = project.runs.errors(run_id)
     labelled = set(truth_pages)
     not_labelled = [name for name in predictions if name not in labelled]
@@ -174,7 +176,10 @@ def _score_pages(project: Project, run_id: int, progress: Progress, leave_out_un
     kept = _still_scored(project, run, labelled - set(not_read))
     fresh, read = {}, _CopiesRead()
     for name in progress([name for name in truth_pages if name not in kept and name not in not_read]):
-        score = _score_to_store(project, name, predictions.get(name, []), read, leave_out_unread)
+        # a page stored anew since the run was first read is told by its digest (`_stored_anew`): scored again
+        predicted = project.runs.page_prediction(run_id, name) if name in predictions else None
+        score = _score_to_store(project, name, predicted or [], read, leave_out_unread)
+        del predicted
         if isinstance(score, PageNotRead):
             not_read[name] = score.why
             continue
@@ -248,14 +253,15 @@ def _scored_as_it_is(project: Project, name: str, predicted: Sequence[Sequence[s
 
 
 def _stored_anew(project: Project, run_id: int, pages: Sequence[str],
-                 read: tuple[dict[str, list[list[str]]], dict[str, str]]) -> list[str]:
-    """Of `pages`, those whose prediction in run `run_id` (its records, its failure) is no longer the one `read`:
-    stored anew by another process meanwhile. Asked inside the transaction that stores the scores, so that none is
-    stored anew between. The predictions are always read again (the query the score made, a fraction of its time):
-    the run's `predictions_stamp`, its highest row id, can read the same after a change, as SQLite gives a new row
-    the id of a top row deleted before (an unlabelled page removed from the project, its predictions with it)."""
+                 read: tuple[Mapping[str, str], Mapping[str, str]]) -> list[str]:
+    """Of `pages`, those whose prediction in run `run_id` (its records, by their digest: `Runs.prediction_digests`;
+    its failure) is no longer the one `read`: stored anew by another process meanwhile. Asked inside the transaction
+    that stores the scores, so that none is stored anew between. The predictions are always read again (the query
+    the score made, a fraction of its time): the run's `predictions_stamp`, its highest row id, can read the same
+    after a change, as SQLite gives a new row the id of a top row deleted before (an unlabelled page removed from
+    the project, its predictions with it)."""
     predictions, errors = read
-    now_predictions, now_errors = project.runs.predictions(run_id), project.runs.errors(run_id)
+    now_predictions, now_errors = project.runs.prediction_digests(run_id), project.runs.errors(run_id)
     return [name for name in pages
             if (predictions.get(name), errors.get(name)) != (now_predictions.get(name), now_errors.get(name))]
 
@@ -433,7 +439,7 @@ def compare_stored_runs(project: Project, first: int, second: int, not_read: Map
     left_out = {name: found[name] for name in truth if name in found}  # in the pages' order
     scores = [{s.page: s.f1 for s in project.runs.scores(run_id) if s.page not in left_out}
               for run_id in (first, second)]
-    predicted = [set(project.runs.predictions(run_id)) - set(project.runs.errors(run_id)) for run_id in (first, second)]
+    predicted = [set(project.runs.page_names(run_id)) - set(project.runs.errors(run_id)) for run_id in (first, second)]
     both = [page for page in scores[0] if page in scores[1]]
     rows = [PageComparison(page, (scores[0][page], scores[1][page]), (page in predicted[0], page in predicted[1]))
             for page in both]
