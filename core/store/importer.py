@@ -1343,11 +1343,13 @@ class _FolderPredictions(Mapping[str, RecordList]):
     def __init__(self) -> None:
         self._digests: dict[str, str] = {}
         self._sources: dict[str, Callable[[], RecordList]] = {}
+        self._paths: dict[str, Path] = {}  # the file each page read from a folder was read from, to name it
 
     def read(self, name: str, path: Path, records: RecordList) -> None:
         """Page `name`'s `records`, read from `path`."""
         self._digests[name] = records_digest(records)
         self._sources[name] = functools.partial(_records_again, path)
+        self._paths[name] = path
 
     def keep_stored(self, name: str, digest: str, records: Callable[[], RecordList]) -> None:
         """Page `name` as a stored run holds it (`digest`), its records read by `records`."""
@@ -1362,8 +1364,11 @@ class _FolderPredictions(Mapping[str, RecordList]):
     def __getitem__(self, name: str) -> RecordList:
         records = self._sources[name]()
         if records_digest(records) != self._digests[name]:
-            raise RecordLensError(f"the records of page {name} changed while the run was stored (its file edited "
-                                  "meanwhile?): nothing stored; add the folder again")
+            # Named by its file: with --seeds, or several folders, the page's name alone does not say which folder;
+            # and only this folder's store is undone (seeds stored before it stay stored)
+            where = f" ({hint_path(self._paths[name])})" if name in self._paths else ""
+            raise RecordLensError(f"the records of page {name}{where} changed while the run was stored (its file "
+                                  "edited meanwhile?): nothing of this folder stored; add the folder again")
         return records
 
     def __contains__(self, name: object) -> bool:  # the page's name alone: its records are not read for it

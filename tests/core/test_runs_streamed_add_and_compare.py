@@ -156,7 +156,8 @@ def test_a_prediction_file_changed_while_the_run_is_stored_stores_nothing(
     monkeypatch.setattr(Runs, "add_predictions", edited_meanwhile)
     capsys.readouterr()
     code, _, err = run(capsys, "runs", "--project", str(project), "--add", str(whole))
-    assert code == 2 and "the records of page 3 changed while the run was stored" in err and "nothing stored" in err
+    assert code == 2 and "the records of page 3 (" in err and "3.json) changed while the run was stored" in err
+    assert "nothing of this folder stored" in err
     with sqlite3.connect(project / "project.db") as db:
         assert db.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 0
         assert db.execute("SELECT COUNT(*) FROM predictions").fetchone()[0] == 0
